@@ -1,0 +1,1 @@
+"""The Discord layer of the tic-tac-toe bot."""
