@@ -1,0 +1,90 @@
+"""The bot: owns the store, the engine runner and the command tree for its whole life."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.config import Settings
+from bot.engine_runner import EngineRunner
+from bot.models import Store
+
+log = logging.getLogger(__name__)
+
+# What a board in a channel needs; no embeds, no privileged intents.
+PERMISSIONS = discord.Permissions(
+    view_channel=True,
+    send_messages=True,
+    send_messages_in_threads=True,
+    read_message_history=True,
+)
+SCOPES = ("bot", "applications.commands")
+
+
+class TicTacToeBot(commands.Bot):
+    """A tic-tac-toe bot; dependencies come in, lifetimes are owned by setup_hook and close."""
+
+    def __init__(self, settings: Settings, *, store: Store, engine: EngineRunner) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=discord.Intents.default(),
+            help_command=None,
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+        )
+        self.settings = settings
+        self.store = store
+        self.engine = engine
+
+    async def setup_hook(self) -> None:
+        """Open storage, warm the engine, load the game cog, sync the slash commands."""
+        from bot.game_cog import GameCog  # the cog imports the client's type
+
+        await self.store.open()
+        await self.engine.start()
+        await self.add_cog(GameCog(self))
+        await self.sync_commands()
+
+    async def sync_commands(self) -> list[app_commands.AppCommand]:
+        """Sync to the development server if one is set (instant), else globally."""
+        guild_id = self.settings.guild_id
+        if guild_id is None:
+            return await self.tree.sync()
+        guild = discord.Object(id=guild_id)
+        self.tree.copy_global_to(guild=guild)
+        return await self.tree.sync(guild=guild)
+
+    async def on_ready(self) -> None:
+        """Log who we are and the invite link with the scopes and permissions the bot needs."""
+        if self.user is None:
+            return
+        log.info("logged in as %s (id %s)", self.user, self.user.id)
+        log.info("invite link: %s", self.invite_url())
+
+    def invite_url(self) -> str:
+        """The OAuth2 link that adds the bot to a server with what it needs."""
+        client_id = self.application_id or (self.user.id if self.user else 0)
+        return discord.utils.oauth_url(client_id, permissions=PERMISSIONS, scopes=SCOPES)
+
+    async def close(self) -> None:
+        """Disconnect, then stop the engine and close storage."""
+        try:
+            await super().close()
+        finally:
+            self.engine.close()
+            await self.store.close()
+
+
+def create_bot(
+    settings: Settings, *, store: Store | None = None, engine: EngineRunner | None = None
+) -> TicTacToeBot:
+    """Build the bot from its settings; tests pass their own store or engine runner."""
+    if store is None:
+        from bot.store import SQLiteStore
+
+        store = SQLiteStore(settings.database_path)
+    if engine is None:
+        engine = EngineRunner(workers=settings.engine_workers)
+    return TicTacToeBot(settings, store=store, engine=engine)

@@ -1,0 +1,122 @@
+"""Settings, read once from the environment (and `.env`), typed, failing fast with one line."""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+_LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+
+class ConfigError(ValueError):
+    """A setting is missing or malformed; the message says which and what to do."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Everything the bot reads from its environment. The token never appears in repr."""
+
+    token: str = field(repr=False)
+    guild_id: int | None = None
+    log_level: str = "INFO"
+    challenge_timeout: float = 60.0
+    turn_timeout: float = 300.0
+    challenge_cooldown: float = 30.0
+    database_path: Path = Path("data/tictactoe.db")
+    engine_workers: int = 1
+
+
+def default_engine_workers() -> int:
+    """One engine process per spare core, leaving one core to the event loop."""
+    return max(1, (os.cpu_count() or 2) - 1)
+
+
+def _number(env: Mapping[str, str], name: str, default: float, *, low: float, high: float) -> float:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ConfigError(f"{name} must be a number of seconds, not {raw!r}") from None
+    if not low <= value <= high:
+        raise ConfigError(f"{name} must be between {low:g} and {high:g} seconds, not {raw}")
+    return value
+
+
+def _whole(env: Mapping[str, str], name: str, default: int, *, low: int, high: int) -> int:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    if not raw.isdigit() or not low <= int(raw) <= high:
+        raise ConfigError(f"{name} must be a whole number from {low} to {high}, not {raw!r}")
+    return int(raw)
+
+
+def _token(env: Mapping[str, str]) -> str:
+    token = env.get("DISCORD_TOKEN", "").strip()
+    if not token:
+        raise ConfigError(
+            "DISCORD_TOKEN is not set: copy .env.example to .env and paste your bot's token "
+            "(Discord developer portal -> your application -> Bot -> Reset Token)"
+        )
+    # Never echo the value: say only what is wrong with its shape.
+    if any(ch.isspace() for ch in token) or token[0] in "'\"" or token.count(".") != 2:
+        raise ConfigError(
+            "DISCORD_TOKEN does not look like a bot token (three dot-separated parts, no quotes "
+            "or spaces): paste it again from the developer portal"
+        )
+    return token
+
+
+def _guild(env: Mapping[str, str]) -> int | None:
+    raw = env.get("DISCORD_GUILD_ID", "").strip()
+    if not raw:
+        return None
+    if not raw.isdigit() or not 15 <= len(raw) <= 21:
+        raise ConfigError(
+            f"DISCORD_GUILD_ID must be a server id (a long number: right-click the server -> "
+            f"Copy Server ID), not {raw!r}"
+        )
+    return int(raw)
+
+
+def _log_level(env: Mapping[str, str]) -> str:
+    level = env.get("LOG_LEVEL", "").strip().upper() or "INFO"
+    if level not in _LOG_LEVELS:
+        raise ConfigError(f"LOG_LEVEL must be one of {', '.join(_LOG_LEVELS)}, not {level!r}")
+    return level
+
+
+def load_settings(env: Mapping[str, str]) -> Settings:
+    """Build the settings from an environment mapping, or raise ConfigError."""
+    db = env.get("DATABASE_PATH", "").strip() or "data/tictactoe.db"
+    return Settings(
+        token=_token(env),
+        guild_id=_guild(env),
+        log_level=_log_level(env),
+        challenge_timeout=_number(env, "CHALLENGE_TIMEOUT", 60.0, low=5, high=3600),
+        turn_timeout=_number(env, "TURN_TIMEOUT", 300.0, low=10, high=86400),
+        challenge_cooldown=_number(env, "CHALLENGE_COOLDOWN", 30.0, low=0, high=3600),
+        database_path=Path(db),
+        engine_workers=_whole(
+            env, "ENGINE_WORKERS", default_engine_workers(), low=1, high=max(4, os.cpu_count() or 1)
+        ),
+    )
+
+
+class RedactToken(logging.Filter):
+    """Replace the token in any log record, whatever logged it."""
+
+    def __init__(self, token: str) -> None:
+        super().__init__()
+        self._token = token
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if self._token and self._token in record.getMessage():
+            record.msg = record.getMessage().replace(self._token, "[token]")
+            record.args = None
+        return True

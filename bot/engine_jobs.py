@@ -1,0 +1,32 @@
+"""Engine calls as plain functions of picklable arguments, run in a worker thread or process.
+
+Kept free of Discord and asyncio so a worker process imports only the engine.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+import engine
+
+
+def choose_move(board: engine.Board, level: str, seed: int | None, budget: float | None) -> int:
+    """The engine's move; `budget` (seconds) becomes a deadline on the worker's own clock."""
+    # The deadline is taken here, not in the bot: a worker's monotonic clock is its own.
+    deadline = time.monotonic() + budget if budget is not None else None
+    rng = random.Random(seed) if seed is not None else None
+    return engine.best_move(board, level=level, rng=rng, deadline=deadline)
+
+
+def warm_up() -> int:
+    """Load the engine's tables in a fresh worker, so the first real move is not the slow one."""
+    board = engine.Board.from_string("..././...")
+    return engine.best_move(board)
+
+
+def run(fn: Callable[..., Any], *args: Any) -> Any:
+    """Call `fn(*args)`; a named module-level trampoline keeps submissions picklable."""
+    return fn(*args)

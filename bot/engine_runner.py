@@ -1,0 +1,83 @@
+"""Runs the synchronous engine off the event loop.
+
+A 3x3 move is a table lookup of about a microsecond: a thread costs ~0.1 ms a round trip and
+is plenty. A search on a bigger board takes up to a second of pure Python; in a thread it would
+hold the GIL and slow every socket on the loop, so it goes to a process pool started at
+start-up (measured figures: shared/ENGINE.md; the bot's own: benchmarks/).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import random
+from collections.abc import Callable
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from typing import Any, TypeVar
+
+import engine
+from bot import engine_jobs
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+
+class EngineRunner:
+    """Owns the engine's executors: one thread for small boards, processes for big ones."""
+
+    def __init__(self, *, workers: int = 1, use_processes: bool = True) -> None:
+        self._workers = workers
+        self._use_processes = use_processes
+        self._threads: ThreadPoolExecutor | None = None
+        self._processes: ProcessPoolExecutor | None = None
+        self._rng = random.Random()
+
+    async def start(self) -> None:
+        """Start the pools and warm every worker, so no player waits for a cold start."""
+        self._threads = ThreadPoolExecutor(max_workers=1, thread_name_prefix="engine")
+        if self._use_processes:
+            # forkserver: forking a process that already runs threads is unsafe.
+            context = multiprocessing.get_context("forkserver")
+            self._processes = ProcessPoolExecutor(max_workers=self._workers, mp_context=context)
+        loop = asyncio.get_running_loop()
+        warm = [loop.run_in_executor(self._threads, engine_jobs.warm_up)]
+        if self._processes is not None:
+            warm += [
+                loop.run_in_executor(self._processes, engine_jobs.warm_up)
+                for _ in range(self._workers)
+            ]
+        await asyncio.gather(*warm)
+        log.debug("engine ready: 1 thread, %d processes", self._workers if self._processes else 0)
+
+    def close(self) -> None:
+        """Stop the pools without waiting for queued searches."""
+        for pool in (self._threads, self._processes):
+            if pool is not None:
+                pool.shutdown(wait=False, cancel_futures=True)
+        self._threads = self._processes = None
+
+    def _pool_for(self, size: int) -> Executor:
+        if self._threads is None:
+            raise RuntimeError("EngineRunner.start() was not awaited")
+        if size > 3 and self._processes is not None:
+            return self._processes
+        return self._threads
+
+    async def call(self, size: int, fn: Callable[..., T], *args: Any) -> T:
+        """Run `fn(*args)` (module-level, picklable) off the loop, in the pool fit for `size`."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._pool_for(size), engine_jobs.run, fn, *args)
+
+    async def best_move(
+        self,
+        board: engine.Board,
+        *,
+        level: str,
+        seed: int | None = None,
+        budget: float | None = None,
+    ) -> int:
+        """The engine's move for `board` at `level`; a random seed unless one is given."""
+        if seed is None:
+            seed = self._rng.getrandbits(64)
+        return await self.call(board.size, engine_jobs.choose_move, board, level, seed, budget)
