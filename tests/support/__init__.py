@@ -1,0 +1,1 @@
+"""Test drivers shared by the bot tests and the load benchmark."""
