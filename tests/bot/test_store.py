@@ -1,0 +1,344 @@
+"""SQLiteStore: round trips, schema, failures turned into StorageError, results counted once."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from bot import rating
+from bot.models import Ending, GameRecord, Record, Status
+from bot.store import SCHEMA_VERSION, SQLiteStore, StorageError
+
+GUILD = 111
+BOT_ID = 999
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[SQLiteStore]:
+    """An open store on a fresh file, closed after the test."""
+    s = SQLiteStore(tmp_path / "data" / "games.db", busy_timeout=0.2)
+    await s.open()
+    yield s
+    await s.close()
+
+
+def game(gid: int, x: int = 1, o: int = 2, **changes: object) -> GameRecord:
+    """A game between people in GUILD, with any field changed."""
+    base = GameRecord(id=gid, guild_id=GUILD, channel_id=10, x_id=x, o_id=o, challenger_id=x)
+    for name, value in changes.items():
+        setattr(base, name, value)
+    return base
+
+
+def finished(gid: int, x: int, o: int, winner: str | None, **changes: object) -> GameRecord:
+    """A game between x and o that ended with ``winner`` ("X", "O" or None for a draw)."""
+    changes.setdefault("ending", Ending.DRAW if winner is None else Ending.WIN)
+    return game(gid, x, o, status=Status.FINISHED, winner=winner, **changes)
+
+
+async def test_round_trip_keeps_every_field(store: SQLiteStore) -> None:
+    """Every field of a game comes back exactly as saved."""
+    deadline = datetime(2025, 3, 1, 12, 30, 5, 123456, tzinfo=UTC)
+    created = datetime(2025, 3, 1, 12, 25, 0, 1, tzinfo=UTC)
+    original = GameRecord(
+        id=7,
+        guild_id=None,
+        channel_id=123456789012345678,
+        x_id=222222222222222222,
+        o_id=BOT_ID,
+        challenger_id=222222222222222222,
+        size=5,
+        k=4,
+        ai_side="O",
+        ai_level="hard",
+        moves=[12, 0, 24, 6],
+        status=Status.ACTIVE,
+        ending=None,
+        winner=None,
+        message_id=333333333333333333,
+        deadline=deadline,
+        created_at=created,
+    )
+    await store.save_game(original)
+    assert await store.load_game(7) == original
+    done = original.copy()
+    done.moves.append(18)
+    done.status, done.ending, done.winner, done.deadline = Status.FINISHED, Ending.RESIGN, "X", None
+    await store.save_game(done)
+    assert await store.load_game(7) == done
+    assert await store.load_game(8) is None
+
+
+async def test_created_at_defaults_to_first_save_and_is_kept(store: SQLiteStore) -> None:
+    """A game saved without created_at gets the time of its first save, kept on later saves."""
+    before = datetime.now(UTC)
+    await store.save_game(game(1))
+    first = await store.load_game(1)
+    assert first is not None and first.created_at is not None
+    assert before <= first.created_at <= datetime.now(UTC)
+    await store.save_game(game(1, moves=[4]))
+    again = await store.load_game(1)
+    assert again is not None and again.created_at == first.created_at and again.moves == [4]
+
+
+async def test_naive_deadline_is_read_as_utc(store: SQLiteStore) -> None:
+    """A naive deadline is stored as UTC and comes back aware."""
+    await store.save_game(game(1, deadline=datetime(2030, 1, 1, 8, 0)))
+    loaded = await store.load_game(1)
+    assert loaded is not None and loaded.deadline == datetime(2030, 1, 1, 8, 0, tzinfo=UTC)
+
+
+async def test_creates_folder_file_wal_and_schema(tmp_path: Path) -> None:
+    """First run creates the folder and file, turns on WAL and records the schema version."""
+    path = tmp_path / "new" / "folder" / "t.db"
+    s = SQLiteStore(path)
+    await s.open()
+    await s.close()
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
+    assert {"games", "records", "ratings", "counter", "games_status"} <= tables
+
+
+async def test_migrates_an_empty_file(tmp_path: Path) -> None:
+    """A zero-byte file (a valid empty database) is migrated to the current schema."""
+    path = tmp_path / "empty.db"
+    path.write_bytes(b"")
+    s = SQLiteStore(path)
+    await s.open()
+    await s.save_game(game(1))
+    await s.close()
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+
+
+async def test_reopen_keeps_data_and_does_not_migrate_again(tmp_path: Path) -> None:
+    """Closing and reopening the same file finds the games saved before."""
+    path = tmp_path / "t.db"
+    s = SQLiteStore(path)
+    await s.open()
+    await s.save_game(game(await s.next_game_id(), moves=[0, 4]))
+    await s.close()
+    s = SQLiteStore(path)
+    await s.open()
+    assert [g.moves for g in await s.live_games()] == [[0, 4]]
+    assert await s.next_game_id() == 2
+    await s.close()
+
+
+async def test_newer_schema_is_refused(tmp_path: Path) -> None:
+    """A database written by a newer bot raises StorageError naming both versions."""
+    path = tmp_path / "future.db"
+    with sqlite3.connect(path) as conn:
+        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    s = SQLiteStore(path)
+    with pytest.raises(StorageError, match=rf"schema version {SCHEMA_VERSION + 1}, newer"):
+        await s.open()
+    await s.close()
+
+
+async def test_corrupt_file_is_refused_at_open(tmp_path: Path) -> None:
+    """Garbage in the database file raises a one-line StorageError at open, cause chained."""
+    path = tmp_path / "garbage.db"
+    path.write_bytes(b"this is not a database at all\n" * 200)
+    s = SQLiteStore(path)
+    with pytest.raises(StorageError) as info:
+        await s.open()
+    await s.close()
+    message = str(info.value)
+    assert "corrupt or not a SQLite database" in message and str(path) in message
+    assert "\n" not in message
+    assert isinstance(info.value.__cause__, sqlite3.DatabaseError)
+
+
+async def test_folder_in_place_of_file_is_refused(tmp_path: Path) -> None:
+    """A path that is a folder raises StorageError saying it cannot be opened."""
+    path = tmp_path / "db"
+    path.mkdir()
+    s = SQLiteStore(path)
+    with pytest.raises(StorageError, match="cannot be opened"):
+        await s.open()
+    await s.close()
+
+
+async def test_calls_before_open_raise_storage_error(tmp_path: Path) -> None:
+    """Using a store that is not open raises StorageError, not AttributeError."""
+    with pytest.raises(StorageError, match="not open"):
+        await SQLiteStore(tmp_path / "t.db").load_game(1)
+
+
+async def test_locked_database_fails_then_recovers(store: SQLiteStore) -> None:
+    """A write blocked by another process's lock fails cleanly; it works once the lock is gone."""
+    await store.save_game(game(1))
+    other = sqlite3.connect(store.path, isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")
+    try:
+        with pytest.raises(StorageError, match="locked by another process") as info:
+            await store.save_game(game(1, moves=[4]))
+        assert isinstance(info.value.__cause__, sqlite3.OperationalError)
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    loaded = await store.load_game(1)
+    assert loaded is not None and loaded.moves == []  # nothing half written
+    await store.save_game(game(1, moves=[4]))
+    loaded = await store.load_game(1)
+    assert loaded is not None and loaded.moves == [4]
+
+
+async def test_failed_save_rolls_back_the_whole_game(store: SQLiteStore) -> None:
+    """A save that fails midway (here: writing the ratings) leaves no trace of the game."""
+    await store.save_game(game(1, moves=[0, 4, 8]))
+
+    def sql(statement: str) -> None:
+        assert store._conn is not None
+        store._conn.execute(statement)
+
+    await store._run(
+        sql,
+        "CREATE TEMP TRIGGER fail BEFORE INSERT ON ratings BEGIN SELECT RAISE(ABORT, 'boom'); END",
+    )
+    with pytest.raises(StorageError, match=r"cannot save game 1.*boom"):
+        await store.save_game(finished(1, 1, 2, "X", moves=[0, 4, 8, 1, 2, 3, 6]))
+    await store._run(sql, "DROP TRIGGER fail")
+    loaded = await store.load_game(1)
+    assert loaded is not None and loaded.status == Status.ACTIVE and loaded.moves == [0, 4, 8]
+    stats = await store.player_stats(GUILD, 1)
+    assert stats.vs_people == Record()
+
+
+async def test_game_ids_increase_and_skip_saved_ids(store: SQLiteStore) -> None:
+    """Ids are handed out in order and never collide with a game saved under its own id."""
+    assert [await store.next_game_id() for _ in range(3)] == [1, 2, 3]
+    await store.save_game(game(10))
+    assert await store.next_game_id() == 11
+
+
+async def test_live_games_are_challenges_and_active_games(store: SQLiteStore) -> None:
+    """live_games returns pending challenges and games in progress, not finished ones."""
+    await store.save_game(game(1, status=Status.CHALLENGE))
+    await store.save_game(game(2))
+    await store.save_game(finished(3, 1, 2, "X"))
+    await store.save_game(game(4, status=Status.FINISHED, ending=Ending.DECLINED))
+    assert [g.id for g in await store.live_games()] == [1, 2]
+
+
+async def test_thousand_live_games_load(store: SQLiteStore) -> None:
+    """A thousand stored live games all come back, with their moves."""
+    for gid in range(1, 1001):
+        await store.save_game(game(gid, moves=list(range(gid % 9))))
+    for gid in range(1001, 1101):
+        await store.save_game(finished(gid, 1, 2, None))
+    live = await store.live_games()
+    assert len(live) == 1000
+    assert live[8].moves == list(range(9 % 9)) and live[7].moves == list(range(8))
+
+
+async def test_result_is_counted_once(store: SQLiteStore) -> None:
+    """Saving the same finished game twice (a retried final click) counts it once."""
+    await store.save_game(game(1, moves=[0, 3, 1, 4]))
+    done = finished(1, 1, 2, "X", moves=[0, 3, 1, 4, 2])
+    await store.save_game(done)
+    await store.save_game(done)
+    x, o = await store.player_stats(GUILD, 1), await store.player_stats(GUILD, 2)
+    assert x.vs_people == Record(wins=1) and o.vs_people == Record(losses=1)
+    assert x.rated_games == o.rated_games == 1
+    assert x.rating == pytest.approx(rating.DEFAULT_RATING + 16)
+    assert o.rating == pytest.approx(rating.DEFAULT_RATING - 16)
+
+
+async def test_unknown_player_has_zeros_and_default_rating(store: SQLiteStore) -> None:
+    """Someone who never played has empty records for people and every level."""
+    stats = await store.player_stats(GUILD, 42)
+    assert stats.user_id == 42 and stats.vs_people == Record() and stats.rated_games == 0
+    assert stats.rating == rating.DEFAULT_RATING
+    assert stats.vs_bot == {level: Record() for level in ("easy", "medium", "hard", "unbeatable")}
+
+
+async def test_no_result_endings_count_for_nobody(store: SQLiteStore) -> None:
+    """Declined, expired and abandoned games change no record or rating."""
+    for gid, ending in enumerate((Ending.DECLINED, Ending.EXPIRED, Ending.ABANDONED), start=1):
+        await store.save_game(game(gid, status=Status.FINISHED, ending=ending))
+    assert (await store.player_stats(GUILD, 1)).vs_people == Record()
+    assert await store.leaderboard(GUILD) == []
+
+
+async def test_stats_vs_people_and_each_level(store: SQLiteStore) -> None:
+    """Games against the bot count per level for the human only and change no rating."""
+    vs_bot = {"ai_level": "hard", "o_id": BOT_ID, "ai_side": "O"}
+    await store.save_game(finished(1, 1, BOT_ID, None, **vs_bot))
+    await store.save_game(finished(2, 1, BOT_ID, "O", **vs_bot))
+    await store.save_game(
+        finished(3, BOT_ID, 1, "O", ai_level="easy", ai_side="X", ending=Ending.RESIGN)
+    )
+    await store.save_game(finished(4, 1, 2, "O", ending=Ending.TIMEOUT))
+    await store.save_game(finished(5, 2, 1, None))
+    stats = await store.player_stats(GUILD, 1)
+    assert stats.vs_bot["hard"] == Record(draws=1, losses=1)
+    assert stats.vs_bot["easy"] == Record(wins=1)
+    assert stats.vs_bot["medium"] == stats.vs_bot["unbeatable"] == Record()
+    assert stats.vs_people == Record(draws=1, losses=1) and stats.rated_games == 2
+    assert (await store.player_stats(GUILD, BOT_ID)).vs_people == Record()
+    assert (await store.player_stats(GUILD, BOT_ID)).vs_bot["hard"] == Record()
+    # Servers (and direct messages) keep separate records.
+    assert (await store.player_stats(None, 1)).vs_people == Record()
+    await store.save_game(finished(6, 1, 2, "X", guild_id=None))
+    assert (await store.player_stats(None, 1)).vs_people == Record(wins=1)
+    assert (await store.player_stats(GUILD, 1)).vs_people == Record(draws=1, losses=1)
+
+
+async def test_leaderboard_order_after_scripted_games(store: SQLiteStore) -> None:
+    """Ranks follow the Elo ratings computed game by game; ties go to the lower user id."""
+    results = [(1, 2, "X"), (1, 3, "X"), (2, 3, None), (4, 1, "X"), (5, 6, None)]
+    expected_ratings = {u: rating.DEFAULT_RATING for u in range(1, 7)}
+    for gid, (x, o, winner) in enumerate(results, start=1):
+        await store.save_game(finished(gid, x, o, winner))
+        score = 0.5 if winner is None else float(winner == "X")
+        expected_ratings[x], expected_ratings[o] = rating.update(
+            expected_ratings[x], expected_ratings[o], score
+        )
+    await store.save_game(finished(99, 7, BOT_ID, "X", ai_side="O", ai_level="easy"))
+    board = await store.leaderboard(GUILD)
+    order = sorted(expected_ratings, key=lambda u: (-round(expected_ratings[u], 9), u))
+    assert [row.user_id for row in board] == order
+    assert [row.rank for row in board] == list(range(1, 7))
+    for row in board:
+        assert row.rating == pytest.approx(expected_ratings[row.user_id])
+    assert board[order.index(1)].record == Record(wins=2, losses=1)
+    # Players 5 and 6 drew their only game: equal ratings, lower id first.
+    assert order.index(5) + 1 == order.index(6)
+    assert [row.user_id for row in await store.leaderboard(GUILD, limit=2)] == order[:2]
+    assert await store.leaderboard(GUILD + 1) == []
+
+
+async def test_close_checkpoints_the_log(tmp_path: Path) -> None:
+    """After close the write-ahead log is empty: everything is in the main file."""
+    path = tmp_path / "t.db"
+    s = SQLiteStore(path)
+    await s.open()
+    await s.save_game(game(1))
+    await s.close()
+    wal = path.with_name(path.name + "-wal")
+    assert not wal.exists() or wal.stat().st_size == 0
+    await s.close()  # closing twice is harmless
+
+
+async def test_invalid_record_is_refused_before_storage(store: SQLiteStore) -> None:
+    """A finished game with a decisive ending but no winner is a programming error."""
+    with pytest.raises(ValueError, match="no winner"):
+        await store.save_game(game(1, status=Status.FINISHED, ending=Ending.WIN))
+    assert await store.load_game(1) is None
+
+
+def test_deadline_sorting_text_is_fixed_width() -> None:
+    """Stored times always carry microseconds, so the text sorts like the times."""
+    from bot.store import _iso
+
+    moment = datetime(2025, 1, 1, tzinfo=UTC)
+    assert _iso(moment) == "2025-01-01T00:00:00.000000+00:00"
+    assert _iso(moment + timedelta(hours=1)) == "2025-01-01T01:00:00.000000+00:00"
