@@ -25,6 +25,7 @@ class Ending(StrEnum):
     RESIGN = "resign"  # a player resigned; the other wins
     TIMEOUT = "timeout"  # the player to move let the clock run out; the other wins
     DECLINED = "declined"  # the challenge was declined (no game, counts for nobody)
+    WITHDRAWN = "withdrawn"  # the challenger took the challenge back (no game, counts for nobody)
     EXPIRED = "expired"  # the challenge was never answered (no game, counts for nobody)
     ABANDONED = "abandoned"  # the board message vanished; no result counts
 
