@@ -1,0 +1,83 @@
+"""Exact values of positions and moves, on the scale documented in `evaluate`."""
+
+from __future__ import annotations
+
+from engine.board import Board, IllegalMoveError
+from engine.search import WIN, SearchTimeout, Solver, solver, trim_tables
+
+
+def _sides(board: Board) -> tuple[int, int]:
+    return (board.x, board.o) if board.turn == "X" else (board.o, board.x)
+
+
+def _relative(value: int, filled: int) -> int:
+    """Absolute score (WIN - marks at the end) to the scale of a position holding `filled` marks."""
+    if value > 0:
+        return value + filled
+    if value < 0:
+        return value - filled
+    return 0
+
+
+def _running(board: Board) -> None:
+    if board.outcome() is not None:
+        raise IllegalMoveError("the game is over")
+
+
+def evaluate(board: Board) -> int:
+    """The exact value of `board` for the side to move (scale: WIN - n for a win in n plies).
+
+    A forced win whose last move is n plies away (the winning move counted) is 100 - n; a forced
+    loss n plies away is -(100 - n); a draw is 0. So a win next move is 99, a loss after the
+    opponent's reply is -98, and larger is always better. Raises IllegalMoveError once the game is
+    over.
+    """
+    _running(board)
+    trim_tables()
+    me, opp = _sides(board)
+    s = solver(board.size, board.k)
+    return _relative(s.search(me, opp, -WIN, WIN), board.ply)
+
+
+def analyse(board: Board) -> dict[int, int]:
+    """Every legal move with its exact value for the side to move (the `evaluate` scale)."""
+    _running(board)
+    trim_tables()
+    me, opp = _sides(board)
+    s = solver(board.size, board.k)
+    filled = board.ply
+    return {cell: _relative(_move_value(s, me, opp, cell), filled) for cell in board.legal_moves()}
+
+
+def _move_value(s: Solver, me: int, opp: int, cell: int, alpha: int = -WIN, beta: int = WIN) -> int:
+    """Absolute value for the mover of playing `cell` (exact when inside (alpha, beta))."""
+    after = me | 1 << cell
+    if any(line & after == line for line in s.r.cell_lines[cell]):
+        return WIN - after.bit_count() - opp.bit_count()
+    if (after | opp) == s.r.full:
+        return 0
+    return -s.search(opp, after, -beta, -alpha)
+
+
+def optimal_moves(board: Board, *, deadline: float | None = None) -> list[int]:
+    """Every game-theoretically optimal move of a running board, in increasing order.
+
+    Raises SearchTimeout if `deadline` passes first (the table keeps the work done).
+    """
+    me, opp = _sides(board)
+    s = solver(board.size, board.k)
+    trim_tables()
+    s.deadline = deadline
+    try:
+        best = s.search(me, opp, -WIN, WIN)
+        # A move is optimal when its value is not below `best`: a null-window test each.
+        return [
+            cell
+            for cell in board.legal_moves()
+            if _move_value(s, me, opp, cell, best - 1, best) >= best
+        ]
+    finally:
+        s.deadline = None
+
+
+__all__ = ["SearchTimeout", "analyse", "evaluate", "optimal_moves"]

@@ -1,0 +1,170 @@
+"""The board: an immutable, hashable, picklable game position with its text round trip."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from engine.rules import SIZES, default_k, rules
+
+
+class IllegalMoveError(ValueError):
+    """A move or a board text that the rules do not allow; the message says what is wrong."""
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The end of a game: the winner ("X" or "O"; None for a draw) and the winning line's cells."""
+
+    winner: str | None
+    line: tuple[int, ...] = ()
+
+
+def _cells(mask: int) -> tuple[int, ...]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return tuple(out)
+
+
+def _winning_lines(size: int, k: int, mask: int) -> list[int]:
+    return [line for line in rules(size, k).lines if line & mask == line]
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """A position: `x` and `o` are bitmasks of the cells each side holds (cell = row * size + col).
+
+    Build one with `Board.empty`, `Board.from_string` or `Board.from_moves`; X always moves first.
+    """
+
+    size: int
+    k: int
+    x: int = 0
+    o: int = 0
+
+    def __post_init__(self) -> None:
+        _validate(self.size, self.k, self.x, self.o)
+
+    @classmethod
+    def empty(cls, size: int = 3, k: int | None = None) -> Board:
+        """An empty board of `size` x `size` where `k` in a row wins (default 3 on 3x3, else 4)."""
+        return cls(size, default_k(size) if k is None else k)
+
+    @classmethod
+    def from_string(cls, text: str, k: int | None = None) -> Board:
+        """Read rows separated by "/" with X, O and "." (e.g. "X.O/.X./..."), as to_string gives."""
+        rows = text.strip().split("/")
+        size = len(rows)
+        if size not in SIZES:
+            raise IllegalMoveError(f"board must have 3, 4 or 5 rows, got {size}")
+        x = o = 0
+        for r, row in enumerate(rows):
+            if len(row) != size:
+                raise IllegalMoveError(f"row {r + 1} has {len(row)} cells, expected {size}")
+            for c, ch in enumerate(row):
+                bit = 1 << (r * size + c)
+                if ch in "Xx":
+                    x |= bit
+                elif ch in "Oo":
+                    o |= bit
+                elif ch != ".":
+                    raise IllegalMoveError(f"unknown character {ch!r} in row {r + 1}")
+        return cls(size, default_k(size) if k is None else k, x, o)
+
+    @classmethod
+    def from_moves(cls, moves: Iterable[int], size: int = 3, k: int | None = None) -> Board:
+        """The board after playing `moves` (cell numbers, X first) on an empty board."""
+        board = cls.empty(size, k)
+        for cell in moves:
+            board = board.play(cell)
+        return board
+
+    def to_string(self) -> str:
+        """The board as text, rows separated by "/" (reads back with from_string)."""
+        chars = []
+        for cell in range(self.size * self.size):
+            bit = 1 << cell
+            chars.append("X" if self.x & bit else "O" if self.o & bit else ".")
+        n = self.size
+        return "/".join("".join(chars[r * n : (r + 1) * n]) for r in range(n))
+
+    def __repr__(self) -> str:
+        suffix = "" if self.k == default_k(self.size) else f", k={self.k}"
+        return f"Board.from_string({self.to_string()!r}{suffix})"
+
+    def __str__(self) -> str:
+        return self.to_string()
+
+    @property
+    def turn(self) -> str:
+        """Whose turn it is, "X" or "O" (X moves first)."""
+        return "X" if self.x.bit_count() == self.o.bit_count() else "O"
+
+    @property
+    def ply(self) -> int:
+        """How many marks are on the board."""
+        return (self.x | self.o).bit_count()
+
+    def cell(self, index: int) -> str:
+        """The mark at `index`: "X", "O" or "."."""
+        bit = 1 << index
+        return "X" if self.x & bit else "O" if self.o & bit else "."
+
+    def outcome(self) -> Outcome | None:
+        """None while the game runs; else the winner (None for a draw) and the winning line."""
+        for mark, mask in (("X", self.x), ("O", self.o)):
+            won = _winning_lines(self.size, self.k, mask)
+            if won:
+                return Outcome(mark, _cells(won[0]))
+        if (self.x | self.o) == (1 << self.size * self.size) - 1:
+            return Outcome(None, ())
+        return None
+
+    def legal_moves(self) -> tuple[int, ...]:
+        """Empty cells in increasing order; none once the game is over."""
+        if self.outcome() is not None:
+            return ()
+        return _cells(~(self.x | self.o) & ((1 << self.size * self.size) - 1))
+
+    def play(self, cell: int) -> Board:
+        """The board after the side to move marks `cell`."""
+        if not isinstance(cell, int) or not 0 <= cell < self.size * self.size:
+            raise IllegalMoveError(f"cell {cell!r} is off the board (0 to {self.size**2 - 1})")
+        bit = 1 << cell
+        if (self.x | self.o) & bit:
+            raise IllegalMoveError(f"cell {cell} is already taken")
+        if self.outcome() is not None:
+            raise IllegalMoveError("the game is over")
+        if self.turn == "X":
+            return Board(self.size, self.k, self.x | bit, self.o)
+        return Board(self.size, self.k, self.x, self.o | bit)
+
+
+def _validate(size: int, k: int, x: int, o: int) -> None:
+    if size not in SIZES:
+        raise IllegalMoveError(f"size must be 3, 4 or 5, got {size!r}")
+    if not isinstance(k, int) or not 3 <= k <= size:
+        raise IllegalMoveError(f"k must be from 3 to {size}, got {k!r}")
+    full = (1 << size * size) - 1
+    if x & o or (x | o) & ~full or x < 0 or o < 0:
+        raise IllegalMoveError("marks overlap or fall off the board")
+    nx, no = x.bit_count(), o.bit_count()
+    if nx not in (no, no + 1):
+        raise IllegalMoveError(f"impossible counts: {nx} X and {no} O (X moves first)")
+    x_won = _winning_lines(size, k, x)
+    o_won = _winning_lines(size, k, o)
+    if x_won and o_won:
+        raise IllegalMoveError("both X and O have a line")
+    for won, last_mover in ((x_won, nx == no + 1), (o_won, nx == no)):
+        if not won:
+            continue
+        if not last_mover:
+            raise IllegalMoveError("the winner's opponent has moved after the game ended")
+        common = full
+        for line in won:
+            common &= line
+        if not common:
+            raise IllegalMoveError("the winner has lines that one last move cannot complete")

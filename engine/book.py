@@ -1,0 +1,64 @@
+"""The opening book: optimal moves for the early positions of the big boards, computed offline.
+
+The file engine/data/book.txt is written by scripts/build_book.py; each line reads
+``size k board-text cell,cell,...`` with the board in canonical form (the least of its eight
+symmetric images) and the set of optimal moves in that frame. It is read lazily, once per process.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+
+from engine.board import Board
+from engine.rules import rules
+
+_BOOK: dict[tuple[int, int, int, int], tuple[int, ...]] | None = None
+
+
+def canonical(board: Board) -> tuple[Board, int]:
+    """The least of the board's eight symmetric images, and the index of the symmetry used."""
+    r = rules(board.size, board.k)
+    best: tuple[int, int] | None = None
+    best_t = 0
+    for t, perm in enumerate(r.perms):
+        x = o = 0
+        for cell in range(r.cells):
+            if board.x >> cell & 1:
+                x |= 1 << perm[cell]
+            elif board.o >> cell & 1:
+                o |= 1 << perm[cell]
+        if best is None or (x, o) < best:
+            best, best_t = (x, o), t
+    assert best is not None
+    return Board(board.size, board.k, best[0], best[1]), best_t
+
+
+def _load() -> dict[tuple[int, int, int, int], tuple[int, ...]]:
+    global _BOOK
+    if _BOOK is None:
+        entries: dict[tuple[int, int, int, int], tuple[int, ...]] = {}
+        path = resources.files("engine") / "data" / "book.txt"
+        if path.is_file():
+            for raw in path.read_text(encoding="ascii").splitlines():
+                if not raw or raw.startswith("#"):
+                    continue
+                size, k, text, moves = raw.split()
+                b = Board.from_string(text, int(k))
+                entries[(int(size), int(k), b.x, b.o)] = tuple(int(m) for m in moves.split(","))
+        _BOOK = entries
+    return _BOOK
+
+
+def lookup(board: Board) -> list[int]:
+    """The optimal moves of `board` if the book holds it, else an empty list."""
+    if board.size == 3:
+        return []
+    book = _load()
+    canon, t = canonical(board)
+    moves = book.get((board.size, board.k, canon.x, canon.o))
+    if not moves:
+        return []
+    inverse = rules(board.size, board.k).perms[t]
+    # perm maps original -> canonical; undo it for each stored move.
+    back = {image: cell for cell, image in enumerate(inverse)}
+    return sorted(back[m] for m in moves)

@@ -1,0 +1,95 @@
+"""Choosing a move: the levels, immediate wins and blocks, the opening book and the solver.
+
+Levels, weakest first (every level takes a win in one whenever it has one):
+
+- ``easy``: blocks the opponent's win in one only half the time; otherwise plays a random legal
+  move 60% of the time and a perfect move the rest.
+- ``medium``: always blocks a win in one; otherwise a random legal move 30% of the time, else a
+  perfect move.
+- ``hard``: always blocks; a random legal move 10% of the time, else a perfect move.
+- ``unbeatable``: always a game-theoretically perfect move: the fastest forced win, never a spoiled
+  draw, the longest resistance when lost. Ties are broken at random with `rng`, by the lowest cell
+  number without it.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from engine import book
+from engine.api import _sides, optimal_moves
+from engine.board import Board, IllegalMoveError
+from engine.search import SearchTimeout, solver
+
+LEVELS = ("easy", "medium", "hard", "unbeatable")
+
+# (chance of a random move, chance of blocking a win in one) per level.
+_MISTAKES = {"easy": (0.6, 0.5), "medium": (0.3, 1.0), "hard": (0.1, 1.0), "unbeatable": (0.0, 1.0)}
+
+
+def _wins_in_one(board: Board, me: int, opp: int) -> list[int]:
+    """Cells that complete a line for the side whose marks are `me`."""
+    out = set()
+    for line in solver(board.size, board.k).r.lines:
+        if not line & opp and (line & me).bit_count() == board.k - 1:
+            out.add((line & ~me).bit_length() - 1)
+    return sorted(out)
+
+
+def _pick(moves: list[int], rng: random.Random | None) -> int:
+    return rng.choice(moves) if rng is not None else moves[0]
+
+
+def best_move(
+    board: Board,
+    *,
+    level: str = "unbeatable",
+    rng: random.Random | None = None,
+    deadline: float | None = None,
+) -> int:
+    """The engine's move at `level`; by `deadline` (a time.monotonic() value) when one is given."""
+    if level not in _MISTAKES:
+        raise IllegalMoveError(f"unknown level {level!r}; expected one of {', '.join(LEVELS)}")
+    if board.outcome() is not None:
+        raise IllegalMoveError("the game is over")
+    me, opp = _sides(board)
+    wins = _wins_in_one(board, me, opp)
+    if wins:
+        return _pick(wins, rng)
+    mistake, block = _MISTAKES[level]
+    chance = rng if rng is not None else random.Random(board.x * 31 + board.o)
+    blocks = _wins_in_one(board, opp, me)
+    if blocks and (block >= 1.0 or chance.random() < block):
+        return _pick(blocks, rng)
+    if mistake and chance.random() < mistake:
+        return chance.choice(board.legal_moves())
+    return _perfect(board, rng, deadline)
+
+
+def _perfect(board: Board, rng: random.Random | None, deadline: float | None) -> int:
+    known = book.lookup(board)
+    if known:
+        return _pick(known, rng)
+    try:
+        return _pick(optimal_moves(board, deadline=deadline), rng)
+    except SearchTimeout:
+        return _fallback(board)
+
+
+def _fallback(board: Board) -> int:
+    """Out of time: the move the solver's table or its ordering ranks first."""
+    me, opp = _sides(board)
+    s = solver(board.size, board.k)
+    occupied = me | opp
+    empty = s.r.full & ~occupied
+    live = 0
+    for line in s.r.lines:
+        if not line & opp or not line & me:
+            live |= line
+    return s._order(me, opp, empty, live, -1)[0]
+
+
+def budget_deadline(seconds: float) -> float:
+    """A deadline `seconds` from now on this process's monotonic clock."""
+    return time.monotonic() + seconds

@@ -1,0 +1,205 @@
+"""Exact game solver: negamax with alpha-beta over bitboards, with a warm transposition table.
+
+Internal scores are absolute: a game won when the board holds `t` marks scores WIN - t for the
+winner (draw 0), so a position's value does not depend on the path to it and the table can share
+it. Public values are relative to the position (see engine.api.evaluate).
+
+Pruning that keeps the result exact: an immediate win ends the search; two opponent threats lose;
+one opponent threat forces the block; when no line can still be completed by either side (given
+the moves each has left) the game is a draw; cells in no live line are interchangeable, so only
+one is tried; the eight symmetries of the square share table entries on the early plies.
+"""
+
+from __future__ import annotations
+
+import time
+
+from engine.rules import Rules, rules
+
+WIN = 100
+_INF = 1000
+_TABLE_LIMIT = 1_200_000  # entries across all solvers: about 120 MB at worst
+_SYMMETRY_EMPTIES = 9  # canonicalise under the 8 symmetries while at least this many cells empty
+
+
+class SearchTimeout(Exception):
+    """Raised inside a search when its deadline passes."""
+
+
+class Solver:
+    """A solver for one (size, k), holding its transposition table between calls."""
+
+    def __init__(self, r: Rules) -> None:
+        self.r = r
+        self.table: dict[int, int] = {}
+        self.deadline: float | None = None
+        self.nodes = 0
+        self._inverse = tuple(tuple(p.index(c) for c in range(r.cells)) for p in r.perms)
+        # Static order: cells through many lines first (centre, then the rest).
+        self._static = sorted(range(r.cells), key=lambda c: -len(r.cell_lines[c]))
+
+    # ---- table keys -------------------------------------------------------------------------
+
+    def _key(self, me: int, opp: int, empties: int) -> tuple[int, int]:
+        """The table key and the symmetry index that maps the position onto it."""
+        r = self.r
+        cells = r.cells
+        if empties < _SYMMETRY_EMPTIES:
+            return me | opp << cells, 0
+        size = r.size
+        rmask = (1 << size) - 1
+        best = -1
+        best_t = 0
+        for t, maps in enumerate(r.row_maps):
+            a = b = 0
+            for row in range(size):
+                shift = row * size
+                table = maps[row]
+                a |= table[me >> shift & rmask]
+                b |= table[opp >> shift & rmask]
+            key = a | b << cells
+            if best < 0 or key < best:
+                best, best_t = key, t
+        return best, best_t
+
+    # ---- the search ---------------------------------------------------------------------------
+
+    def search(self, me: int, opp: int, alpha: int, beta: int) -> int:
+        """The absolute value of a running position for the side to move, within (alpha, beta)."""
+        self.nodes += 1
+        deadline = self.deadline
+        if deadline is not None and not self.nodes & 1023 and time.monotonic() >= deadline:
+            raise SearchTimeout
+        r = self.r
+        k1 = r.k - 1
+        occupied = me | opp
+        filled = occupied.bit_count()
+        empty_mask = r.full & ~occupied
+        n_empty = r.cells - filled
+        my_left = (n_empty + 1) >> 1
+        opp_left = n_empty >> 1
+        threats = 0
+        live = 0
+        for line in r.lines:
+            if not line & opp:
+                mine = (line & me).bit_count()
+                if mine == k1:
+                    return WIN - filled - 1
+                if r.k - mine <= my_left:
+                    live |= line
+            elif not line & me:
+                theirs = (line & opp).bit_count()
+                if theirs == k1:
+                    threats |= line & empty_mask
+                elif r.k - theirs <= opp_left:
+                    live |= line
+        if threats:
+            if threats & (threats - 1):
+                return filled + 2 - WIN
+            live |= threats
+        if not live & empty_mask:
+            return 0
+        if n_empty == 1:
+            return 0
+        # Mate-distance bounds: no result beats a win next move or a loss after the reply.
+        if alpha < filled + 2 - WIN:
+            alpha = filled + 2 - WIN
+        if beta > WIN - filled - 1:
+            beta = WIN - filled - 1
+        if alpha >= beta:
+            return alpha
+        key, sym = self._key(me, opp, n_empty)
+        table = self.table
+        entry = table.get(key)
+        tt_move = -1
+        if entry is not None:
+            lo = (entry & 0xFF) - 128
+            hi = (entry >> 8 & 0xFF) - 128
+            if lo >= beta:
+                return lo
+            if hi <= alpha:
+                return hi
+            if lo == hi:
+                return lo
+            if lo > alpha:
+                alpha = lo
+            if hi < beta:
+                beta = hi
+            tt_move = (entry >> 16) - 1
+            if tt_move >= 0 and sym:
+                tt_move = self._inverse[sym][tt_move]
+        else:
+            lo, hi = -_INF, _INF
+        if threats:
+            moves = [threats.bit_length() - 1]
+        else:
+            moves = self._order(me, opp, empty_mask, live, tt_move)
+        orig_alpha = alpha
+        best = -_INF
+        best_move = moves[0]
+        for cell in moves:
+            value = -self.search(opp, me | 1 << cell, -beta, -alpha)
+            if value > best:
+                best = value
+                best_move = cell
+                if value > alpha:
+                    alpha = value
+                    if alpha >= beta:
+                        break
+        if best <= orig_alpha:
+            new_lo, new_hi = lo, min(hi, best)
+        elif best >= beta:
+            new_lo, new_hi = max(lo, best), hi
+        else:
+            new_lo = new_hi = best
+        stored_move = r.perms[sym][best_move] if sym else best_move
+        table[key] = (
+            (max(new_lo, -128) + 128) | (min(new_hi, 127) + 128) << 8 | (stored_move + 1) << 16
+        )
+        return best
+
+    def _order(self, me: int, opp: int, empty_mask: int, live: int, tt_move: int) -> list[int]:
+        """Empty cells, best first: the table's move, then by the lines each builds or blocks."""
+        r = self.r
+        scored: list[tuple[int, int]] = []
+        dead_taken = False
+        for cell in self._static:
+            bit = 1 << cell
+            if not empty_mask & bit:
+                continue
+            if not live & bit:
+                # Cells in no live line are interchangeable: one stands for all.
+                if dead_taken and cell != tt_move:
+                    continue
+                dead_taken = True
+                scored.append((-1, cell))
+                continue
+            score = 0
+            for line in r.cell_lines[cell]:
+                if not line & opp:
+                    score += 1 << 2 * (line & me).bit_count()
+                if not line & me:
+                    score += 1 << 2 * (line & opp).bit_count()
+            if cell == tt_move:
+                score = 1 << 30
+            scored.append((score, cell))
+        scored.sort(reverse=True)
+        return [cell for _, cell in scored]
+
+
+_SOLVERS: dict[tuple[int, int], Solver] = {}
+
+
+def solver(size: int, k: int) -> Solver:
+    """The process-wide solver for (size, k), created on first use."""
+    s = _SOLVERS.get((size, k))
+    if s is None:
+        s = _SOLVERS[(size, k)] = Solver(rules(size, k))
+    return s
+
+
+def trim_tables() -> None:
+    """Drop every table once together they hold more than the memory budget allows."""
+    if sum(len(s.table) for s in _SOLVERS.values()) > _TABLE_LIMIT:
+        for s in _SOLVERS.values():
+            s.table.clear()
