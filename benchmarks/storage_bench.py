@@ -1,0 +1,127 @@
+"""Storage speed, measured on a real SQLite file (figures printed, nothing asserted).
+
+    python benchmarks/storage_bench.py [--saves 3000] [--live 1000] [--finished 20000] [--dir D]
+
+1. Storage time per move: ``save_game`` of an active game after each move, as the bot does,
+   awaited from the event loop (so the hop to the storage thread is included). Target: p99 at
+   most 5 ms.
+2. Start-up: a fresh ``SQLiteStore`` on a file holding ``--live`` live games (and ``--finished``
+   finished ones), timed through ``open()`` + ``live_games()``. Target: well under 2 s.
+
+The file lives in a temporary folder (or ``--dir``: pick one on the disk the bot will use, since
+every commit is fsynced and the disk sets the cost).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bot.models import Ending, GameRecord, Status
+from bot.store import SQLiteStore
+
+
+def percentile(samples: list[float], fraction: float) -> float:
+    """The sample at ``fraction`` of the sorted list (nearest rank)."""
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
+
+
+def new_game(gid: int, rng: random.Random) -> GameRecord:
+    """A fresh game between two people on a random board size."""
+    size = rng.choice((3, 4, 5))
+    return GameRecord(
+        id=gid,
+        guild_id=rng.randrange(10**17, 10**18),
+        channel_id=rng.randrange(10**17, 10**18),
+        x_id=rng.randrange(1, 500),
+        o_id=rng.randrange(500, 1000),
+        challenger_id=1,
+        size=size,
+        k=3 if size == 3 else 4,
+        message_id=rng.randrange(10**17, 10**18),
+    )
+
+
+async def per_move(folder: Path, saves: int) -> list[float]:
+    """Milliseconds per save_game, over games played move by move until ``saves`` saves."""
+    store = SQLiteStore(folder / "moves.db")
+    await store.open()
+    rng = random.Random(1)
+    times: list[float] = []
+    try:
+        while len(times) < saves:
+            game = new_game(await store.next_game_id(), rng)
+            cells = list(range(game.size * game.size))
+            rng.shuffle(cells)
+            for cell in cells[: rng.randrange(5, len(cells) + 1)]:
+                game.moves.append(cell)
+                start = time.perf_counter()
+                await store.save_game(game)
+                times.append((time.perf_counter() - start) * 1000)
+            game.status, game.ending, game.winner = Status.FINISHED, Ending.DRAW, None
+            await store.save_game(game)  # the finishing save counts stats: not a plain move
+    finally:
+        await store.close()
+    return times[:saves]
+
+
+async def startup(folder: Path, live: int, finished: int) -> tuple[float, float, int]:
+    """Seconds to open a file holding ``live`` live games, and to load them."""
+    path = folder / "startup.db"
+    store = SQLiteStore(path)
+    await store.open()
+    rng = random.Random(2)
+    for gid in range(1, live + finished + 1):
+        game = new_game(gid, rng)
+        game.moves = rng.sample(range(game.size * game.size), rng.randrange(0, 6))
+        if gid > live:
+            game.status, game.ending, game.winner = Status.FINISHED, Ending.WIN, "X"
+        await store.save_game(game)
+    await store.close()
+
+    fresh = SQLiteStore(path)
+    start = time.perf_counter()
+    await fresh.open()
+    opened = time.perf_counter()
+    games = await fresh.live_games()
+    loaded = time.perf_counter()
+    await fresh.close()
+    return opened - start, loaded - opened, len(games)
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--saves", type=int, default=3000)
+    parser.add_argument("--live", type=int, default=1000)
+    parser.add_argument("--finished", type=int, default=20000)
+    parser.add_argument("--dir", type=Path, default=None)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(dir=args.dir) as name:
+        folder = Path(name)
+        print(f"SQLite file in {folder} (WAL, synchronous=FULL)")
+        times = await per_move(folder, args.saves)
+        print(
+            f"save_game per move over {len(times)} saves: "
+            f"p50 {statistics.median(times):.2f} ms, p99 {percentile(times, 0.99):.2f} ms, "
+            f"max {max(times):.2f} ms (target p99 <= 5 ms)"
+        )
+        opened, loaded, count = await startup(folder, args.live, args.finished)
+        print(
+            f"start-up with {count} live games (+{args.finished} finished): "
+            f"open {opened * 1000:.1f} ms, live_games {loaded * 1000:.1f} ms, "
+            f"total {(opened + loaded) * 1000:.1f} ms"
+            " (target well under 2 s)"
+        )
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
