@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.coords import cell_name
+from bot.coords import cell_name, parse_cell
 from bot.review import best_of, hint, result_class, review, winner_moves
 from engine import Board, IllegalMoveError, analyse
 
@@ -120,6 +120,16 @@ def test_cell_names_on_every_size() -> None:
         "A1", "B1", "C1", "A2", "B2", "C2", "A3", "B3", "C3"
     ]  # fmt: skip
     assert cell_name(24, 5) == "E5" and cell_name(5, 5) == "A2" and cell_name(15, 4) == "D4"
+    for size in (3, 4, 5):
+        assert [parse_cell(cell_name(c, size), size) for c in range(size * size)] == list(
+            range(size * size)
+        )
+    assert parse_cell(" b2 ", 3) == 4
+    for bad in ("D1", "A4", "A0", "B", "22", ""):
+        with pytest.raises(ValueError):
+            parse_cell(bad, 3)
+    with pytest.raises(ValueError):
+        cell_name(9, 3)
 
 
 def test_review_module_is_pure() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
@@ -342,3 +343,89 @@ def test_deadline_sorting_text_is_fixed_width() -> None:
     moment = datetime(2025, 1, 1, tzinfo=UTC)
     assert _iso(moment) == "2025-01-01T00:00:00.000000+00:00"
     assert _iso(moment + timedelta(hours=1)) == "2025-01-01T01:00:00.000000+00:00"
+
+
+async def test_migrations_run_in_order_from_version_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file at version 1 gets only the later steps, in order, and ends at the last version."""
+    import bot.store
+
+    path = tmp_path / "t.db"
+    s = SQLiteStore(path)
+    await s.open()
+    await s.save_game(game(1))
+    await s.close()
+    steps = [
+        *bot.store.MIGRATIONS,
+        ("ALTER TABLE games ADD COLUMN note TEXT", "UPDATE games SET note = 'v2'"),
+        ("UPDATE games SET note = note || '+v3'",),
+    ]
+    monkeypatch.setattr(bot.store, "MIGRATIONS", steps)
+    monkeypatch.setattr(bot.store, "SCHEMA_VERSION", len(steps))
+    s = SQLiteStore(path)
+    await s.open()
+    assert (await s.load_game(1)) is not None
+    await s.close()
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == 3
+        assert conn.execute("SELECT note FROM games").fetchone()[0] == "v2+v3"
+
+
+async def test_failed_migration_changes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A migration step that fails rolls back every step, and the version stays where it was."""
+    import bot.store
+
+    steps = [*bot.store.MIGRATIONS, ("CREATE TABLE extra (a)", "NOT SQL AT ALL")]
+    monkeypatch.setattr(bot.store, "MIGRATIONS", steps)
+    monkeypatch.setattr(bot.store, "SCHEMA_VERSION", len(steps))
+    path = tmp_path / "t.db"
+    s = SQLiteStore(path)
+    with pytest.raises(StorageError, match="cannot migrate the database"):
+        await s.open()
+    await s.close()
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == 0
+        assert conn.execute("SELECT name FROM sqlite_master").fetchall() == []
+
+
+async def test_event_loop_runs_while_storage_waits_for_a_lock(store: SQLiteStore) -> None:
+    """A save stuck on another process's lock waits on the storage thread, not the loop."""
+    ticks = 0
+
+    async def ticker() -> None:
+        nonlocal ticks
+        while True:
+            ticks += 1
+            await asyncio.sleep(0)
+
+    other = sqlite3.connect(store.path, isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")
+    task = asyncio.create_task(ticker())
+    try:
+        with pytest.raises(StorageError):
+            await store.save_game(game(1))
+    finally:
+        task.cancel()
+        other.execute("ROLLBACK")
+        other.close()
+    assert ticks > 10
+
+
+async def test_concurrent_saves_are_serialized(store: SQLiteStore) -> None:
+    """Many saves issued at once all land, and ids handed out at once are distinct."""
+    ids = await asyncio.gather(*(store.next_game_id() for _ in range(50)))
+    assert sorted(ids) == list(range(1, 51))
+    await asyncio.gather(*(store.save_game(game(gid, moves=[gid % 9])) for gid in ids))
+    assert [g.moves for g in await store.live_games()] == [[gid % 9] for gid in range(1, 51)]
+
+
+async def test_saving_does_not_keep_the_callers_object(store: SQLiteStore) -> None:
+    """Changing a record after save_game returns does not change what was stored."""
+    record = game(1, moves=[0])
+    await store.save_game(record)
+    record.moves.append(4)
+    loaded = await store.load_game(1)
+    assert loaded is not None and loaded.moves == [0]
