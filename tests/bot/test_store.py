@@ -429,3 +429,37 @@ async def test_saving_does_not_keep_the_callers_object(store: SQLiteStore) -> No
     record.moves.append(4)
     loaded = await store.load_game(1)
     assert loaded is not None and loaded.moves == [0]
+
+
+async def _pragma(store: SQLiteStore, statement: str) -> None:
+    """Run one statement on the store's own connection, on its thread."""
+
+    def run() -> None:
+        assert store._conn is not None
+        store._conn.execute(statement)
+
+    await store._run(run)
+
+
+async def test_full_disk_fails_cleanly_then_recovers(store: SQLiteStore) -> None:
+    """A full database (page limit reached) raises StorageError saying so; nothing half written."""
+    await store.save_game(game(1))
+    pages = await store._run(lambda: store._conn.execute("PRAGMA page_count").fetchone()[0])
+    await _pragma(store, f"PRAGMA max_page_count = {pages}")
+    with pytest.raises(StorageError, match="is full"):
+        for gid in range(2, 2000):
+            await store.save_game(game(gid, moves=list(range(25))))
+    await _pragma(store, "PRAGMA max_page_count = 1073741823")
+    stored = await store.live_games()
+    assert all(g.moves == list(range(25)) for g in stored[1:])  # whole games or none
+    await store.save_game(game(5000))
+    assert await store.load_game(5000) is not None
+
+
+async def test_read_only_database_fails_with_a_clear_message(store: SQLiteStore) -> None:
+    """Writing to a read-only database raises StorageError naming the problem."""
+    await _pragma(store, "PRAGMA query_only = ON")
+    with pytest.raises(StorageError, match="read-only"):
+        await store.save_game(game(1))
+    await _pragma(store, "PRAGMA query_only = OFF")
+    await store.save_game(game(1))
