@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 from engine.board import Board, IllegalMoveError
 from engine.search import WIN, SearchTimeout, Solver, solver, trim_tables
 
@@ -59,8 +61,10 @@ def _move_value(s: Solver, me: int, opp: int, cell: int, alpha: int = -WIN, beta
     return -s.search(opp, after, -beta, -alpha)
 
 
-def optimal_moves(board: Board, *, deadline: float | None = None) -> list[int]:
-    """Every game-theoretically optimal move of a running board, in increasing order.
+def optimal_move(
+    board: Board, *, rng: random.Random | None = None, deadline: float | None = None
+) -> int:
+    """One game-theoretically optimal move: uniform among them with `rng`, else the lowest cell.
 
     Raises SearchTimeout if `deadline` passes first (the table keeps the work done).
     """
@@ -70,14 +74,26 @@ def optimal_moves(board: Board, *, deadline: float | None = None) -> list[int]:
     s.deadline = deadline
     try:
         best = s.search(me, opp, -WIN, WIN)
-        # A move is optimal when its value is not below `best`: a null-window test each.
-        return [
-            cell
-            for cell in board.legal_moves()
-            if _move_value(s, me, opp, cell, best - 1, best) >= best
-        ]
+        moves = list(board.legal_moves())
+        if rng is not None:
+            # The first optimal move of a uniformly shuffled list is uniform among optimal moves.
+            rng.shuffle(moves)
+        for cell in moves:
+            # Null-window test: is this move's value at least `best`?
+            if _move_value(s, me, opp, cell, best - 1, best) >= best:
+                return cell
+        raise AssertionError("no move reaches the position's value")
     finally:
         s.deadline = None
 
 
-__all__ = ["SearchTimeout", "analyse", "evaluate", "optimal_moves"]
+def optimal_moves(board: Board) -> list[int]:
+    """Every game-theoretically optimal move of a running board, in increasing order."""
+    me, opp = _sides(board)
+    s = solver(board.size, board.k)
+    trim_tables()
+    best = s.search(me, opp, -WIN, WIN)
+    return [c for c in board.legal_moves() if _move_value(s, me, opp, c, best - 1, best) >= best]
+
+
+__all__ = ["SearchTimeout", "analyse", "evaluate", "optimal_move", "optimal_moves"]

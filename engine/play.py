@@ -17,8 +17,8 @@ from __future__ import annotations
 import random
 import time
 
-from engine import book
-from engine.api import _sides, optimal_moves
+from engine import book, small
+from engine.api import _sides, optimal_move
 from engine.board import Board, IllegalMoveError
 from engine.search import SearchTimeout, solver
 
@@ -51,28 +51,52 @@ def best_move(
     """The engine's move at `level`; by `deadline` (a time.monotonic() value) when one is given."""
     if level not in _MISTAKES:
         raise IllegalMoveError(f"unknown level {level!r}; expected one of {', '.join(LEVELS)}")
+    if board.size == 3 and board.k == 3:
+        entry = small.table().get((board.x, board.o))
+        if entry is None:
+            raise IllegalMoveError("the game is over")
+        _, wins, blocks, optimal = entry
+        if level == "unbeatable":
+            return optimal[0] if rng is None else rng.choice(optimal)
+        return _with_mistakes(board, level, rng, list(wins), list(blocks), list(optimal))
     if board.outcome() is not None:
         raise IllegalMoveError("the game is over")
     me, opp = _sides(board)
-    wins = _wins_in_one(board, me, opp)
+    return _with_mistakes(
+        board,
+        level,
+        rng,
+        _wins_in_one(board, me, opp),
+        _wins_in_one(board, opp, me),
+        None,
+        deadline,
+    )
+
+
+def _with_mistakes(
+    board: Board,
+    level: str,
+    rng: random.Random | None,
+    wins: list[int],
+    blocks: list[int],
+    optimal: list[int] | None,
+    deadline: float | None = None,
+) -> int:
     if wins:
         return _pick(wins, rng)
     mistake, block = _MISTAKES[level]
     chance = rng if rng is not None else random.Random(board.x * 31 + board.o)
-    blocks = _wins_in_one(board, opp, me)
     if blocks and (block >= 1.0 or chance.random() < block):
         return _pick(blocks, rng)
     if mistake and chance.random() < mistake:
         return chance.choice(board.legal_moves())
-    return _perfect(board, rng, deadline)
-
-
-def _perfect(board: Board, rng: random.Random | None, deadline: float | None) -> int:
+    if optimal is not None:
+        return _pick(optimal, rng)
     known = book.lookup(board)
     if known:
         return _pick(known, rng)
     try:
-        return _pick(optimal_moves(board, deadline=deadline), rng)
+        return optimal_move(board, rng=rng, deadline=deadline)
     except SearchTimeout:
         return _fallback(board)
 

@@ -79,35 +79,39 @@ class Solver:
         my_left = (n_empty + 1) >> 1
         opp_left = n_empty >> 1
         threats = 0
-        live = 0
+        my_live = 0
+        opp_live = 0
+        k = r.k
         for line in r.lines:
             if not line & opp:
                 mine = (line & me).bit_count()
                 if mine == k1:
                     return WIN - filled - 1
-                if r.k - mine <= my_left:
-                    live |= line
+                if k - mine <= my_left:
+                    my_live |= line
             elif not line & me:
                 theirs = (line & opp).bit_count()
                 if theirs == k1:
                     threats |= line & empty_mask
-                elif r.k - theirs <= opp_left:
-                    live |= line
+                elif k - theirs <= opp_left:
+                    opp_live |= line
         if threats:
             if threats & (threats - 1):
                 return filled + 2 - WIN
-            live |= threats
-        if not live & empty_mask:
+            opp_live |= threats
+        live = my_live | opp_live
+        if not live & empty_mask or n_empty == 1:
             return 0
-        if n_empty == 1:
-            return 0
-        # Mate-distance bounds: no result beats a win next move or a loss after the reply.
-        if alpha < filled + 2 - WIN:
-            alpha = filled + 2 - WIN
-        if beta > WIN - filled - 1:
-            beta = WIN - filled - 1
+        # Bounds: no result beats a win next move or a loss after the reply, and a side with no
+        # line it can still complete cannot win.
+        floor = filled + 2 - WIN if opp_live else 0
+        ceiling = WIN - filled - 1 if my_live else 0
+        if alpha < floor:
+            alpha = floor
+        if beta > ceiling:
+            beta = ceiling
         if alpha >= beta:
-            return alpha
+            return alpha if alpha == floor else beta
         key, sym = self._key(me, opp, n_empty)
         table = self.table
         entry = table.get(key)
