@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from engine import book
 from engine.board import Board, IllegalMoveError
 from engine.search import WIN, SearchTimeout, Solver, solver, trim_tables
 
@@ -35,6 +36,9 @@ def evaluate(board: Board) -> int:
     over.
     """
     _running(board)
+    known = book.value(board)
+    if known is not None:
+        return known
     trim_tables()
     me, opp = _sides(board)
     s = solver(board.size, board.k)

@@ -2,8 +2,9 @@
 
 The file engine/data/book.txt is written by scripts/build_book.py; each line reads
 ``size k board-text value cell,cell,...`` with the board in canonical form (the least of its eight
-symmetric images), its exact value (engine.evaluate's scale) and the set of optimal moves in that
-frame. It is read lazily, once per process.
+symmetric images), its exact value (engine.evaluate's scale) and up to three optimal moves in
+that frame (a choice for rng, not necessarily every optimal move). It is read lazily, once per
+process.
 """
 
 from __future__ import annotations

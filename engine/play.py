@@ -3,13 +3,13 @@
 Levels, weakest first (every level takes a win in one whenever it has one):
 
 - ``easy``: blocks the opponent's win in one only half the time; otherwise plays a random legal
-  move 60% of the time and a perfect move the rest.
-- ``medium``: always blocks a win in one; otherwise a random legal move 30% of the time, else a
+  move 70% of the time and a perfect move the rest.
+- ``medium``: always blocks a win in one; otherwise a random legal move 40% of the time, else a
   perfect move.
-- ``hard``: always blocks; a random legal move 10% of the time, else a perfect move.
+- ``hard``: always blocks; a random legal move 25% of the time, else a perfect move.
 - ``unbeatable``: always a game-theoretically perfect move: the fastest forced win, never a spoiled
-  draw, the longest resistance when lost. Ties are broken at random with `rng`, by the lowest cell
-  number without it.
+  draw, the longest resistance when lost. Ties are broken at random with `rng` (on 3x3 weighted
+  towards moves that leave the opponent more losing replies), deterministically without it.
 """
 
 from __future__ import annotations
@@ -25,7 +25,12 @@ from engine.search import SearchTimeout, solver
 LEVELS = ("easy", "medium", "hard", "unbeatable")
 
 # (chance of a random move, chance of blocking a win in one) per level.
-_MISTAKES = {"easy": (0.6, 0.5), "medium": (0.3, 1.0), "hard": (0.1, 1.0), "unbeatable": (0.0, 1.0)}
+_MISTAKES = {
+    "easy": (0.7, 0.5),
+    "medium": (0.4, 1.0),
+    "hard": (0.25, 1.0),
+    "unbeatable": (0.0, 1.0),
+}
 
 
 def _wins_in_one(board: Board, me: int, opp: int) -> list[int]:
@@ -55,9 +60,11 @@ def best_move(
         entry = small.table().get((board.x, board.o))
         if entry is None:
             raise IllegalMoveError("the game is over")
-        _, wins, blocks, optimal = entry
+        _, wins, blocks, optimal, weights = entry
         if level == "unbeatable":
-            return optimal[0] if rng is None else rng.choice(optimal)
+            if rng is None:
+                return optimal[weights.index(max(weights))]
+            return rng.choices(optimal, weights)[0]
         return _with_mistakes(board, level, rng, list(wins), list(blocks), list(optimal))
     if board.outcome() is not None:
         raise IllegalMoveError("the game is over")

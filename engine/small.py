@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from engine.rules import rules
 
-# (x, o) of every running reachable position -> (exact value, wins in one, blocks, optimal moves).
-Entry = tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+# (x, o) of every running reachable position -> (exact value, wins in one, blocks, optimal moves,
+# a weight per optimal move).
+Entry = tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 _TABLE: dict[tuple[int, int], Entry] = {}
 
 
@@ -58,7 +59,15 @@ def _build() -> None:
                 best, optimal = value, [cell]
             elif value == best:
                 optimal.append(cell)
-        _TABLE[key] = (best, _cells(mine), _cells(theirs), tuple(optimal))
+        # Among equally good moves, favour those that leave the opponent more ways to go wrong:
+        # still a random choice with rng (weighted by 1 + the opponent's losing replies).
+        weights = []
+        for cell in optimal:
+            after = me | 1 << cell
+            reply = _TABLE.get((opp, after) if x_moves else (after, opp))
+            replies = len(_cells(full & ~(after | opp)))
+            weights.append(1 + (replies - len(reply[3]) if reply is not None else 0))
+        _TABLE[key] = (best, _cells(mine), _cells(theirs), tuple(optimal), tuple(weights))
         return best
 
     solve(0, 0, True)

@@ -1,5 +1,7 @@
 """Build the opening book (engine/data/book.txt): exact values and optimal moves of early positions.
 
+Each entry keeps the exact value and up to three optimal moves (found in a random order).
+
 For each (size, k) it walks every position up to the symmetry of the square, ply by ply, solves
 each with a cold table (so the recorded time is what a fresh process would pay) on every core, and
 keeps the positions whose solve took at least --min-seconds. It stops at --max-ply or when the time
@@ -13,14 +15,16 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing
+import random
 import time
 from pathlib import Path
 
-from engine.api import _relative, _sides, optimal_moves
+from engine.api import _move_value, _relative, _sides
 from engine.board import Board
 from engine.book import canonical
 from engine.search import WIN, solver
 
+KEEP = 3
 OUT = Path(__file__).resolve().parent.parent / "engine" / "data" / "book.txt"
 
 
@@ -38,9 +42,18 @@ def _solve(board: Board) -> tuple[str, int, list[int], float]:
     s.table.clear()
     start = time.perf_counter()
     me, opp = _sides(board)
-    value = _relative(s.search(me, opp, -WIN, WIN), board.ply)
-    moves = optimal_moves(board)
-    return board.to_string(), value, moves, time.perf_counter() - start
+    best = s.search(me, opp, -WIN, WIN)
+    # Up to KEEP optimal moves, tried in a random order: proving every move optimal or not would
+    # cost a full solve of every child, and a few choices are enough to vary the games.
+    moves = list(board.legal_moves())
+    random.Random(board.x * 7919 + board.o).shuffle(moves)
+    found: list[int] = []
+    for cell in moves:
+        if _move_value(s, me, opp, cell, best - 1, best) >= best:
+            found.append(cell)
+            if len(found) == KEEP:
+                break
+    return board.to_string(), _relative(best, board.ply), sorted(found), time.perf_counter() - start
 
 
 def main() -> None:

@@ -1,0 +1,221 @@
+"""Engine speed and memory, measured (not asserted); prints one report.
+
+- 3x3: best_move on the empty board and over every reachable position (warm median and p99), the
+  first call in a fresh process (tables included), and a naive minimax of the classic tutorial
+  kind (full tree, no pruning, no memo, 10 minus depth) on the same positions, with the ratio.
+- 4x4 and 5x5, every k: time per move (median, p99, worst) in games from the empty board and from
+  random positions, each move with a 1 s deadline; moves that hit it (not proven optimal) counted.
+- Memory the engine keeps warm (tracemalloc, in a fresh process).
+
+    python benchmarks/engine_bench.py [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import subprocess
+import sys
+import time
+
+from engine import Board, best_move
+from engine.api import SearchTimeout, optimal_move
+from engine.book import lookup
+
+LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
+
+
+def naive_minimax(cells: list[str], player: str, depth: int) -> int:
+    """The tutorial minimax: score 10 - depth for an X win, depth - 10 for an O win."""
+    for a, b, c in LINES:
+        if cells[a] != "." and cells[a] == cells[b] == cells[c]:
+            return 10 - depth if cells[a] == "X" else depth - 10
+    if "." not in cells:
+        return 0
+    scores = []
+    for i in range(9):
+        if cells[i] == ".":
+            cells[i] = player
+            scores.append(naive_minimax(cells, "O" if player == "X" else "X", depth + 1))
+            cells[i] = "."
+    return max(scores) if player == "X" else min(scores)
+
+
+def naive_move(board: Board) -> int:
+    """The tutorial's move: try every cell, keep the first with the best minimax score."""
+    cells = list(board.to_string().replace("/", ""))
+    player = board.turn
+    best, best_score = -1, None
+    for i in board.legal_moves():
+        cells[i] = player
+        score = naive_minimax(cells, "O" if player == "X" else "X", 1)
+        cells[i] = "."
+        if best_score is None or (score > best_score if player == "X" else score < best_score):
+            best, best_score = i, score
+    return best
+
+
+def reachable() -> list[Board]:
+    """Every running reachable 3x3 position."""
+    seen: set[Board] = set()
+    stack = [Board.empty()]
+    while stack:
+        board = stack.pop()
+        if board in seen or board.outcome() is not None:
+            continue
+        seen.add(board)
+        stack.extend(board.play(c) for c in board.legal_moves())
+    return sorted(seen, key=lambda b: (b.ply, b.x, b.o))
+
+
+def timed(fn: object, board: Board, repeat: int) -> list[float]:
+    out = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn(board)  # type: ignore[operator]
+        out.append(time.perf_counter() - start)
+    return out
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def us(seconds: float) -> str:
+    return f"{seconds * 1e6:,.1f} us" if seconds < 1e-3 else f"{seconds * 1e3:,.1f} ms"
+
+
+def bench_3x3(quick: bool) -> None:
+    positions = reachable()
+    empty = Board.empty()
+    rng = random.Random(1)
+    best_move(empty)  # warm the table
+    empty_times = timed(lambda b: best_move(b, rng=rng), empty, 20_000 if not quick else 2_000)
+    all_times = [t for b in positions for t in timed(lambda b: best_move(b, rng=rng), b, 5)]
+    print(
+        f"3x3 warm best_move, empty board: median {us(statistics.median(empty_times))}, "
+        f"p99 {us(pct(empty_times, 0.99))}"
+    )
+    print(
+        f"3x3 warm best_move, all {len(positions)} positions x5: median "
+        f"{us(statistics.median(all_times))}, p99 {us(pct(all_times, 0.99))}, "
+        f"worst {us(max(all_times))}"
+    )
+    naive_empty = timed(naive_move, empty, 1 if quick else 3)
+    sample = positions[::25] if quick else positions
+    start = time.perf_counter()
+    for b in sample:
+        naive_move(b)
+    naive_total = time.perf_counter() - start
+    start = time.perf_counter()
+    for b in sample:
+        best_move(b, rng=rng)
+    engine_total = time.perf_counter() - start
+    ne, ee = statistics.median(naive_empty), statistics.median(empty_times)
+    print(f"naive minimax, empty board: {us(ne)}; engine {us(ee)}: ratio {ne / ee:,.0f}x")
+    print(
+        f"naive minimax over {len(sample)} positions: {naive_total:.2f} s; engine "
+        f"{us(engine_total)}: ratio {naive_total / engine_total:,.0f}x"
+    )
+    code = (
+        "import time; t = time.perf_counter(); import engine; "
+        "engine.best_move(engine.Board.empty()); print(time.perf_counter() - t)"
+    )
+    firsts = []
+    walls = []
+    for _ in range(3 if quick else 7):
+        start = time.perf_counter()
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+        walls.append(time.perf_counter() - start)
+        firsts.append(float(out.stdout))
+    print(
+        f"3x3 first call in a fresh process (import + table + move): median "
+        f"{us(statistics.median(firsts))}, worst {us(max(firsts))}; whole process incl. "
+        f"interpreter start: median {us(statistics.median(walls))}"
+    )
+
+
+def _move(board: Board, rng: random.Random, budget: float) -> tuple[int, bool]:
+    """best_move's path with a deadline, reporting whether the move was proven optimal."""
+    deadline = time.monotonic() + budget
+    known = lookup(board)
+    if known:
+        return best_move(board, rng=rng, deadline=deadline), True
+    try:
+        optimal_move(board, rng=rng, deadline=deadline)
+        exact = True
+    except SearchTimeout:
+        exact = False
+    return best_move(board, rng=rng, deadline=deadline), exact
+
+
+def bench_big(size: int, k: int, games: int, randoms: int, budget: float) -> None:
+    rng = random.Random(size * 10 + k)
+    times: list[float] = []
+    timeouts = 0
+    starts = [Board.empty(size, k)] * games
+    for _ in range(randoms):
+        board = Board.empty(size, k)
+        for _ in range(rng.randrange(2, size * size // 2)):
+            if board.outcome() is not None:
+                break
+            board = board.play(rng.choice(board.legal_moves()))
+        if board.outcome() is None:
+            starts.append(board)
+    for board in starts:
+        engine_side = board.turn if rng.random() < 0.5 else ("O" if board.turn == "X" else "X")
+        while board.outcome() is None:
+            if board.turn == engine_side:
+                t = time.perf_counter()
+                cell, exact = _move(board, rng, budget)
+                times.append(time.perf_counter() - t)
+                timeouts += not exact
+            else:
+                cell = rng.choice(board.legal_moves())
+            board = board.play(cell)
+    print(
+        f"| {size}x{size} k={k} | {len(times)} | {us(statistics.median(times))} | "
+        f"{us(pct(times, 0.99))} | {us(max(times))} | {timeouts} |"
+    )
+
+
+def memory() -> None:
+    code = """
+import tracemalloc, random, time
+tracemalloc.start()
+import engine
+rng = random.Random(0)
+for size, k in [(3, 3), (4, 3), (4, 4), (5, 3), (5, 4), (5, 5)]:
+    for _ in range(3):
+        b = engine.Board.empty(size, k)
+        while b.outcome() is None:
+            b = b.play(engine.best_move(b, rng=rng, deadline=time.monotonic() + 1.0))
+current, peak = tracemalloc.get_traced_memory()
+print(current / 1e6, peak / 1e6)
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    current, peak = (float(v) for v in out.stdout.split())
+    print(
+        f"memory kept warm after games on every board (tracemalloc): {current:.1f} MB "
+        f"(peak {peak:.1f} MB)"
+    )
+
+
+def main() -> None:
+    """Run every measurement and print the report."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer repeats and games")
+    args = parser.parse_args()
+    bench_3x3(args.quick)
+    print("\n| board | engine moves | median | p99 | worst | moves that hit the 1 s deadline |")
+    print("|---|---|---|---|---|---|")
+    games, randoms = (1, 3) if args.quick else (3, 10)
+    for size, k in [(4, 3), (4, 4), (5, 3), (5, 4), (5, 5)]:
+        bench_big(size, k, games, randoms, 1.0)
+    memory()
+
+
+if __name__ == "__main__":
+    main()
