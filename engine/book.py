@@ -9,8 +9,6 @@ process.
 
 from __future__ import annotations
 
-from importlib import resources
-
 from engine.board import Board
 from engine.rules import rules
 
@@ -41,6 +39,8 @@ def _load() -> dict[tuple[int, int, int, int], Entry]:
     global _BOOK, _MAX_PLY
     if _BOOK is None:
         entries: dict[tuple[int, int, int, int], Entry] = {}
+        from importlib import resources  # here, not at import: only big boards need the book
+
         path = resources.files("engine") / "data" / "book.txt"
         if path.is_file():
             for raw in path.read_text(encoding="ascii").splitlines():
