@@ -40,11 +40,13 @@ class TicTacToeBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         """Open storage, warm the engine, load the game cog, sync the slash commands."""
-        from bot.game_cog import GameCog  # the cog imports the client's type
+        from bot.game_cog import GameCog  # the cogs import the client's type
+        from bot.stats_cog import StatsCog
 
         await self.store.open()
         await self.engine.start()
         await self.add_cog(GameCog(self))
+        await self.add_cog(StatsCog(self))
         await self.sync_commands()
 
     async def sync_commands(self) -> list[app_commands.AppCommand]:
@@ -73,8 +75,12 @@ class TicTacToeBot(commands.Bot):
         try:
             await super().close()
         finally:
-            self.engine.close()
-            await self.store.close()
+            await self.release()
+
+    async def release(self) -> None:
+        """Stop the engine workers and close storage (what a process exit would do)."""
+        self.engine.close()
+        await self.store.close()
 
 
 def create_bot(
@@ -84,7 +90,8 @@ def create_bot(
     if store is None:
         from bot.store import SQLiteStore
 
-        store = SQLiteStore(settings.database_path)
+        # A locked database must fail fast enough to still answer within Discord's 3 s.
+        store = SQLiteStore(settings.database_path, busy_timeout=2.0)
     if engine is None:
         engine = EngineRunner(workers=settings.engine_workers)
     return TicTacToeBot(settings, store=store, engine=engine)

@@ -23,7 +23,7 @@ def choose_move(board: engine.Board, level: str, seed: int | None, budget: float
 
 def warm_up() -> int:
     """Load the engine's tables in a fresh worker, so the first real move is not the slow one."""
-    board = engine.Board.from_string("..././...")
+    board = engine.Board.empty(3)
     return engine.best_move(board)
 
 

@@ -40,21 +40,27 @@ class EngineRunner:
             # forkserver: forking a process that already runs threads is unsafe.
             context = multiprocessing.get_context("forkserver")
             self._processes = ProcessPoolExecutor(max_workers=self._workers, mp_context=context)
-        loop = asyncio.get_running_loop()
-        warm = [loop.run_in_executor(self._threads, engine_jobs.warm_up)]
-        if self._processes is not None:
-            warm += [
-                loop.run_in_executor(self._processes, engine_jobs.warm_up)
-                for _ in range(self._workers)
-            ]
-        await asyncio.gather(*warm)
+        # Workers are spawned (and polled by multiprocessing) off the loop thread, all now.
+        await asyncio.get_running_loop().run_in_executor(self._threads, self._warm_all)
         log.debug("engine ready: 1 thread, %d processes", self._workers if self._processes else 0)
 
+    def _warm_all(self) -> None:
+        engine_jobs.warm_up()
+        if self._processes is not None:
+            # One submission per worker: each finds no idle worker and spawns a new one.
+            warm = [self._processes.submit(engine_jobs.warm_up) for _ in range(self._workers)]
+            for future in warm:
+                future.result()
+
     def close(self) -> None:
-        """Stop the pools without waiting for queued searches."""
+        """Stop the pools: queued work is cancelled, running work (bounded by its budget) ends.
+
+        The workers are joined, not left behind: an unjoined child process lingers in
+        multiprocessing's bookkeeping and is polled by every later process start.
+        """
         for pool in (self._threads, self._processes):
             if pool is not None:
-                pool.shutdown(wait=False, cancel_futures=True)
+                pool.shutdown(wait=True, cancel_futures=True)
         self._threads = self._processes = None
 
     def _pool_for(self, size: int) -> Executor:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import dataclasses
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
@@ -22,15 +23,22 @@ def settings(tmp_path: Path) -> Settings:
 
 
 @pytest.fixture
-def make_bot(settings: Settings) -> Callable[..., TicTacToeBot]:
-    """Build a fresh bot process-equivalent on the same database (for restarts)."""
+async def make_bot(settings: Settings) -> AsyncIterator[Callable[..., TicTacToeBot]]:
+    """Build fresh bots on the same database (a restart is a new bot); all released at the end.
+
+    SimCord detaches a bot without calling its close(), so the engine workers and the database
+    thread of every bot made here are released when the test ends.
+    """
+    made: list[TicTacToeBot] = []
 
     def make(**changes: object) -> TicTacToeBot:
-        import dataclasses
+        bot = create_bot(dataclasses.replace(settings, **changes) if changes else settings)
+        made.append(bot)
+        return bot
 
-        return create_bot(dataclasses.replace(settings, **changes) if changes else settings)
-
-    return make
+    yield make
+    for bot in made:
+        await bot.release()
 
 
 @pytest.fixture
