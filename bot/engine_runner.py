@@ -21,6 +21,7 @@ from bot import engine_jobs
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+MOVE_BUDGET = 0.9  # seconds of search for one move on 4x4 and 5x5
 
 
 class EngineRunner:
@@ -83,7 +84,13 @@ class EngineRunner:
         seed: int | None = None,
         budget: float | None = None,
     ) -> int:
-        """The engine's move for `board` at `level`; a random seed unless one is given."""
+        """The engine's move for `board` at `level`; a random seed unless one is given.
+
+        On boards bigger than 3x3 the search gets `MOVE_BUDGET` seconds unless told otherwise,
+        so no player ever waits more than about a second for the bot.
+        """
+        if budget is None and board.size > 3:
+            budget = MOVE_BUDGET
         if seed is None:
             seed = self._rng.getrandbits(64)
         return await self.call(board.size, engine_jobs.choose_move, board, level, seed, budget)
