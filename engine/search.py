@@ -7,19 +7,23 @@ it. Public values are relative to the position (see engine.api.evaluate).
 Pruning that keeps the result exact: an immediate win ends the search; two opponent threats lose;
 one opponent threat forces the block; when no line can still be completed by either side (given
 the moves each has left) the game is a draw; cells in no live line are interchangeable, so only
-one is tried; the eight symmetries of the square share table entries on the early plies.
+one is tried; the eight symmetries of the square share table entries on the early plies; a side
+the other holds a pairing strategy against (engine.pairing) cannot win, so its value is at most 0,
+and when both sides are so held the position is a draw.
 """
 
 from __future__ import annotations
 
 import time
 
+from engine.pairing import Pairing
 from engine.rules import Rules, rules
 
 WIN = 100
 _INF = 1000
 _TABLE_LIMIT = 1_200_000  # entries across all solvers: about 120 MB at worst
 _SYMMETRY_EMPTIES = 9  # canonicalise under the 8 symmetries while at least this many cells empty
+_TRIES = 4  # moves tried before a pairing test gives up
 
 
 class SearchTimeout(Exception):
@@ -34,6 +38,11 @@ class Solver:
         self.table: dict[int, int] = {}
         self.deadline: float | None = None
         self.nodes = 0
+        self.pairing = Pairing(r.cells)
+        # _through[c]: the indices (as bits) of the lines through cell c.
+        self._through = tuple(
+            sum(1 << i for i, line in enumerate(r.lines) if line >> c & 1) for c in range(r.cells)
+        )
         self._inverse = tuple(tuple(p.index(c) for c in range(r.cells)) for p in r.perms)
         # Static order: cells through many lines first (centre, then the rest).
         self._static = sorted(range(r.cells), key=lambda c: -len(r.cell_lines[c]))
@@ -81,7 +90,12 @@ class Solver:
         threats = 0
         my_live = 0
         opp_live = 0
+        my_idx = 0
+        opp_idx = 0
+        my_spans: list[int] = []
+        opp_spans: list[int] = []
         k = r.k
+        bit = 1
         for line in r.lines:
             if not line & opp:
                 mine = (line & me).bit_count()
@@ -89,12 +103,17 @@ class Solver:
                     return WIN - filled - 1
                 if k - mine <= my_left:
                     my_live |= line
-            elif not line & me:
+                    my_idx |= bit
+                    my_spans.append(line & empty_mask)
+            if not line & me:
                 theirs = (line & opp).bit_count()
                 if theirs == k1:
                     threats |= line & empty_mask
                 elif k - theirs <= opp_left:
                     opp_live |= line
+                    opp_idx |= bit
+                    opp_spans.append(line & empty_mask)
+            bit <<= 1
         if threats:
             if threats & (threats - 1):
                 return filled + 2 - WIN
@@ -103,9 +122,19 @@ class Solver:
         if not live & empty_mask or n_empty == 1:
             return 0
         # Bounds: no result beats a win next move or a loss after the reply, and a side with no
-        # line it can still complete cannot win.
+        # line it can still complete cannot win; nor can a side the other holds a pairing against.
         floor = filled + 2 - WIN if opp_live else 0
         ceiling = WIN - filled - 1 if my_live else 0
+        if ceiling > 0 and beta > 0 and self._paired(my_idx, my_spans, empty_mask, 0):
+            ceiling = 0
+        if floor < 0 and alpha < 0:
+            if threats:
+                if self._paired(opp_idx, opp_spans, empty_mask, threats):
+                    floor = 0
+            elif self._paired_after_move(opp_idx, opp_spans, empty_mask):
+                floor = 0
+        if floor == ceiling:
+            return 0
         if alpha < floor:
             alpha = floor
         if beta > ceiling:
@@ -161,6 +190,45 @@ class Solver:
             (max(new_lo, -128) + 128) | (min(new_hi, 127) + 128) << 8 | (stored_move + 1) << 16
         )
         return best
+
+    def _paired(self, idx: int, spans: list[int], empty: int, move: int) -> bool:
+        """Whether the other side holds a pairing against the lines `idx` (empty cells `spans`).
+
+        With `move` (a forced block by the side holding the pairing), the pairing must hold after
+        it: the lines through it die and its cell is no longer free.
+        """
+        if move:
+            idx = self._without(idx, move)
+            spans = [span & ~move for span in spans if not span & move]
+            empty &= ~move
+        if 2 * len(spans) > empty.bit_count():
+            return False
+        return self.pairing.exists(idx << self.r.cells | empty, spans)
+
+    def _without(self, idx: int, cell: int) -> int:
+        """The line set `idx` without the lines through `cell` (a one-bit mask)."""
+        return idx & ~self._through[cell.bit_length() - 1]
+
+    def _paired_after_move(self, idx: int, spans: list[int], empty: int) -> bool:
+        """Whether some move of the side to move leaves it a pairing against the lines `idx`."""
+        if self._paired(idx, spans, empty, 0):
+            return True
+        union = 0
+        for span in spans:
+            union |= span
+        # Only moves that kill enough lines can leave a pairing; try the strongest few.
+        room = (empty.bit_count() - 1) // 2
+        need = len(spans) - room
+        through = self._through
+        candidates = []
+        while union:
+            cell = union & -union
+            union ^= cell
+            killed = (idx & through[cell.bit_length() - 1]).bit_count()
+            if killed >= need:
+                candidates.append((killed, cell))
+        candidates.sort(reverse=True)
+        return any(self._paired(idx, spans, empty, cell) for _, cell in candidates[:_TRIES])
 
     def _order(self, me: int, opp: int, empty_mask: int, live: int, tt_move: int) -> list[int]:
         """Empty cells, best first: the table's move, then by the lines each builds or blocks."""
