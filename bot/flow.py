@@ -1,0 +1,234 @@
+"""Everything that changes a game: opening it, moves, the engine's replies, deadlines.
+
+Each change follows one order, under the game's lock: read the game again, validate, save, then
+show. A move is never shown before it is stored, and a save that fails leaves the game (and the
+message) as it was. Edits made long after a click (deadlines, restarts) go through the channel
+message, since an interaction token lives only 15 minutes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+import random
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot import play, render
+from bot.games import GameRegistry
+from bot.models import Ending, GameRecord, Status
+from bot.store import StorageError
+
+if TYPE_CHECKING:
+    from bot.client import TicTacToeBot
+
+log = logging.getLogger(__name__)
+
+Interaction = discord.Interaction[Any]
+NOT_SAVED = "Sorry, I could not save that just now, so nothing changed. Please try again."
+AI_NOT_SAVED = "Sorry, I could not save my move. Click any free cell and I will try again."
+RETRY = 30.0  # seconds before a deadline whose result could not be saved is tried again
+
+
+class GameFlow:
+    """Applies changes to games and shows them; the cog decides which change a click asks for."""
+
+    def __init__(self, bot: TicTacToeBot, games: GameRegistry) -> None:
+        self.bot = bot
+        self.games = games
+
+    # ------------------------------------------------------------ plumbing
+
+    async def load(self, game_id: int) -> GameRecord | None:
+        """The game from memory, or from the store (finished games live only there)."""
+        return self.games.get(game_id) or await self.bot.store.load_game(game_id)
+
+    async def save(self, game: GameRecord) -> None:
+        """Store the game, then remember it and (re)arm its deadline. StorageError propagates."""
+        await self.bot.store.save_game(game)
+        self.games.put(game)
+        self.arm(game)
+
+    def turn_deadline(self) -> datetime:
+        """When the player who is to move now forfeits."""
+        return discord.utils.utcnow() + timedelta(seconds=self.bot.settings.turn_timeout)
+
+    def challenge_deadline(self) -> datetime:
+        """When a challenge made now expires."""
+        return discord.utils.utcnow() + timedelta(seconds=self.bot.settings.challenge_timeout)
+
+    def clocked(self, game: GameRecord) -> GameRecord:
+        """The game with the right deadline for its state: none while the engine is to move."""
+        if game.status is Status.CHALLENGE:
+            return play.with_deadline(game, game.deadline or self.challenge_deadline())
+        if game.status is Status.ACTIVE and not play.ai_to_move(game):
+            return play.with_deadline(game, self.turn_deadline())
+        return play.with_deadline(game, None)
+
+    async def show(self, game: GameRecord, interaction: Interaction | None = None) -> None:
+        """Edit the board message: through the interaction while it is fresh, else the channel."""
+        layout = render.view(game)
+        if interaction is not None and not interaction.is_expired():
+            try:
+                await interaction.edit_original_response(view=layout)
+                return
+            except discord.HTTPException:
+                log.warning("editing game %s via its interaction failed", game.id, exc_info=True)
+        if game.message_id is None:
+            return
+        channel = self.bot.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
+        await channel.get_partial_message(game.message_id).edit(view=layout)
+
+    @staticmethod
+    async def tell(interaction: Interaction, text: str) -> None:
+        """A private answer to the clicker."""
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+
+    # --------------------------------------------------------------- games
+
+    async def open(self, interaction: Interaction, game: GameRecord) -> GameRecord | None:
+        """Save a new game in a channel the caller reserved, post its message, start the engine.
+
+        The game's id must already come from the store. Returns the game as shown, or None when
+        it could not be saved (the reservation is given back and the user told).
+        """
+        game = self.clocked(game)
+        try:
+            await self.save(game)
+        except StorageError as exc:
+            log.error("could not save new game %s: %s", game.id, exc)
+            self.games.release(game.channel_id)
+            await self.tell(interaction, NOT_SAVED)
+            return None
+        try:
+            sent = await interaction.response.send_message(view=render.view(game))
+            message_id = sent.message_id or (await interaction.original_response()).id
+        except BaseException:
+            # No message, so nobody can play it: let the channel go.
+            await self._drop(game)
+            raise
+        game = dataclasses.replace(game.copy(), message_id=message_id)
+        try:
+            await self.save(game)
+        except StorageError as exc:
+            # The game goes on in memory; only a restart would lose track of its message.
+            log.error("could not store the message id of game %s: %s", game.id, exc)
+        if play.ai_to_move(game):
+            await self.ai_move(game.id, interaction)
+        return game
+
+    async def _drop(self, game: GameRecord) -> None:
+        dropped = play.finish(game, Ending.ABANDONED, None)
+        self.games.put(dropped)
+        self.arm(dropped)
+        try:
+            await self.bot.store.save_game(dropped)
+        except StorageError as exc:
+            log.error("could not mark game %s abandoned: %s", game.id, exc)
+
+    async def change(self, interaction: Interaction, after: GameRecord) -> bool:
+        """Save a changed game and show it as this click's response; False if it was not saved.
+
+        Call with the game's lock held.
+        """
+        after = self.clocked(after)
+        try:
+            await self.save(after)
+        except StorageError as exc:
+            log.error("could not save game %s: %s", after.id, exc)
+            await self.tell(interaction, NOT_SAVED)
+            return False
+        await interaction.response.edit_message(view=render.view(after))
+        return True
+
+    # -------------------------------------------------------------- engine
+
+    async def ai_move(self, game_id: int, interaction: Interaction | None = None) -> None:
+        """Compute the engine's move off the event loop, then save and show it.
+
+        The lock is not held while the engine thinks, so Resign still works; the move is applied
+        only if the game is still where it was.
+        """
+        if game_id in self.games.thinking:
+            return
+        self.games.thinking.add(game_id)
+        try:
+            game = self.games.get(game_id)
+            if game is None or not play.ai_to_move(game):
+                return
+            board = play.board_of(game)
+            try:
+                cell = await self.bot.engine.best_move(board, level=game.ai_level or "unbeatable")
+            except Exception:
+                # A broken search must not freeze the game: any legal move keeps it going.
+                log.exception("engine failed in game %s; playing a random move", game_id)
+                cell = random.choice(board.legal_moves())
+            async with self.games.lock(game_id):
+                current = self.games.get(game_id)
+                if current is None or current.moves != game.moves or not play.ai_to_move(current):
+                    return  # resigned, timed out or restarted meanwhile
+                after = self.clocked(play.play(current, cell))
+                try:
+                    await self.save(after)
+                except StorageError as exc:
+                    log.error("could not save the engine's move in game %s: %s", game_id, exc)
+                    if interaction is not None and not interaction.is_expired():
+                        await interaction.followup.send(AI_NOT_SAVED, ephemeral=True)
+                    return
+                await self.show(after, interaction)
+        finally:
+            self.games.thinking.discard(game_id)
+
+    # ------------------------------------------------------------ deadlines
+
+    def arm(self, game: GameRecord) -> None:
+        """Start (or stop) the task that enforces the game's deadline."""
+        if play.is_live(game) and game.deadline is not None:
+            self.games.set_timer(game.id, self._watch(game.id))
+        else:
+            self.games.set_timer(game.id, None)
+
+    async def _watch(self, game_id: int) -> None:
+        """Sleep until the deadline, then end the game if, under the lock, it is still due."""
+        while True:
+            game = self.games.get(game_id)
+            if game is None or not play.is_live(game) or game.deadline is None:
+                return
+            delay = (game.deadline - discord.utils.utcnow()).total_seconds()
+            if delay > 0:
+                await asyncio.sleep(delay)
+                continue
+            async with self.games.lock(game_id):
+                after = await self._expire(game_id)
+                if after is not None:
+                    try:
+                        await self.show(after)
+                    except discord.HTTPException:
+                        log.warning("could not edit the message of game %s", game_id, exc_info=True)
+                    return
+            game = self.games.get(game_id)
+            due = game is not None and game.deadline is not None
+            if due and game.deadline <= discord.utils.utcnow():  # type: ignore[union-attr,operator]
+                await asyncio.sleep(RETRY)  # the save failed: try again a little later
+
+    async def _expire(self, game_id: int) -> GameRecord | None:
+        """End a game whose deadline has passed (lock held); None if it was not saved."""
+        game = self.games.get(game_id)
+        if game is None or game.deadline is None or game.deadline > discord.utils.utcnow():
+            return None  # gone, or a move came in while we waited for the lock
+        if game.status is Status.CHALLENGE:
+            after = play.finish(game, Ending.EXPIRED, None)
+        else:
+            after = play.finish(game, Ending.TIMEOUT, play.other(play.turn(game)))
+        try:
+            await self.save(after)
+        except StorageError as exc:
+            log.error("could not save the end of game %s: %s", game_id, exc)
+            return None
+        return after

@@ -1,0 +1,183 @@
+"""A game record as a Discord message: one Components V2 layout for every board size.
+
+A 5x5 board fills five action rows, which is all a classic message may have; a layout message
+(text display + action rows, up to 40 components) leaves room for the controls under it, so every
+size uses the same layout: the text (players, grid, whose turn or the result), then one action
+row per board row, then a row of controls.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot import play
+from bot.buttons import ACCEPT, DECLINE, REMATCH, RESIGN, WITHDRAW, GameButton
+from bot.coords import cell_name
+from bot.models import Ending, GameRecord, Status
+
+MARKS = {"X": "❌", "O": "⭕"}
+EMPTY = "⬜"
+CORNER = "⬛"
+# Regional indicators and keycaps line up with the square emoji; a zero-width space keeps two
+# letters from fusing into a flag (B + E would otherwise show as Belgium's).
+COLUMN_LABELS = [chr(0x1F1E6 + i) for i in range(5)]
+ROW_LABELS = ["1️⃣", "2️⃣", "3️⃣", "4️⃣", "5️⃣"]
+BLANK_LABEL = "\u200b"  # a button needs a label or an emoji; an empty cell shows neither
+
+
+def jump_url(game: GameRecord) -> str:
+    """A link to the game's message (the board or the challenge)."""
+    guild = game.guild_id if game.guild_id is not None else "@me"
+    return f"https://discord.com/channels/{guild}/{game.channel_id}/{game.message_id}"
+
+
+def busy_text(game: GameRecord | None) -> str:
+    """The refusal for a channel that already has a game."""
+    if game is None or game.message_id is None:
+        return "A game is being set up in this channel; one game per channel at a time."
+    kind = "A challenge is waiting" if game.status is Status.CHALLENGE else "A game is running"
+    return f"{kind} in this channel: {jump_url(game)}. One game per channel at a time."
+
+
+def marks(game: GameRecord) -> list[str | None]:
+    """The mark in each cell, row-major ("X", "O" or None)."""
+    cells: list[str | None] = [None] * (game.size * game.size)
+    for ply, cell in enumerate(game.moves):
+        cells[cell] = "X" if ply % 2 == 0 else "O"
+    return cells
+
+
+def grid(game: GameRecord) -> str:
+    """The board as emoji, with column letters and row numbers on boards bigger than 3x3."""
+    cells = marks(game)
+    size = game.size
+    rows = []
+    for r in range(size):
+        row = "".join(MARKS[m] if m else EMPTY for m in cells[r * size : (r + 1) * size])
+        rows.append(ROW_LABELS[r] + row if size > 3 else row)
+    if size > 3:
+        rows.insert(0, CORNER + "\u200b".join(COLUMN_LABELS[:size]))
+    return "\n".join(rows)
+
+
+def _who(game: GameRecord, side: str) -> str:
+    user = f"<@{play.player_id(game, side)}>"
+    if game.ai_side == side:
+        return f"{user} (bot, {game.ai_level})"
+    return user
+
+
+def header(game: GameRecord) -> str:
+    """Title, board size and line length, and who plays which mark."""
+    return (
+        f"### Tic-tac-toe · {game.size}×{game.size}, {game.k} in a row\n"
+        f"{MARKS['X']} {_who(game, 'X')} vs {MARKS['O']} {_who(game, 'O')}"
+    )
+
+
+def _deadline(game: GameRecord) -> str:
+    return discord.utils.format_dt(game.deadline, "R") if game.deadline else ""
+
+
+def has_board(game: GameRecord) -> bool:
+    """True once there is a board to show: the game is on, or was played to an end."""
+    return game.status is Status.ACTIVE or game.ending in play.PLAYED
+
+
+def status(game: GameRecord) -> str:
+    """Whose turn it is, what the challenge waits for, or how the game ended, in words."""
+    if game.status is Status.CHALLENGE:
+        opponent = play.opponent_id(game)
+        return (
+            f"<@{opponent}>, <@{game.challenger_id}> challenges you to a game! "
+            f"{MARKS['X']} moves first. Accept or decline {_deadline(game)}.".replace(" .", ".")
+        )
+    side = play.turn(game)
+    if game.status is Status.ACTIVE:
+        if game.ai_side == side:
+            return f"{MARKS[side]} <@{play.player_id(game, side)}> is thinking…"
+        clock = f" Time runs out {_deadline(game)}." if game.deadline else ""
+        return f"<@{play.player_id(game, side)}>, your move ({MARKS[side]}).{clock}"
+    return result(game)
+
+
+def result(game: GameRecord) -> str:
+    """How a finished game ended, in words."""
+    winner = game.winner
+    win_id = f"<@{play.player_id(game, winner)}>" if winner else ""
+    lose_id = f"<@{play.player_id(game, play.other(winner))}>" if winner else ""
+    opponent = f"<@{play.opponent_id(game)}>"
+    match game.ending:
+        case Ending.WIN:
+            line = ", ".join(cell_name(c, game.size) for c in play.winning_line(game))
+            return f"🏆 {MARKS[winner or 'X']} {win_id} wins with {line}!"
+        case Ending.DRAW:
+            return "🤝 It's a draw."
+        case Ending.RESIGN:
+            return f"🏳️ {lose_id} resigned. {MARKS[winner or 'X']} {win_id} wins."
+        case Ending.TIMEOUT:
+            return f"⌛ {lose_id} ran out of time. {MARKS[winner or 'X']} {win_id} wins by forfeit."
+        case Ending.DECLINED:
+            return f"{opponent} declined the challenge."
+        case Ending.WITHDRAWN:
+            return f"<@{game.challenger_id}> withdrew the challenge."
+        case Ending.EXPIRED:
+            return f"The challenge expired: {opponent} did not answer in time."
+        case _:
+            return "This game was abandoned."
+
+
+def text(game: GameRecord) -> str:
+    """Everything the message says, above the buttons."""
+    parts = [header(game)]
+    if has_board(game):
+        parts.append(grid(game))
+    parts.append(status(game))
+    return "\n\n".join(parts)
+
+
+def _cell_button(game: GameRecord, cell: int, mark: str | None, line: tuple[int, ...]) -> Any:
+    over = game.status is not Status.ACTIVE
+    if mark is None:
+        return GameButton(game.id, cell, label=BLANK_LABEL, disabled=over)
+    style = discord.ButtonStyle.success if cell in line else discord.ButtonStyle.secondary
+    return GameButton(game.id, cell, emoji=MARKS[mark], style=style, disabled=True)
+
+
+def _controls(game: GameRecord) -> list[GameButton]:
+    if game.status is Status.CHALLENGE:
+        return [
+            GameButton(game.id, ACCEPT, label="Accept", style=discord.ButtonStyle.success),
+            GameButton(game.id, DECLINE, label="Decline", style=discord.ButtonStyle.danger),
+            GameButton(game.id, WITHDRAW, label="Withdraw", style=discord.ButtonStyle.secondary),
+        ]
+    if game.status is Status.ACTIVE:
+        return [GameButton(game.id, RESIGN, label="Resign", style=discord.ButtonStyle.danger)]
+    if game.ending in play.PLAYED:
+        return [GameButton(game.id, REMATCH, label="Rematch", style=discord.ButtonStyle.primary)]
+    return []
+
+
+def view(game: GameRecord) -> discord.ui.LayoutView:
+    """The whole message: text, board rows (row-major, one button per cell), controls.
+
+    While the engine thinks the cells stay clickable, so a click then gets a polite refusal
+    rather than nothing at all.
+    """
+    layout = discord.ui.LayoutView(timeout=None)
+    layout.add_item(discord.ui.TextDisplay(text(game)))
+    if has_board(game):
+        cells = marks(game)
+        line = play.winning_line(game)
+        for r in range(game.size):
+            row: discord.ui.ActionRow[Any] = discord.ui.ActionRow()
+            for c in range(game.size):
+                cell = r * game.size + c
+                row.add_item(_cell_button(game, cell, cells[cell], line))
+            layout.add_item(row)
+    controls = _controls(game)
+    if controls:
+        layout.add_item(discord.ui.ActionRow(*controls))
+    return layout
