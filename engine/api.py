@@ -42,7 +42,17 @@ def evaluate(board: Board) -> int:
     trim_tables()
     me, opp = _sides(board)
     s = solver(board.size, board.k)
-    return _relative(s.search(me, opp, -WIN, WIN), board.ply)
+    return _relative(_exact(s, me, opp), board.ply)
+
+
+def _exact(s: Solver, me: int, opp: int) -> int:
+    """The exact absolute value: first win, draw or loss with a null window, then the distance."""
+    value = s.search(me, opp, -1, 1)
+    if value >= 1:
+        return s.search(me, opp, 0, WIN)
+    if value <= -1:
+        return s.search(me, opp, -WIN, 0)
+    return 0
 
 
 def analyse(board: Board) -> dict[int, int]:
@@ -52,7 +62,15 @@ def analyse(board: Board) -> dict[int, int]:
     me, opp = _sides(board)
     s = solver(board.size, board.k)
     filled = board.ply
-    return {cell: _relative(_move_value(s, me, opp, cell), filled) for cell in board.legal_moves()}
+    out = {}
+    for cell in board.legal_moves():
+        known = book.value(board.play(cell)) if board.size > 3 else None
+        if known is not None:
+            # The child's value for the opponent, one ply further: flip it and add the move.
+            out[cell] = -known + (known > 0) - (known < 0)
+        else:
+            out[cell] = _relative(_move_value(s, me, opp, cell), filled)
+    return out
 
 
 def _move_value(s: Solver, me: int, opp: int, cell: int, alpha: int = -WIN, beta: int = WIN) -> int:
@@ -62,6 +80,8 @@ def _move_value(s: Solver, me: int, opp: int, cell: int, alpha: int = -WIN, beta
         return WIN - after.bit_count() - opp.bit_count()
     if (after | opp) == s.r.full:
         return 0
+    if alpha == -WIN and beta == WIN:
+        return -_exact(s, opp, after)
     return -s.search(opp, after, -beta, -alpha)
 
 
@@ -77,7 +97,7 @@ def optimal_move(
     trim_tables()
     s.deadline = deadline
     try:
-        best = s.search(me, opp, -WIN, WIN)
+        best = _exact(s, me, opp)
         moves = list(board.legal_moves())
         if rng is not None:
             # The first optimal move of a uniformly shuffled list is uniform among optimal moves.
@@ -96,7 +116,7 @@ def optimal_moves(board: Board) -> list[int]:
     me, opp = _sides(board)
     s = solver(board.size, board.k)
     trim_tables()
-    best = s.search(me, opp, -WIN, WIN)
+    best = _exact(s, me, opp)
     return [c for c in board.legal_moves() if _move_value(s, me, opp, c, best - 1, best) >= best]
 
 

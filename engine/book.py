@@ -2,9 +2,8 @@
 
 The file engine/data/book.txt is written by scripts/build_book.py; each line reads
 ``size k board-text value cell,cell,...`` with the board in canonical form (the least of its eight
-symmetric images), its exact value (engine.evaluate's scale) and up to three optimal moves in
-that frame (a choice for rng, not necessarily every optimal move). It is read lazily, once per
-process.
+symmetric images), its exact value (engine.evaluate's scale) and every optimal move in that
+frame. It is read lazily, once per process.
 """
 
 from __future__ import annotations

@@ -64,3 +64,13 @@ def _match(spans: list[int]) -> bool:
             if not augment(i, [0]):
                 return False
     return True
+
+
+def defends(lines: tuple[int, ...], attacker: int, defender: int, empty: int) -> bool:
+    """Whether the defender holds a pairing against every line the attacker could complete.
+
+    Then the attacker never completes a line, whoever moves next (a defender to move plays
+    anywhere first). For tests and tools; the solver keeps its own cached, narrower queries.
+    """
+    spans = [line & empty for line in lines if not line & defender]
+    return all(span & (span - 1) for span in spans) and _match(spans)

@@ -1,6 +1,6 @@
 """Build the opening book (engine/data/book.txt): exact values and optimal moves of early positions.
 
-Each entry keeps the exact value and up to three optimal moves (found in a random order).
+Each entry keeps the exact value and every optimal move.
 
 For each (size, k) it walks every position up to the symmetry of the square, ply by ply, solves
 each with a cold table (so the recorded time is what a fresh process would pay) on every core, and
@@ -15,16 +15,14 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing
-import random
 import time
 from pathlib import Path
 
-from engine.api import _move_value, _relative, _sides
+from engine.api import _exact, _move_value, _relative, _sides
 from engine.board import Board
 from engine.book import canonical
-from engine.search import WIN, solver
+from engine.search import solver
 
-KEEP = 3
 OUT = Path(__file__).resolve().parent.parent / "engine" / "data" / "book.txt"
 
 
@@ -42,17 +40,8 @@ def _solve(board: Board) -> tuple[str, int, list[int], float]:
     s.table.clear()
     start = time.perf_counter()
     me, opp = _sides(board)
-    best = s.search(me, opp, -WIN, WIN)
-    # Up to KEEP optimal moves, tried in a random order: proving every move optimal or not would
-    # cost a full solve of every child, and a few choices are enough to vary the games.
-    moves = list(board.legal_moves())
-    random.Random(board.x * 7919 + board.o).shuffle(moves)
-    found: list[int] = []
-    for cell in moves:
-        if _move_value(s, me, opp, cell, best - 1, best) >= best:
-            found.append(cell)
-            if len(found) == KEEP:
-                break
+    best = _exact(s, me, opp)
+    found = [c for c in board.legal_moves() if _move_value(s, me, opp, c, best - 1, best) >= best]
     return board.to_string(), _relative(best, board.ply), sorted(found), time.perf_counter() - start
 
 
@@ -61,7 +50,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--board", action="append", default=[], help="size:k, repeatable")
     parser.add_argument("--max-ply", type=int, default=3)
-    parser.add_argument("--min-seconds", type=float, default=0.2)
+    parser.add_argument("--min-seconds", type=float, default=0.0)
     parser.add_argument("--budget", type=float, default=1800.0, help="seconds for the whole build")
     parser.add_argument("--workers", type=int, default=multiprocessing.cpu_count())
     args = parser.parse_args()
