@@ -3,8 +3,10 @@
 - 3x3: best_move on the empty board and over every reachable position (warm median and p99), the
   first call in a fresh process (tables included), and a naive minimax of the classic tutorial
   kind (full tree, no pruning, no memo, 10 minus depth) on the same positions, with the ratio.
-- 4x4 and 5x5, every k: time per move (median, p99, worst) in games from the empty board and from
-  random positions, each move with a 1 s deadline; moves that hit it (not proven optimal) counted.
+- 4x4 and 5x5, every k: time per exact move (best_move at "unbeatable", no deadline: median, p99,
+  worst) in games from the empty board and from random positions, and how many took over 1 s.
+- Review cost: evaluate on every position of one played 5x5 game (k=4 and k=5), and analyse on
+  the first positions.
 - Memory the engine keeps warm (tracemalloc, in a fresh process).
 
     python benchmarks/engine_bench.py [--quick]
@@ -19,9 +21,7 @@ import subprocess
 import sys
 import time
 
-from engine import Board, best_move
-from engine.api import SearchTimeout, optimal_move
-from engine.book import lookup
+from engine import Board, analyse, best_move, evaluate
 
 LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
 
@@ -137,24 +137,10 @@ def bench_3x3(quick: bool) -> None:
     )
 
 
-def _move(board: Board, rng: random.Random, budget: float) -> tuple[int, bool]:
-    """best_move's path with a deadline, reporting whether the move was proven optimal."""
-    deadline = time.monotonic() + budget
-    known = lookup(board)
-    if known:
-        return best_move(board, rng=rng, deadline=deadline), True
-    try:
-        optimal_move(board, rng=rng, deadline=deadline)
-        exact = True
-    except SearchTimeout:
-        exact = False
-    return best_move(board, rng=rng, deadline=deadline), exact
-
-
-def bench_big(size: int, k: int, games: int, randoms: int, budget: float) -> None:
+def bench_big(size: int, k: int, games: int, randoms: int) -> None:
     rng = random.Random(size * 10 + k)
     times: list[float] = []
-    timeouts = 0
+    slow = 0
     starts = [Board.empty(size, k)] * games
     for _ in range(randoms):
         board = Board.empty(size, k)
@@ -169,15 +155,40 @@ def bench_big(size: int, k: int, games: int, randoms: int, budget: float) -> Non
         while board.outcome() is None:
             if board.turn == engine_side:
                 t = time.perf_counter()
-                cell, exact = _move(board, rng, budget)
+                cell = best_move(board, rng=rng)
                 times.append(time.perf_counter() - t)
-                timeouts += not exact
+                slow += times[-1] > 1.0
             else:
                 cell = rng.choice(board.legal_moves())
             board = board.play(cell)
     print(
         f"| {size}x{size} k={k} | {len(times)} | {us(statistics.median(times))} | "
-        f"{us(pct(times, 0.99))} | {us(max(times))} | {timeouts} |"
+        f"{us(pct(times, 0.99))} | {us(max(times))} | {slow} |"
+    )
+
+
+def review(size: int, k: int) -> None:
+    """evaluate on every position of one game (engine against random), as a post-game review."""
+    rng = random.Random(7)
+    board = Board.empty(size, k)
+    positions = []
+    while board.outcome() is None:
+        positions.append(board)
+        move = best_move(board, rng=rng) if board.turn == "X" else rng.choice(board.legal_moves())
+        board = board.play(move)
+    times = []
+    for b in positions:
+        t = time.perf_counter()
+        evaluate(b)
+        times.append(time.perf_counter() - t)
+    atimes = []
+    for b in positions[:4]:
+        t = time.perf_counter()
+        analyse(b)
+        atimes.append(time.perf_counter() - t)
+    print(
+        f"review {size}x{size} k={k}: evaluate on {len(positions)} positions {sum(times):.2f} s "
+        f"(worst {us(max(times))}); analyse on plies 0-3: {', '.join(us(t) for t in atimes)}"
     )
 
 
@@ -209,11 +220,14 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="fewer repeats and games")
     args = parser.parse_args()
     bench_3x3(args.quick)
-    print("\n| board | engine moves | median | p99 | worst | moves that hit the 1 s deadline |")
+    print("\n| board | exact engine moves | median | p99 | worst | moves over 1 s |")
     print("|---|---|---|---|---|---|")
     games, randoms = (1, 3) if args.quick else (3, 10)
     for size, k in [(4, 3), (4, 4), (5, 3), (5, 4), (5, 5)]:
-        bench_big(size, k, games, randoms, 1.0)
+        bench_big(size, k, games, randoms)
+    print()
+    review(5, 4)
+    review(5, 5)
     memory()
 
 

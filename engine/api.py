@@ -46,13 +46,27 @@ def evaluate(board: Board) -> int:
 
 
 def _exact(s: Solver, me: int, opp: int) -> int:
-    """The exact absolute value: first win, draw or loss with a null window, then the distance."""
+    """The exact absolute value: first win, draw or loss with a null window, then the distance.
+
+    The distance is found by null-window tests at growing depth (a win within 1, 3, 5... plies; a
+    loss within 2, 4...): each test prunes everything beyond its horizon, so a short result is
+    cheap, where one wide-window search would explore every longer line as well.
+    """
     value = s.search(me, opp, -1, 1)
-    if value >= 1:
-        return s.search(me, opp, 0, WIN)
-    if value <= -1:
-        return s.search(me, opp, -WIN, 0)
-    return 0
+    if value == 0:
+        return 0
+    filled = (me | opp).bit_count()
+    depth = 1 if value > 0 else 2
+    while True:
+        if value > 0:
+            target = WIN - filled - depth
+            if s.search(me, opp, target - 1, target) >= target:
+                return target
+        else:
+            target = filled + depth - WIN
+            if s.search(me, opp, target, target + 1) <= target:
+                return target
+        depth += 2
 
 
 def analyse(board: Board) -> dict[int, int]:
