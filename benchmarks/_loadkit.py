@@ -19,6 +19,7 @@ import sys
 import threading
 import time
 import tracemalloc
+import types
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -104,33 +105,66 @@ class LagProbe:
         return [lag for at, lag in self.samples if start <= at <= end]
 
 
+class GcWatch:
+    """Times the garbage collector's pauses (a cause of loop lag that is nobody's code)."""
+
+    def __init__(self) -> None:
+        self.pauses: list[float] = []
+        self._started = 0.0
+
+    def _callback(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._started = now()
+        else:
+            self.pauses.append(now() - self._started)
+
+    def start(self) -> None:
+        gc.callbacks.append(self._callback)
+
+    def stop(self) -> None:
+        if self._callback in gc.callbacks:
+            gc.callbacks.remove(self._callback)
+
+
 # ------------------------------------------------------------------ where the CPU goes
 
 
 class Sampler:
     """Samples the event loop thread's stack every few ms: whose code is it running?
 
-    A sample belongs to the innermost frame in bot/, engine/, discord/ or simcord/ (see
-    `owner_of`); "loop" is asyncio and the rest of the standard library, "idle" is waiting in
-    the selector. It separates SimCord's simulation cost from the bot's and discord.py's.
+    A sample belongs to the innermost frame in bot/, engine/, discord/, simcord/ or benchmarks/
+    (the simulated players, "driver"); "loop" is asyncio and the rest of the standard library,
+    "idle" is waiting in the selector. It separates SimCord's simulation cost from the bot's and
+    discord.py's.
     """
 
     def __init__(self, interval: float = 0.004) -> None:
         self.interval = interval
         self.counts: dict[str, int] = {}
+        # (owner, innermost function in the owner's code, innermost function overall)
+        self.places: dict[tuple[str, str, str], int] = {}
         self._target = threading.get_ident()
+        self._switch = sys.getswitchinterval()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="load-sampler", daemon=True)
 
     def start(self) -> None:
-        """Start sampling the calling thread."""
+        """Start sampling the calling thread.
+
+        The sampler needs the GIL to look; with the default 5 ms switch interval it would get it
+        mostly when the loop thread gives it up in a system call (os.urandom, a socket read),
+        and those places would swamp the counts. A short interval lets it in at any bytecode.
+        """
         self._target = threading.get_ident()
+        self._switch = sys.getswitchinterval()
+        sys.setswitchinterval(0.0002)
         self._thread.start()
 
     def stop(self) -> None:
         """Stop sampling."""
         self._stop.set()
         self._thread.join()
+        sys.setswitchinterval(self._switch)
 
     def _run(self) -> None:
         while not self._stop.wait(self.interval):
@@ -139,16 +173,24 @@ class Sampler:
                 continue
             code = frame.f_code
             if code.co_name in ("select", "poll") and "selectors" in code.co_filename:
-                owner = "idle"
-            else:
-                owner = "loop"
-                while frame is not None:
-                    found = _root_of(frame.f_code.co_filename)
-                    if found is not None:
-                        owner = found
-                        break
-                    frame = frame.f_back
+                self.counts["idle"] = self.counts.get("idle", 0) + 1
+                continue
+            innermost, owner, place = _place(code), "loop", ""
+            while frame is not None:
+                found = _root_of(frame.f_code.co_filename)
+                if found is not None:
+                    owner, place = found, _place(frame.f_code)
+                    break
+                frame = frame.f_back
             self.counts[owner] = self.counts.get(owner, 0) + 1
+            key = (owner, place, innermost)
+            self.places[key] = self.places.get(key, 0) + 1
+
+    def hot(self, top: int = 25) -> list[tuple[float, str, str, str]]:
+        """The most sampled places: (share of busy samples, owner, its function, innermost)."""
+        total = sum(self.places.values()) or 1
+        ranked = sorted(self.places.items(), key=lambda item: -item[1])[:top]
+        return [(count / total, *key) for key, count in ranked]
 
     def shares(self) -> dict[str, float]:
         """Fraction of the busy (non-idle) samples per owner."""
@@ -182,9 +224,9 @@ class Responses:
     """Timestamps every interaction SimCord emits and every answer the bot sends to it.
 
     Emission is observed just before the INTERACTION_CREATE goes to discord.py; answers are
-    timed in SimCord's route handlers (POST .../callback, PATCH .../messages/@original, POST
-    /webhooks/{id}/{token} for followups, PATCH /channels/{id}/messages/{id}), once the route
-    accepted them. Listeners (per channel) are woken on any answer.
+    timed as they reach SimCord's route handlers (POST .../callback, PATCH .../@original, POST
+    /webhooks/{id}/{token} for followups, PATCH /channels/{id}/messages/{id}) and recorded once
+    the route accepted them. Listeners (per channel) are woken on any answer.
     """
 
     ROUTES: ClassVar[dict[tuple[str, str], str]] = {
@@ -222,8 +264,8 @@ class Responses:
 
     def _wrap(self, handler: Any, what: str) -> Any:
         def timed(ctx: Any) -> Any:
-            result = handler(ctx)
-            at = now()
+            at = now()  # the bot's request has reached "Discord"
+            result = handler(ctx)  # SimCord's own work for it is not the bot's latency
             timing = None
             if what == "channel_edit":
                 channel_id = ctx.int_arg("channel_id")
@@ -388,11 +430,17 @@ def read_board(components: Iterable[Any]) -> Board:
 
 
 ROOTS = {
+    "driver": str(Path(__file__).resolve().parent),  # this benchmark's own players
     "bot": str(Path(__file__).resolve().parents[1] / "bot"),
     "engine": str(Path(__file__).resolve().parents[1] / "engine"),
     "discord": os.path.dirname(discord.__file__),
     "simcord": os.path.dirname(os.path.dirname(_router.__file__)),
 }
+
+
+def _place(code: Any) -> str:
+    """A function as ``file:line name``, the file relative to its package's folder."""
+    return f"{Path(code.co_filename).name}:{code.co_firstlineno} {code.co_name}"
 
 
 def _root_of(filename: str) -> str | None:
@@ -433,6 +481,44 @@ def owned_bytes() -> dict[str, int]:
     return totals
 
 
+def _foreign(obj: Any) -> bool:
+    """Not the bot's state: code and types, the event loop, SimCord's objects (its world)."""
+    if isinstance(
+        obj,
+        type
+        | types.ModuleType
+        | types.FunctionType
+        | types.BuiltinFunctionType
+        | types.CodeType
+        | asyncio.AbstractEventLoop
+        | threading.Thread,
+    ):
+        return True
+    return type(obj).__module__.split(".", 1)[0] in ("simcord", "benchmarks")
+
+
+def reachable_bytes(root: Any) -> tuple[int, int]:
+    """(bytes, objects) reachable from `root` without passing through `_foreign` objects.
+
+    A second view of the bot's memory, by what it holds rather than who allocated it: the
+    walk starts at the bot and stops at SimCord's objects (its HTTP client and gateway lead to
+    the simulated world), the event loop (it leads to every task, the players' included) and
+    code. Sizes are ``sys.getsizeof`` of each object once (allocator slack not included).
+    """
+    gc.collect()
+    seen: set[int] = set()
+    stack = [root]
+    total = 0
+    while stack:
+        obj = stack.pop()
+        if id(obj) in seen or _foreign(obj):
+            continue
+        seen.add(id(obj))
+        total += sys.getsizeof(obj)
+        stack.extend(gc.get_referents(obj))
+    return total, len(seen)
+
+
 def rss_bytes() -> int:
     """Resident set size of this process."""
     with open("/proc/self/statm") as statm:
@@ -465,10 +551,11 @@ def engine_pids(bot: Any) -> list[int]:
 def retire_engine(pool: Any) -> None:
     """Join and reap a finished bot's engine workers before the next bot starts its pool.
 
-    The bot's close() shuts its process pool down without waiting. The next pool's first
-    ``Process.start()`` polls every earlier child with ``multiprocessing.connection.wait(0)``,
-    a loop that ends when ``time.monotonic()`` moves; inside the bot's scope SimCord freezes that
-    clock, so an unreaped worker would make it spin forever. Called outside the bot's scope.
+    A later pool's first ``Process.start()`` polls every earlier child with
+    ``multiprocessing.connection.wait(0)``, a loop that ends only when ``time.monotonic()``
+    moves; inside the bot's scope SimCord freezes that clock, so a worker left unjoined would
+    make the next bot's start-up spin forever. Called outside the bot's scope, where the clock
+    is real; harmless when the bot's close() already joined them.
     """
     if pool is not None:
         pool.shutdown(wait=True)

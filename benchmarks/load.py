@@ -1,16 +1,20 @@
 """The whole bot under load, through discord.py's real dispatch and SimCord (measured only).
 
     python benchmarks/load.py [--games 10,100,500] [--size 3,5] [--quick]
-                              [--modes burst,spread,memory,engine] [--json FILE]
+                              [--modes alone,burst,spread,memory,engine] [--json FILE]
 
 N games run at once, one per channel (guilds of up to 450 channels), half against the bot (the
 four levels in turn, the bot moving first in every other one) and half between two members (a
 challenge, accepted, then random legal moves). Modes:
 
-- burst: every player to move clicks at the same instant; the next wave goes as soon as every
+- alone: games against the bot (3x3: the issue's in-process figure) played one after another,
+  nothing else running; --alone of them, whatever --games says.
+- burst: every player to move clicks at once (the clicks reach the bot back to back, one turn
+  of the loop apart, as the gateway reader hands them over); the next wave goes as soon as every
   answer, the bot's reply moves included, is in (moves as fast as the answers allow).
-- spread: games start at random moments over a few seconds and each player thinks 0.1 to 0.6 s
-  (real time) before each click, so clicks reach the bot while it is busy with other games.
+- spread: games start at random moments over --window seconds and each player thinks --think
+  seconds (real time, 1 to 5 by default: people reading a board) before each click, so clicks
+  reach the bot while it is busy with other games.
 - memory: N games opened and one move played in each, all live; traced memory of bot-side
   objects divided by N.
 - engine: one 5x5 (4 in a row) game against the unbeatable bot; the loop lag while the engine
@@ -23,7 +27,16 @@ Figures, all in real time (SimCord's virtual clocks are not used for any of them
 - loop lag: how late a 10 ms ticker on the event loop runs.
 - CPU per move: CPU time of this process (bot, discord.py, SimCord, storage thread) plus the
   engine's worker processes, over the run, divided by the moves played (people's and bot's).
+  With --profile, "bot" takes out the loop thread's CPU in SimCord's and the players' code, as
+  sampled every 4 ms (`kit.Sampler`, whose shares per package are in the JSON); the sampler
+  shortens the GIL switch interval, so it is off unless asked for.
 - memory per live game: see `measure_memory`.
+
+The simulation is kept out of the measured path where it can be: the players wait for the
+answers themselves (woken by the route hooks) instead of SimCord's settling, which scans every
+bot task and timer on each pass, and SimCord's callback records compare by identity
+(`kit.lighten_simcord`). What SimCord still does per action (building and parsing payloads,
+validating components, storing the world) is in every figure, so they are upper bounds.
 
 The database is a real SQLite file (WAL, synchronous=FULL) in a temporary folder (or --dir), and
 the engine runs in the bot's own runner (thread for 3x3, process pool for bigger boards). On 5x5,
@@ -42,7 +55,7 @@ import random
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -115,6 +128,7 @@ class Run:
     main_cpu: float = 0.0
     shares: dict[str, float] = field(default_factory=dict)
     lags: list[float] = field(default_factory=list)
+    gc_pauses: list[float] = field(default_factory=list)
     timings: list[kit.Timing] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
 
@@ -123,7 +137,8 @@ class Run:
 
     def report(self) -> dict[str, Any]:
         acks = [t.ack_latency for t in self.timings if t.ack_latency is not None]
-        replies = [t.edits[0] - t.emitted for t in self.timings if t.edits and t.kind == "cell"]
+        # From the click (or the slash command, when the bot starts) to the bot's move shown.
+        replies = [t.edits[0] - t.emitted for t in self.timings if t.edits]
         return {
             "mode": self.mode,
             "size": self.size,
@@ -145,11 +160,16 @@ class Run:
             ),
             "reply_ms": kit.summary_ms(replies),
             "lag_ms": kit.summary_ms(self.lags),
+            "gc_pause_ms": kit.summary_ms(self.gc_pauses),
             "cpu_ms_per_move": self.per_move(self.cpu),
             # The loop thread's CPU spent in SimCord's code (sampled share) taken out.
-            "cpu_ms_per_move_less_simcord": self.per_move(
-                self.cpu - self.main_cpu * self.shares.get("simcord", 0.0)
-            ),
+            # Less the loop thread's time in SimCord and in the players (sampled, --profile).
+            "cpu_ms_per_move_bot": self.per_move(
+                self.cpu
+                - self.main_cpu * (self.shares.get("simcord", 0) + self.shares.get("driver", 0))
+            )
+            if self.shares
+            else float("nan"),
             "wall_s": self.wall,
             "errors": self.errors,
         }
@@ -333,15 +353,22 @@ async def burst(
         done += moves
 
 
-async def spread(driver: Driver, games: list[Game], *, rng: random.Random, window: float) -> None:
-    """Each game on its own: a random start, then 0.1 to 0.6 s of thought before each click."""
+async def spread(
+    driver: Driver,
+    games: list[Game],
+    *,
+    rng: random.Random,
+    window: float,
+    think: tuple[float, float],
+) -> None:
+    """Each game on its own: a random start, then `think` seconds (low, high) before each click."""
 
     async def play(game: Game, seed: int) -> None:
         mine = random.Random(seed)
         await asyncio.sleep(mine.uniform(0, window))
         board = await driver.opened(game, driver.start(game))
         while board is not None and not board.over and not game.stuck:
-            await asyncio.sleep(mine.uniform(0.1, 0.6))
+            await asyncio.sleep(mine.uniform(*think))
             ready = driver.click(game, board, mine)
             if ready is None:
                 break
@@ -357,15 +384,22 @@ async def load_run(mode: str, n: int, size: int, args: argparse.Namespace) -> Ru
         bot = create_bot(settings_for(Path(folder)))
         async with simcord.run(bot, check_errors=False, settle_timeout=60.0) as env:
             pool = engine_pool(bot)
-            games = build_world(env, n, size, bot_k5=args.bot_k5)
+            if mode == "alone":  # n games against the bot, so twice the channels
+                games = [g for g in build_world(env, 2 * n, size, bot_k5=args.bot_k5) if g.vs_bot]
+            else:
+                games = build_world(env, n, size, bot_k5=args.bot_k5)
             await kit.settle(env, SETTLE)
             kit.forget_transcript(env)
             responses = kit.Responses(env)
-            probe, sampler = kit.LagProbe(), kit.Sampler()
+            # The sampler shortens the GIL switch interval: only when asked (--profile).
+            probe, sampler = kit.LagProbe(), kit.Sampler() if args.profile else None
+            collector = kit.GcWatch()
             run = Run(mode, size, n)
             try:
                 probe.start()
-                sampler.start()
+                collector.start()
+                if sampler is not None:
+                    sampler.start()
                 main0 = time.thread_time()  # this thread runs the event loop
                 cpu0, engine0, t0 = (
                     time.process_time(),
@@ -375,8 +409,11 @@ async def load_run(mode: str, n: int, size: int, args: argparse.Namespace) -> Ru
                 driver = Driver(env, responses, max_plies=args.max_plies)
                 if mode == "burst":
                     await burst(driver, games, rng=rng)
+                elif mode == "alone":
+                    for game in games:
+                        await burst(driver, [game], rng=rng)
                 else:
-                    await spread(driver, games, rng=rng, window=args.window)
+                    await spread(driver, games, rng=rng, window=args.window, think=args.think)
                 t1 = kit.now()
                 run.cpu = (
                     time.process_time() - cpu0 + kit.process_cpu(kit.engine_pids(bot)) - engine0
@@ -384,9 +421,18 @@ async def load_run(mode: str, n: int, size: int, args: argparse.Namespace) -> Ru
                 run.wall = t1 - t0
                 run.main_cpu = time.thread_time() - main0
                 run.lags = probe.lags(t0, t1)
-                run.shares = sampler.shares()
+                run.gc_pauses = list(collector.pauses)
+                if sampler is not None:
+                    run.shares = sampler.shares()
+                    print(
+                        f"  where the loop thread was ({mode} {size}x{size} x{n}):", file=sys.stderr
+                    )
+                    for share, owner, place, innermost in sampler.hot(args.profile):
+                        print(f"    {share:6.1%} {owner:8} {place:45} {innermost}", file=sys.stderr)
             finally:
-                sampler.stop()
+                if sampler is not None:
+                    sampler.stop()
+                collector.stop()
                 probe.stop()
                 responses.close()
             await kit.settle(env, SETTLE)
@@ -400,13 +446,17 @@ async def load_run(mode: str, n: int, size: int, args: argparse.Namespace) -> Ru
 
 
 async def measure_memory(n: int, size: int, args: argparse.Namespace) -> dict[str, Any]:
-    """Traced memory per live game: N games opened and one move played in each, minus none.
+    """Memory per live game: N games opened (people's challenges accepted; against the bot,
+    one move and its reply) and left running, after one warm-up game; three views.
 
-    tracemalloc records every allocation with its stack; a block belongs to the innermost frame
-    in bot/ (and engine/), discord/ or simcord/ (see _loadkit._owner). "bot side" is bot/ +
-    engine/ + discord/ (the bot's game state, its locks and deadline tasks, and discord.py's
-    cached messages and parsed interaction objects); SimCord's simulated world is left out. The
-    RSS difference (everything, SimCord's world and allocator slack included) is given too.
+    - allocated: tracemalloc records every allocation with its stack; a block belongs to the
+      innermost frame in bot/ (and engine/), discord/ or simcord/ (see _loadkit._owner). "bot
+      side" is bot/ + engine/ + discord/ (the bot's game state, its locks and deadline tasks,
+      discord.py's caches); SimCord's simulated world is left out, and so are payloads SimCord
+      built that discord.py kept (a real gateway's would be discord.py's own).
+    - held: bytes reachable from the bot object, the walk stopping at SimCord's objects and the
+      event loop (`_loadkit.reachable_bytes`): whatever the bot keeps, whoever allocated it.
+    - RSS: the whole process, SimCord's world and allocator slack included.
     """
     rng = random.Random(args.seed + size)
     with tempfile.TemporaryDirectory(dir=args.dir) as folder:
@@ -421,6 +471,8 @@ async def measure_memory(n: int, size: int, args: argparse.Namespace) -> dict[st
                 driver = Driver(env, responses, max_plies=args.max_plies)
                 await burst(driver, [spare], rng=rng, waves=1)
                 kit.forget_transcript(env)
+                held0 = kit.reachable_bytes(bot)
+                tracked0 = len(kit.gc.get_objects())
                 kit.start_tracing()
                 rss0, before = kit.rss_bytes(), kit.owned_bytes()
                 await burst(driver, games, rng=rng, waves=1)
@@ -429,6 +481,8 @@ async def measure_memory(n: int, size: int, args: argparse.Namespace) -> dict[st
             finally:
                 kit.tracemalloc.stop()
                 responses.close()
+            held1 = kit.reachable_bytes(bot)
+            tracked1 = len(kit.gc.get_objects())
             live = sum(not g.over and g.message_id is not None for g in games)
         kit.retire_engine(pool)
     per = {owner: (after.get(owner, 0) - before.get(owner, 0)) / n for owner in after}
@@ -439,6 +493,10 @@ async def measure_memory(n: int, size: int, args: argparse.Namespace) -> dict[st
         "live": live,
         "per_game_bytes": per,
         "bot_side_bytes": bot_side,
+        "held_per_game_bytes": (held1[0] - held0[0]) / n,
+        "held_objects_per_game": (held1[1] - held0[1]) / n,
+        # Objects the garbage collector tracks, the world's included: what a full pass walks.
+        "gc_objects_per_game": (tracked1 - tracked0) / n,
         "rss_per_game_bytes": (rss1 - rss0) / n,
     }
 
@@ -541,15 +599,16 @@ def print_tables(
     if memory:
         print(
             "| board | live games | bot/ + engine/ KB | discord.py KB | bot side KB/game "
-            "| SimCord KB/game (excluded) | RSS KB/game (all) |"
+            "| held by the bot KB/game | SimCord KB/game (excluded) | RSS KB/game (all) |"
         )
-        print("|---|---:|---:|---:|---:|---:|---:|")
+        print("|---|---:|---:|---:|---:|---:|---:|---:|")
         for m in memory:
             per = m["per_game_bytes"]
             own = per.get("bot", 0) + per.get("engine", 0)
             print(
                 f"| {m['size']}x{m['size']} | {m['live']} | {fmt(own / 1024, 2)} | "
                 f"{fmt(per.get('discord', 0) / 1024, 2)} | {fmt(m['bot_side_bytes'] / 1024, 2)} | "
+                f"{fmt(m['held_per_game_bytes'] / 1024, 2)} | "
                 f"{fmt(per.get('simcord', 0) / 1024, 2)} | "
                 f"{fmt(m['rss_per_game_bytes'] / 1024, 2)} |"
             )
@@ -580,17 +639,18 @@ def print_targets(
                 f"{r['ack_over_3s']} (target 0), loop lag p99 {fmt(r['lag_ms']['p99'])} ms "
                 f"(target <= 10)"
             )
-        if r["size"] == 3:
+        if r["size"] == 3 and r["mode"] == "alone":
             lines.append(
-                f"{r['mode']} 3x3 x{r['games']}: slash ack p99 "
+                f"alone 3x3, {r['games']} games against the bot: slash ack p99 "
                 f"{fmt(r['slash_ack_ms']['p99'])} ms, click ack p99 "
-                f"{fmt(r['click_ack_ms']['p99'])} ms, bot reply p99 "
-                f"{fmt(r['reply_ms']['p99'])} ms (target <= 50)"
+                f"{fmt(r['click_ack_ms']['p99'])} ms, bot's move shown p99 "
+                f"{fmt(r['reply_ms']['p99'])} ms (target <= 50 for each)"
             )
     for m in memory:
         lines.append(
             f"memory {m['size']}x{m['size']} x{m['games']}: "
-            f"{fmt(m['bot_side_bytes'] / 1024, 2)} KB per live game (target <= 20)"
+            f"{fmt(m['bot_side_bytes'] / 1024, 2)} KB allocated, "
+            f"{fmt(m['held_per_game_bytes'] / 1024, 2)} KB held per live game (target <= 20)"
         )
     for e in engines:
         lines.append(
@@ -606,15 +666,26 @@ async def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", default="10,100,500", help="comma-separated game counts")
     parser.add_argument("--size", default="3,5", help="board sizes (3, 4 or 5)")
-    parser.add_argument("--modes", default="burst,spread,memory,engine")
+    parser.add_argument("--modes", default="alone,burst,spread,memory,engine")
     parser.add_argument("--quick", action="store_true", help="10 and 100 games, one engine reply")
+    parser.add_argument("--alone", type=int, default=40, help="alone: games against the bot")
     parser.add_argument("--window", type=float, default=5.0, help="spread: start window, seconds")
+    parser.add_argument(
+        "--think",
+        type=lambda text: tuple(float(x) for x in text.split(",")),
+        default=(1.0, 5.0),
+        metavar="LOW,HIGH",
+        help="spread: seconds a player thinks before each click",
+    )
     parser.add_argument("--max-plies", type=int, default=12, help="resign after this many moves")
     parser.add_argument("--bot-k5", type=int, default=3, help="win length of 5x5 bot games")
     parser.add_argument("--replies", type=int, default=3, help="engine mode: replies to time")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--dir", default=None, help="folder for the SQLite file")
     parser.add_argument("--json", default=None, help="also write the figures to this file")
+    parser.add_argument(
+        "--profile", type=int, default=0, metavar="TOP", help="print the loop thread's TOP places"
+    )
     args = parser.parse_args(argv)
     if args.quick:
         args.games, args.replies, args.window = "10,100", 1, 2.0
@@ -625,23 +696,28 @@ async def main(argv: list[str] | None = None) -> dict[str, Any]:
     print(f"# {command.strip()}")
     kit.lighten_simcord()
     runs, memory, engines = [], [], []
+
+    async def one(mode: str, n: int, size: int) -> None:
+        runs.append((await load_run(mode, n, size, args)).report())
+        r = runs[-1]
+        print(
+            f"  {mode} {size}x{size} x{n}: {r['finished']}/{n} finished, "
+            f"{r['moves']} moves, {r['wall_s']:.1f} s, {len(r['errors'])} errors",
+            file=sys.stderr,
+        )
+
     for size in sizes:
+        if "alone" in modes:
+            await one("alone", args.alone, size)
         for n in counts:
             for mode in ("burst", "spread"):
                 if mode in modes:
-                    run = await load_run(mode, n, size, args)
-                    runs.append(run.report())
-                    r = runs[-1]
-                    print(
-                        f"  {mode} {size}x{size} x{n}: {r['finished']}/{n} finished, "
-                        f"{r['moves']} moves, {r['wall_s']:.1f} s, {len(r['errors'])} errors",
-                        file=sys.stderr,
-                    )
+                    await one(mode, n, size)
         if "memory" in modes:
             memory.append(await measure_memory(max(counts), size, args))
     if "engine" in modes:
         engines.append(await engine_lag(args, processes=True, replies=args.replies))
-        engines.append(await engine_lag(replace(args), processes=False, replies=args.replies))
+        engines.append(await engine_lag(args, processes=False, replies=args.replies))
     print_tables(runs, memory, engines)
     print_targets(runs, memory, engines)
     result = {"command": command, "runs": runs, "memory": memory, "engine": engines}

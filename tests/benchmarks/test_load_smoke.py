@@ -17,14 +17,14 @@ FIELDS = {
     "reply_ms",
     "lag_ms",
     "cpu_ms_per_move",
-    "cpu_ms_per_move_less_simcord",
+    "cpu_ms_per_move_bot",
     "main_thread_shares",
     "moves",
 }
 
 
-async def test_three_games_complete_in_each_mode(tmp_path: Path) -> None:
-    """Burst and spread runs finish every game, answer every interaction, and report the figures."""
+async def test_every_game_completes_in_each_mode(tmp_path: Path) -> None:
+    """Every mode finishes every game, answers every interaction, and reports the figures."""
     result = await load.main(
         [
             "--games",
@@ -32,23 +32,33 @@ async def test_three_games_complete_in_each_mode(tmp_path: Path) -> None:
             "--size",
             "3",
             "--modes",
-            "burst,spread,memory",
+            "alone,burst,spread,memory",
+            "--alone",
+            "2",
             "--window",
             "0.2",
+            "--think",
+            "0.01,0.05",
+            "--profile",
+            "5",
             "--dir",
             str(tmp_path),
         ]
     )
-    assert [r["mode"] for r in result["runs"]] == ["burst", "spread"]
+    assert [r["mode"] for r in result["runs"]] == ["alone", "burst", "spread"]
     for run in result["runs"]:
         assert run.keys() >= FIELDS
-        assert run["finished"] == 3 and run["stuck"] == 0, run
+        assert run["finished"] == run["games"] == (2 if run["mode"] == "alone" else 3), run
+        assert run["stuck"] == 0, run
+        assert 0 < run["cpu_ms_per_move_bot"] < run["cpu_ms_per_move"], run
+        assert abs(sum(run["main_thread_shares"].values()) - 1) < 1e-6, run
         assert run["unanswered"] == 0 and run["refused"] == 0 and not run["errors"], run
-        assert run["moves"] >= 3 * 5  # a 3x3 game takes at least five moves
+        assert run["moves"] >= run["games"] * 5  # a 3x3 game takes at least five moves
         assert run["ack_ms"]["n"] == run["interactions"] > 0
         assert run["reply_ms"]["n"] > 0 and run["lag_ms"]["n"] > 0
     (memory,) = result["memory"]
     assert memory["live"] == 3 and memory["bot_side_bytes"] > 0
+    assert memory["held_per_game_bytes"] > 0 and memory["held_objects_per_game"] > 0
 
 
 async def test_lag_probe_leaves_settling_alone(tmp_path: Path) -> None:
