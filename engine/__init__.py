@@ -2,13 +2,38 @@
 
 `Board` is the immutable position; `best_move` chooses a move at one of `LEVELS`; `evaluate` and
 `analyse` give exact game values (a win in n plies is 100 - n, a draw 0, a loss in n plies
--(100 - n)). Errors are `IllegalMoveError`, a ValueError.
+-(100 - n)); `classify` gives only its sign, more cheaply off the book. Errors are
+`IllegalMoveError`, a ValueError.
+
+The solver and the opening book load on first use, so a 3x3 game starts quickly.
 """
 
 from __future__ import annotations
 
-from engine.api import analyse, evaluate
+from typing import TYPE_CHECKING
+
 from engine.board import Board, IllegalMoveError, Outcome
 from engine.play import LEVELS, best_move
 
-__all__ = ["LEVELS", "Board", "IllegalMoveError", "Outcome", "analyse", "best_move", "evaluate"]
+if TYPE_CHECKING:
+    from engine.api import analyse, classify, evaluate
+
+
+def __getattr__(name: str) -> object:
+    if name in ("analyse", "classify", "evaluate"):
+        from engine import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module 'engine' has no attribute {name!r}")
+
+
+__all__ = [
+    "LEVELS",
+    "Board",
+    "IllegalMoveError",
+    "Outcome",
+    "analyse",
+    "best_move",
+    "classify",
+    "evaluate",
+]

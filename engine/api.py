@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-import random
+from typing import TYPE_CHECKING
 
 from engine import book
 from engine.board import Board, IllegalMoveError
 from engine.search import WIN, SearchTimeout, Solver, solver, trim_tables
+
+if TYPE_CHECKING:
+    import random
 
 
 def _sides(board: Board) -> tuple[int, int]:
@@ -43,6 +46,22 @@ def evaluate(board: Board) -> int:
     me, opp = _sides(board)
     s = solver(board.size, board.k)
     return _relative(_exact(s, me, opp), board.ply)
+
+
+def classify(board: Board) -> int:
+    """The sign of `evaluate(board)`: 1 for a forced win of the side to move, 0 a draw, -1 a loss.
+
+    Cheaper than `evaluate` where the book does not hold the position: one win/draw/loss search,
+    without the further searches that find the distance of a win or a loss. Raises
+    IllegalMoveError once the game is over.
+    """
+    _running(board)
+    known = book.value(board)
+    if known is None:
+        trim_tables()
+        me, opp = _sides(board)
+        known = solver(board.size, board.k).search(me, opp, -1, 1)
+    return (known > 0) - (known < 0)
 
 
 def _exact(s: Solver, me: int, opp: int) -> int:
@@ -112,10 +131,14 @@ def optimal_move(
     s.deadline = deadline
     try:
         best = _exact(s, me, opp)
-        moves = list(board.legal_moves())
         if rng is not None:
             # The first optimal move of a uniformly shuffled list is uniform among optimal moves.
+            moves = list(board.legal_moves())
             rng.shuffle(moves)
+        else:
+            # The solver's own order: the likeliest move is tested first, and the choice is the
+            # most active optimal move (centre and threats first), not merely the lowest cell.
+            moves = ranked_moves(s, me, opp)
         for cell in moves:
             # Null-window test: is this move's value at least `best`?
             if _move_value(s, me, opp, cell, best - 1, best) >= best:
@@ -123,6 +146,20 @@ def optimal_move(
         raise AssertionError("no move reaches the position's value")
     finally:
         s.deadline = None
+
+
+def ranked_moves(s: Solver, me: int, opp: int) -> list[int]:
+    """Empty cells in the solver's move order; of cells in no open line, only one stands for all.
+
+    The cells left out have the same value as the one kept, so an optimal move is always among
+    those returned.
+    """
+    occupied = me | opp
+    live = 0
+    for line in s.r.lines:
+        if not line & opp or not line & me:
+            live |= line
+    return s.order(me, opp, s.r.full & ~occupied, live, -1)
 
 
 def optimal_moves(board: Board) -> list[int]:
@@ -134,4 +171,12 @@ def optimal_moves(board: Board) -> list[int]:
     return [c for c in board.legal_moves() if _move_value(s, me, opp, c, best - 1, best) >= best]
 
 
-__all__ = ["SearchTimeout", "analyse", "evaluate", "optimal_move", "optimal_moves"]
+__all__ = [
+    "SearchTimeout",
+    "analyse",
+    "classify",
+    "evaluate",
+    "optimal_move",
+    "optimal_moves",
+    "ranked_moves",
+]

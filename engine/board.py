@@ -2,22 +2,45 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from engine.rules import SIZES, default_k, rules
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 
 class IllegalMoveError(ValueError):
     """A move or a board text that the rules do not allow; the message says what is wrong."""
 
 
-@dataclass(frozen=True, slots=True)
 class Outcome:
     """The end of a game: the winner ("X" or "O"; None for a draw) and the winning line's cells."""
 
+    __slots__ = ("line", "winner")
     winner: str | None
-    line: tuple[int, ...] = ()
+    line: tuple[int, ...]
+
+    def __init__(self, winner: str | None, line: tuple[int, ...] = ()) -> None:
+        object.__setattr__(self, "winner", winner)
+        object.__setattr__(self, "line", line)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"Outcome is immutable; cannot set {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Outcome):
+            return NotImplemented
+        return self.winner == other.winner and self.line == other.line
+
+    def __hash__(self) -> int:
+        return hash((self.winner, self.line))
+
+    def __repr__(self) -> str:
+        return f"Outcome(winner={self.winner!r}, line={self.line!r})"
+
+    def __reduce__(self) -> tuple[type[Outcome], tuple[str | None, tuple[int, ...]]]:
+        return Outcome, (self.winner, self.line)
 
 
 def _cells(mask: int) -> tuple[int, ...]:
@@ -33,20 +56,43 @@ def _winning_lines(size: int, k: int, mask: int) -> list[int]:
     return [line for line in rules(size, k).lines if line & mask == line]
 
 
-@dataclass(frozen=True, slots=True)
 class Board:
     """A position: `x` and `o` are bitmasks of the cells each side holds (cell = row * size + col).
 
     Build one with `Board.empty`, `Board.from_string` or `Board.from_moves`; X always moves first.
+    Immutable, hashable and picklable; boards are equal when size, k and marks are.
     """
 
+    __slots__ = ("k", "o", "size", "x")
     size: int
     k: int
-    x: int = 0
-    o: int = 0
+    x: int
+    o: int
 
-    def __post_init__(self) -> None:
-        _validate(self.size, self.k, self.x, self.o)
+    def __init__(self, size: int, k: int, x: int = 0, o: int = 0) -> None:
+        _validate(size, k, x, o)
+        _set = object.__setattr__
+        _set(self, "size", size)
+        _set(self, "k", k)
+        _set(self, "x", x)
+        _set(self, "o", o)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"Board is immutable; cannot set {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"Board is immutable; cannot delete {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Board):
+            return NotImplemented
+        return (self.x, self.o, self.size, self.k) == (other.x, other.o, other.size, other.k)
+
+    def __hash__(self) -> int:
+        return hash((self.size, self.k, self.x, self.o))
+
+    def __reduce__(self) -> tuple[type[Board], tuple[int, int, int, int]]:
+        return Board, (self.size, self.k, self.x, self.o)
 
     @classmethod
     def empty(cls, size: int = 3, k: int | None = None) -> Board:

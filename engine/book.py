@@ -1,19 +1,28 @@
-"""The opening book: optimal moves for the early positions of the big boards, computed offline.
+"""The opening book: exact values and the engine's moves for early big-board positions.
 
-The file engine/data/book.txt is written by scripts/build_book.py; each line reads
-``size k board-text value cell,cell,...`` with the board in canonical form (the least of its eight
-symmetric images), its exact value (engine.evaluate's scale) and every optimal move in that
-frame. It is read lazily, once per process.
+The file engine/data/book.txt is written by scripts/build_book.py. Each line reads
+``size k board-text value move``: the board in canonical form (the least of its eight symmetric
+images), its exact value (engine.evaluate's scale) and the engine's optimal move in that frame,
+or ``-`` in place of the move for a position where the engine's opponent is to move (the book
+keeps only its value). Lines starting with ``#`` are comments (the builder states the coverage
+there). It is read lazily, once per process; a malformed file raises BookError naming the line.
 """
 
 from __future__ import annotations
 
+import os
+
 from engine.board import Board
 from engine.rules import rules
 
-Entry = tuple[int, tuple[int, ...]]
+DATA = os.path.join(os.path.dirname(__file__), "data", "book.txt")
+Entry = tuple[int, int]  # (value, move in the canonical frame or -1)
 _BOOK: dict[tuple[int, int, int, int], Entry] | None = None
 _MAX_PLY = -1
+
+
+class BookError(ValueError):
+    """The book file is malformed; the message names the line and what is wrong with it."""
 
 
 def canonical(board: Board) -> tuple[Board, int]:
@@ -34,33 +43,63 @@ def canonical(board: Board) -> tuple[Board, int]:
     return Board(board.size, board.k, best[0], best[1]), best_t
 
 
+def parse(text: str) -> dict[tuple[int, int, int, int], Entry]:
+    """The entries of a book file's text: (size, k, x, o) -> (value, move or -1)."""
+    entries: dict[tuple[int, int, int, int], Entry] = {}
+    for number, raw in enumerate(text.splitlines(), start=1):
+        if not raw or raw.startswith("#"):
+            continue
+        try:
+            key, entry = _entry(raw)
+        except (ValueError, IndexError) as exc:
+            raise BookError(f"book line {number}: {exc}: {raw!r}") from None
+        entries[key] = entry
+    return entries
+
+
+def _entry(raw: str) -> tuple[tuple[int, int, int, int], Entry]:
+    fields = raw.split()
+    if len(fields) != 5:
+        raise ValueError(f"expected 5 fields, got {len(fields)}")
+    size, k, value = int(fields[0]), int(fields[1]), int(fields[3])
+    text, move = fields[2], fields[4]
+    board = Board.from_string(text, k)
+    if board.size != size:
+        raise ValueError(f"board is {board.size}x{board.size}, line says {size}")
+    if board.outcome() is not None:
+        raise ValueError("the game is over")
+    if not -100 < value < 100:
+        raise ValueError(f"value {value} out of range")
+    cell = -1 if move == "-" else int(move)
+    if cell != -1 and cell not in board.legal_moves():
+        raise ValueError(f"move {cell} is not a legal move")
+    return (size, k, board.x, board.o), (value, cell)
+
+
 def _load() -> dict[tuple[int, int, int, int], Entry]:
     global _BOOK, _MAX_PLY
     if _BOOK is None:
-        entries: dict[tuple[int, int, int, int], Entry] = {}
-        from importlib import resources  # here, not at import: only big boards need the book
-
-        path = resources.files("engine") / "data" / "book.txt"
-        if path.is_file():
-            for raw in path.read_text(encoding="ascii").splitlines():
-                if not raw or raw.startswith("#"):
-                    continue
-                size, k, text, value, moves = raw.split()
-                b = Board.from_string(text, int(k))
-                cells = tuple(int(m) for m in moves.split(","))
-                entries[(int(size), int(k), b.x, b.o)] = (int(value), cells)
-        _BOOK = entries
-        _MAX_PLY = max((x.bit_count() + o.bit_count() for _, _, x, o in entries), default=-1)
+        text = ""
+        if os.path.isfile(DATA):
+            with open(DATA, encoding="ascii") as f:
+                text = f.read()
+        _BOOK = parse(text)
+        _MAX_PLY = max((x.bit_count() + o.bit_count() for _, _, x, o in _BOOK), default=-1)
     return _BOOK
+
+
+def _find(board: Board) -> tuple[Entry, int] | None:
+    if board.size == 3 or board.ply > _max_ply():
+        return None
+    canon, t = canonical(board)
+    entry = _load().get((board.size, board.k, canon.x, canon.o))
+    return None if entry is None else (entry, t)
 
 
 def value(board: Board) -> int | None:
     """The exact value of `board` if the book holds it."""
-    if board.size == 3 or board.ply > _max_ply():
-        return None
-    canon, _ = canonical(board)
-    entry = _load().get((board.size, board.k, canon.x, canon.o))
-    return None if entry is None else entry[0]
+    found = _find(board)
+    return None if found is None else found[0][0]
 
 
 def _max_ply() -> int:
@@ -69,15 +108,10 @@ def _max_ply() -> int:
 
 
 def lookup(board: Board) -> list[int]:
-    """The optimal moves of `board` if the book holds it, else an empty list."""
-    if board.size == 3 or board.ply > _max_ply():
+    """The book's move for `board` (in the board's own frame) as a list, or an empty list."""
+    found = _find(board)
+    if found is None or found[0][1] < 0:
         return []
-    canon, t = canonical(board)
-    entry = _load().get((board.size, board.k, canon.x, canon.o))
-    if entry is None:
-        return []
-    moves = entry[1]
-    inverse = rules(board.size, board.k).perms[t]
-    # perm maps original -> canonical; undo it for each stored move.
-    back = {image: cell for cell, image in enumerate(inverse)}
-    return sorted(back[m] for m in moves)
+    (_, move), t = found
+    # perm maps original -> canonical; undo it for the stored move.
+    return [rules(board.size, board.k).perms[t].index(move)]

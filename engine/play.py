@@ -14,13 +14,20 @@ Levels, weakest first (every level takes a win in one whenever it has one):
 
 from __future__ import annotations
 
-import random
 import time
+from typing import TYPE_CHECKING
 
-from engine import book, small
-from engine.api import _sides, optimal_move
+from engine import small
 from engine.board import Board, IllegalMoveError
-from engine.search import SearchTimeout, solver
+from engine.rules import rules
+
+if TYPE_CHECKING:
+    import random
+
+# Without a deadline, a move on a big board still returns within this many seconds: the book
+# and the solver answer exactly well inside it on the engine's own lines; elsewhere (a position
+# the book does not cover and the solver cannot finish in time) the best move found so far.
+MOVE_BUDGET = 0.9
 
 LEVELS = ("easy", "medium", "hard", "unbeatable")
 
@@ -36,7 +43,7 @@ _MISTAKES = {
 def _wins_in_one(board: Board, me: int, opp: int) -> list[int]:
     """Cells that complete a line for the side whose marks are `me`."""
     out = set()
-    for line in solver(board.size, board.k).r.lines:
+    for line in rules(board.size, board.k).lines:
         if not line & opp and (line & me).bit_count() == board.k - 1:
             out.add((line & ~me).bit_length() - 1)
     return sorted(out)
@@ -68,7 +75,9 @@ def best_move(
         return _with_mistakes(board, level, rng, list(wins), list(blocks), list(optimal))
     if board.outcome() is not None:
         raise IllegalMoveError("the game is over")
-    me, opp = _sides(board)
+    me, opp = (board.x, board.o) if board.turn == "X" else (board.o, board.x)
+    if deadline is None:
+        deadline = time.monotonic() + MOVE_BUDGET
     return _with_mistakes(
         board,
         level,
@@ -92,13 +101,28 @@ def _with_mistakes(
     if wins:
         return _pick(wins, rng)
     mistake, block = _MISTAKES[level]
-    chance = rng if rng is not None else random.Random(board.x * 31 + board.o)
+    if rng is not None:
+        chance = rng
+    else:
+        import random  # here, not at import: a deterministic unbeatable move never needs it
+
+        chance = random.Random(board.x * 31 + board.o)
     if blocks and (block >= 1.0 or chance.random() < block):
         return _pick(blocks, rng)
     if mistake and chance.random() < mistake:
         return chance.choice(board.legal_moves())
     if optimal is not None:
         return _pick(optimal, rng)
+    return _searched(board, rng, deadline)
+
+
+def _searched(board: Board, rng: random.Random | None, deadline: float | None) -> int:
+    """An optimal move from the book or the solver; the best found so far if `deadline` passes."""
+    # Imported here, not at module import: a 3x3 game never needs the solver or the book.
+    from engine import book
+    from engine.api import optimal_move
+    from engine.search import SearchTimeout
+
     known = book.lookup(board)
     if known:
         return _pick(known, rng)
@@ -109,16 +133,14 @@ def _with_mistakes(
 
 
 def _fallback(board: Board) -> int:
-    """Out of time: the move the solver's table or its ordering ranks first."""
+    """Out of time: the move the solver's table holds for the position, else its first in order."""
+    from engine.api import _sides, ranked_moves
+    from engine.search import solver
+
     me, opp = _sides(board)
     s = solver(board.size, board.k)
-    occupied = me | opp
-    empty = s.r.full & ~occupied
-    live = 0
-    for line in s.r.lines:
-        if not line & opp or not line & me:
-            live |= line
-    return s._order(me, opp, empty, live, -1)[0]
+    found = s.table_move(me, opp)
+    return found if found >= 0 else ranked_moves(s, me, opp)[0]
 
 
 def budget_deadline(seconds: float) -> float:

@@ -2,24 +2,38 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cache
 
 SIZES = (3, 4, 5)
 
 
-@dataclass(frozen=True, slots=True)
 class Rules:
-    """Precomputed tables for one (size, k): lines, lines through each cell, symmetries."""
+    """Precomputed tables for one (size, k): lines, lines through each cell, symmetries.
 
-    size: int
-    k: int
-    cells: int
-    full: int
-    lines: tuple[int, ...]
-    cell_lines: tuple[tuple[int, ...], ...]
-    perms: tuple[tuple[int, ...], ...]
-    row_maps: tuple[tuple[tuple[int, ...], ...], ...]
+    One shared instance per (size, k) (see `rules`); treat it as read-only.
+    """
+
+    __slots__ = ("cell_lines", "cells", "full", "k", "lines", "perms", "row_maps", "size")
+
+    def __init__(
+        self,
+        size: int,
+        k: int,
+        cells: int,
+        full: int,
+        lines: tuple[int, ...],
+        cell_lines: tuple[tuple[int, ...], ...],
+        perms: tuple[tuple[int, ...], ...],
+        row_maps: tuple[tuple[tuple[int, ...], ...], ...],
+    ) -> None:
+        self.size = size
+        self.k = k
+        self.cells = cells
+        self.full = full
+        self.lines = lines
+        self.cell_lines = cell_lines
+        self.perms = perms
+        self.row_maps = row_maps
 
 
 def default_k(size: int) -> int:

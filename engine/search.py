@@ -71,6 +71,15 @@ class Solver:
                 best, best_t = key, t
         return best, best_t
 
+    def table_move(self, me: int, opp: int) -> int:
+        """The best move the table holds for a position (in its own frame), or -1."""
+        key, sym = self._key(me, opp, self.r.cells - (me | opp).bit_count())
+        entry = self.table.get(key)
+        move = -1 if entry is None else (entry >> 16) - 1
+        if move >= 0 and sym:
+            move = self._inverse[sym][move]
+        return move
+
     # ---- the search ---------------------------------------------------------------------------
 
     def search(self, me: int, opp: int, alpha: int, beta: int) -> int:
@@ -166,7 +175,7 @@ class Solver:
         if threats:
             moves = [threats.bit_length() - 1]
         else:
-            moves = self._order(me, opp, empty_mask, live, tt_move)
+            moves = self.order(me, opp, empty_mask, live, tt_move)
         orig_alpha = alpha
         best = -_INF
         best_move = moves[0]
@@ -230,7 +239,7 @@ class Solver:
         candidates.sort(reverse=True)
         return any(self._paired(idx, spans, empty, cell) for _, cell in candidates[:_TRIES])
 
-    def _order(self, me: int, opp: int, empty_mask: int, live: int, tt_move: int) -> list[int]:
+    def order(self, me: int, opp: int, empty_mask: int, live: int, tt_move: int) -> list[int]:
         """Empty cells, best first: the table's move, then by the lines each builds or blocks."""
         r = self.r
         scored: list[tuple[int, int]] = []

@@ -1,8 +1,21 @@
-"""The whole 3x3 game solved into one table, built on first use (a few milliseconds)."""
+"""The whole 3x3 game solved into one table, read on first use from engine/data/small3.bin.
+
+The file (written by scripts/build_small_table.py) is the table as built by `build`, marshalled
+and compressed; reading it is several times faster than solving the game again. If the file is
+missing or unreadable by this Python (marshal's format belongs to the interpreter), the table is
+built instead, which gives the same table in a few milliseconds more.
+"""
 
 from __future__ import annotations
 
+import marshal
+import os
+import zlib
+
 from engine.rules import rules
+
+DATA = os.path.join(os.path.dirname(__file__), "data", "small3.bin")
+_POSITIONS = 4520  # running reachable 3x3 positions
 
 # (x, o) of every running reachable position -> (exact value, wins in one, blocks, optimal moves,
 # a weight per optimal move).
@@ -11,13 +24,34 @@ _TABLE: dict[tuple[int, int], Entry] = {}
 
 
 def table() -> dict[tuple[int, int], Entry]:
-    """The solved 3x3 table (value on engine.evaluate's scale), built once per process."""
+    """The solved 3x3 table (value on engine.evaluate's scale), read or built once per process."""
     if not _TABLE:
-        _build()
+        _TABLE.update(read(DATA) or build())
     return _TABLE
 
 
-def _build() -> None:
+def read(path: str) -> dict[tuple[int, int], Entry] | None:
+    """The table stored at `path`, or None if it is missing or not a table of the right size."""
+    try:
+        with open(path, "rb") as f:
+            loaded = marshal.loads(zlib.decompress(f.read()))
+    except (OSError, ValueError, EOFError, TypeError, zlib.error):
+        return None
+    if not isinstance(loaded, dict) or len(loaded) != _POSITIONS:
+        return None
+    return loaded
+
+
+def dump(path: str) -> None:
+    """Write the freshly built table to `path` (see scripts/build_small_table.py)."""
+    with open(path, "wb") as f:
+        f.write(zlib.compress(marshal.dumps(build()), 9))
+
+
+def build() -> dict[tuple[int, int], Entry]:
+    """Solve the whole game into a new table."""
+    out: dict[tuple[int, int], Entry] = {}
+
     r = rules(3, 3)
     lines = r.lines
     full = r.full
@@ -38,7 +72,7 @@ def _build() -> None:
 
     def solve(me: int, opp: int, x_moves: bool) -> int:
         key = (me, opp) if x_moves else (opp, me)
-        entry = _TABLE.get(key)
+        entry = out.get(key)
         if entry is not None:
             return entry[0]
         empty = full & ~(me | opp)
@@ -64,13 +98,14 @@ def _build() -> None:
         weights = []
         for cell in optimal:
             after = me | 1 << cell
-            reply = _TABLE.get((opp, after) if x_moves else (after, opp))
+            reply = out.get((opp, after) if x_moves else (after, opp))
             replies = len(_cells(full & ~(after | opp)))
             weights.append(1 + (replies - len(reply[3]) if reply is not None else 0))
-        _TABLE[key] = (best, _cells(mine), _cells(theirs), tuple(optimal), tuple(weights))
+        out[key] = (best, _cells(mine), _cells(theirs), tuple(optimal), tuple(weights))
         return best
 
     solve(0, 0, True)
+    return out
 
 
 _CELLS = tuple(tuple(c for c in range(9) if mask >> c & 1) for mask in range(512))

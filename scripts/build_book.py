@@ -1,32 +1,73 @@
-"""Build the opening book (engine/data/book.txt): exact values and optimal moves of early positions.
+"""Build the opening book (engine/data/book.txt) for the engine's own lines on a big board.
 
-Each entry keeps the exact value and every optimal move.
+The book covers every position the unbeatable engine can face early in a game, up to symmetry:
+as X, the empty board and, ply by ply, every reply of the opponent to the engine's book move; as O,
+every first move of the opponent and so on. For each position where the engine is to move it
+records the exact value and the engine's move (the first optimal move in the solver's order), and
+for the position after that move its exact value, so that `evaluate` and `analyse` are lookups
+there too (a post-game review or a hint reads them).
 
-For each (size, k) it walks every position up to the symmetry of the square, ply by ply, solves
-each with a cold table (so the recorded time is what a fresh process would pay) on every core, and
-keeps the positions whose solve took at least --min-seconds. It stops at --max-ply or when the time
-budget runs out, and writes only whole plies, so the book's coverage is exact: the summary lines
-at the top of the file say which plies are complete and the slowest solve left outside the book.
+Each line reads ``size k board-text value cell`` (the board in canonical form, the least of its
+eight symmetric images, the move in that frame) or ``size k board-text value -`` for a position
+where the opponent is to move. Lines are appended as they are solved, so a build that runs out of
+its time budget, or is stopped, keeps its work, and a later run resumes where it ended. A comment
+line is written when a ply is complete; those lines state the book's coverage exactly.
 
-    python scripts/build_book.py --board 5:4 --board 5:5 --max-ply 3 --budget 1800
+    nice -n 19 python scripts/build_book.py --board 5:4 --max-ply 5 --budget 3600
 """
 
 from __future__ import annotations
 
 import argparse
-import multiprocessing
 import time
 from pathlib import Path
 
-from engine.api import _exact, _move_value, _relative, _sides
+from engine.api import _exact, _move_value, _relative, _sides, ranked_moves
 from engine.board import Board
 from engine.book import canonical
-from engine.search import solver
+from engine.search import solver, trim_tables
 
 OUT = Path(__file__).resolve().parent.parent / "engine" / "data" / "book.txt"
 
+Known = dict[tuple[int, int, int, int], tuple[int, int | None]]
 
-def _children(board: Board) -> set[Board]:
+
+def solve(board: Board) -> tuple[int, int]:
+    """The exact value of a running `board` (engine.evaluate's scale) and its first optimal move.
+
+    The solver keeps its table between calls (warm), which is what makes a whole ply affordable.
+    """
+    s = solver(board.size, board.k)
+    trim_tables()
+    me, opp = _sides(board)
+    best = _exact(s, me, opp)
+    for cell in ranked_moves(s, me, opp):
+        if _move_value(s, me, opp, cell, best - 1, best) >= best:
+            return _relative(best, board.ply), cell
+    raise AssertionError("no move reaches the position's value")
+
+
+def after_value(value: int) -> int:
+    """The value, for the opponent, of the position after an optimal move from one of `value`."""
+    return -value - (value > 0) + (value < 0)
+
+
+def read_known(path: Path) -> Known:
+    """The entries already in the book file: (size, k, x, o) -> (value, move or None)."""
+    known: Known = {}
+    if not path.exists():
+        return known
+    for raw in path.read_text(encoding="ascii").splitlines():
+        if not raw or raw.startswith("#"):
+            continue
+        size, k, text, value, move = raw.split()
+        b = Board.from_string(text, int(k))
+        known[(int(size), int(k), b.x, b.o)] = (int(value), None if move == "-" else int(move))
+    return known
+
+
+def replies(board: Board) -> set[Board]:
+    """The canonical positions after every legal reply that does not end the game."""
     out = set()
     for cell in board.legal_moves():
         child = board.play(cell)
@@ -35,74 +76,128 @@ def _children(board: Board) -> set[Board]:
     return out
 
 
-def _solve(board: Board) -> tuple[str, int, list[int], float]:
-    s = solver(board.size, board.k)
-    s.table.clear()
-    start = time.perf_counter()
-    me, opp = _sides(board)
-    best = _exact(s, me, opp)
-    found = [c for c in board.legal_moves() if _move_value(s, me, opp, c, best - 1, best) >= best]
-    return board.to_string(), _relative(best, board.ply), sorted(found), time.perf_counter() - start
+def tree_level(size: int, k: int, known: Known, ply: int) -> set[Board]:
+    """The canonical positions where the engine is to move at `ply`, following the book's moves.
+
+    Needs the book's move for every such position at the earlier plies of the same parity.
+    """
+    empty = Board.empty(size, k)
+    level = {canonical(empty)[0]} if ply % 2 == 0 else replies(empty)
+    for _ in range(ply // 2):
+        following: set[Board] = set()
+        for board in level:
+            entry = known.get((size, k, board.x, board.o))
+            if entry is None or entry[1] is None:
+                raise SystemExit(f"the book lacks {board.to_string()}: build it first")
+            after = canonical(board.play(entry[1]))[0]
+            if after.outcome() is None:
+                following |= replies(after)
+        level = following
+    return level
+
+
+def check(size: int, k: int, ply: int, out: Path) -> None:
+    """Time a cold solve (empty tables) of every position the engine can face at `ply`."""
+    known = read_known(out)
+    level = sorted(tree_level(size, k, known, ply), key=lambda b: (b.x, b.o))
+    s = solver(size, k)
+    times = []
+    for board in level:
+        s.table.clear()
+        s.pairing.cache.clear()
+        start = time.perf_counter()
+        solve(board)
+        times.append((time.perf_counter() - start, board.to_string()))
+    times.sort()
+    median = times[len(times) // 2][0]
+    p99 = times[min(len(times) - 1, int(0.99 * len(times)))][0]
+    print(
+        f"{size}x{size} k={k} ply {ply}: {len(times)} positions solved cold: median "
+        f"{median * 1e3:.1f} ms, p99 {p99 * 1e3:.1f} ms, slowest {times[-1][0] * 1e3:.1f} ms "
+        f"({times[-1][1]})",
+        flush=True,
+    )
+
+
+def build(size: int, k: int, max_ply: int, stop: float, out: Path) -> None:
+    """Extend the book for (size, k) ply by ply until `max_ply` or the `stop` time."""
+    known = read_known(out)
+    empty = Board.empty(size, k)
+    levels: dict[int, set[Board]] = {0: {canonical(empty)[0]}, 1: replies(empty)}
+    with out.open("a", encoding="ascii") as f:
+
+        def write(board: Board, value: int, move: int | None) -> None:
+            known[(size, k, board.x, board.o)] = (value, move)
+            mark = "-" if move is None else str(move)
+            f.write(f"{size} {k} {board.to_string()} {value} {mark}\n")
+            f.flush()
+
+        for ply in range(max_ply + 1):
+            level = sorted(levels.pop(ply, set()), key=lambda b: (b.x, b.o))
+            slowest = 0.0
+            start = time.monotonic()
+            following: set[Board] = set()
+            solved = 0
+            for n, board in enumerate(level):
+                entry = known.get((size, k, board.x, board.o))
+                if entry is None or entry[1] is None:
+                    if time.monotonic() > stop:
+                        note = f"# {size}x{size} k={k}: ply {ply} incomplete: {n} of {len(level)}"
+                        f.write(note + "\n")
+                        print(note, flush=True)
+                        return
+                    t = time.perf_counter()
+                    value, move = solve(board)
+                    slowest = max(slowest, time.perf_counter() - t)
+                    write(board, value, move)
+                    solved += 1
+                else:
+                    value, move = entry
+                assert move is not None
+                after = canonical(board.play(move))[0]
+                if after.outcome() is not None:
+                    continue
+                if (size, k, after.x, after.o) not in known:
+                    write(after, after_value(value), None)
+                following |= replies(after)
+            levels[ply + 2] = following
+            if not solved:
+                continue
+            note = (
+                f"# {size}x{size} k={k}: ply {ply} complete: {len(level)} positions to move, "
+                f"slowest solve {slowest:.2f} s, {time.monotonic() - start:.0f} s"
+            )
+            f.write(note + "\n")
+            print(note, flush=True)
 
 
 def main() -> None:
-    """Build the book within the time budget and print what it covers."""
+    """Build or extend the book within the time budget."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--board", action="append", default=[], help="size:k, repeatable")
-    parser.add_argument("--max-ply", type=int, default=3)
-    parser.add_argument("--min-seconds", type=float, default=0.0)
-    parser.add_argument("--budget", type=float, default=1800.0, help="seconds for the whole build")
-    parser.add_argument("--workers", type=int, default=multiprocessing.cpu_count())
+    parser.add_argument("--max-ply", type=int, default=5)
+    parser.add_argument("--budget", type=float, default=3600.0, help="seconds for the whole build")
+    parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument(
+        "--check-ply",
+        type=int,
+        action="append",
+        default=[],
+        help="instead of building, time a cold solve of every position the engine can face at "
+        "this ply (repeatable)",
+    )
     args = parser.parse_args()
-    stop = time.monotonic() + args.budget
-    header: list[str] = []
-    body: list[str] = []
-    with multiprocessing.get_context("spawn").Pool(args.workers) as pool:
-        for spec in args.board or ["5:4", "5:5"]:
+    if args.check_ply:
+        for spec in args.board or ["5:4"]:
             size, k = (int(n) for n in spec.split(":"))
-            level = {canonical(Board.empty(size, k))[0]}
-            for ply in range(args.max_ply + 1):
-                rows: list[str] = []
-                worst_out = 0.0
-                results = pool.imap_unordered(_solve, sorted(level, key=lambda b: (b.x, b.o)))
-                timed_out = False
-                for text, value, moves, seconds in results:
-                    if time.monotonic() > stop:
-                        timed_out = True
-                        pool.terminate()
-                        break
-                    if seconds >= args.min_seconds:
-                        rows.append(f"{size} {k} {text} {value} {','.join(map(str, moves))}")
-                    else:
-                        worst_out = max(worst_out, seconds)
-                if timed_out:
-                    header.append(f"# {size}x{size} k={k}: ply {ply} incomplete, not included")
-                    break
-                body.extend(sorted(rows))
-                header.append(
-                    f"# {size}x{size} k={k}: ply {ply} complete: {len(level)} positions, "
-                    f"{len(rows)} kept, slowest left out {worst_out:.2f} s"
-                )
-                print(header[-1], flush=True)
-                level = {c for b in level for c in _children(b)}
-            if timed_out:
-                break
-    # Keep the other boards' entries already in the file; replace this run's boards.
-    done = {tuple(spec.split(":")) for spec in args.board or ["5:4", "5:5"]}
-    kept_header: list[str] = []
-    kept_body: list[str] = []
-    if OUT.exists():
-        for line in OUT.read_text(encoding="ascii").splitlines():
-            if line.startswith("#"):
-                size_k = line.split()[1].split("x")[0], line.split()[2].rstrip(":")[2:]
-                if size_k not in done:
-                    kept_header.append(line)
-            elif tuple(line.split()[:2]) not in done:
-                kept_body.append(line)
-    OUT.parent.mkdir(parents=True, exist_ok=True)
-    lines = [*kept_header, *header, *kept_body, *body]
-    OUT.write_text("\n".join(lines) + "\n", encoding="ascii")
-    print(f"wrote {len(body)} positions to {OUT.name}")
+            for ply in args.check_ply:
+                check(size, k, ply, args.out)
+        return
+    stop = time.monotonic() + args.budget
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    for spec in args.board or ["5:4"]:
+        size, k = (int(n) for n in spec.split(":"))
+        build(size, k, args.max_ply, stop, args.out)
 
 
 if __name__ == "__main__":

@@ -88,6 +88,15 @@ def test_evaluate_and_analyse_exhaustive() -> None:
         assert engine.analyse(board) == expected, cells
 
 
+def test_classify_is_the_sign_of_the_value() -> None:
+    """classify gives 1, 0 or -1 as the brute-force value is a win, a draw or a loss."""
+    for cells in LIVE:
+        value = brute(cells)
+        assert engine.classify(_board(cells)) == (value > 0) - (value < 0), cells
+    with pytest.raises(engine.IllegalMoveError):
+        engine.classify(Board.from_string("XXX/OO./..."))
+
+
 def test_best_move_optimal_everywhere() -> None:
     """Unbeatable's move is optimal in every live position, with and without rng."""
     rng = random.Random(7)

@@ -54,6 +54,19 @@ def test_deadline_kept_on_hard_position() -> None:
     assert cell in board.legal_moves()
 
 
+def test_without_deadline_a_slow_position_still_gets_a_move() -> None:
+    """Off the book, where the solver needs many seconds, best_move returns within its budget.
+
+    The position (5x5 k=4, an opening the engine never plays) takes the exact solver over ten
+    seconds; the bound is loose so that it tests the budget, not the machine's speed.
+    """
+    board = Board.from_string("...O./X..../...../...../.....", 4)
+    start = time.monotonic()
+    cell = engine.best_move(board)
+    assert time.monotonic() - start < 5.0
+    assert cell in board.legal_moves()
+
+
 @pytest.mark.parametrize(("size", "k", "expected"), [(4, 3, 95), (4, 4, 0), (5, 3, 95)])
 def test_known_results_from_empty(size: int, k: int, expected: int) -> None:
     """4x4 k=3 and 5x5 k=3 are first-player wins (in 5 plies); 4x4 k=4 is a draw."""
