@@ -3,10 +3,13 @@
 - 3x3: best_move on the empty board and over every reachable position (warm median and p99), the
   first call in a fresh process (tables included), and a naive minimax of the classic tutorial
   kind (full tree, no pruning, no memo, 10 minus depth) on the same positions, with the ratio.
-- 4x4 and 5x5, every k: time per exact move (best_move at "unbeatable", no deadline: median, p99,
-  worst) in games from the empty board and from random positions, and how many took over 1 s.
-- Review cost: evaluate on every position of one played 5x5 game (k=4 and k=5), and analyse on
-  the first positions.
+- 4x4 and 5x5, every k: time per move (best_move at "unbeatable", no deadline: median, p99,
+  worst) in games from the empty board and from random positions against a random player, and in
+  games of the engine against itself from the empty board; how many took over 1 s, and
+  how many were cut at the engine's move budget (the best move found so far, not proven).
+- The first 5x5 k=4 move in a fresh process (import, opening book and move).
+- Review cost: evaluate and classify on every position of one played 5x5 game (k=4 and k=5),
+  and analyse where the opponent was to move.
 - Memory the engine keeps warm (tracemalloc, in a fresh process).
 
     python benchmarks/engine_bench.py [--quick]
@@ -21,7 +24,8 @@ import subprocess
 import sys
 import time
 
-from engine import Board, analyse, best_move, evaluate
+from engine import Board, analyse, best_move, classify, evaluate
+from engine.play import MOVE_BUDGET
 
 LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
 
@@ -137,11 +141,18 @@ def bench_3x3(quick: bool) -> None:
     )
 
 
-def bench_big(size: int, k: int, games: int, randoms: int) -> None:
+def bench_big(size: int, k: int, games: int, randoms: int, selfplay: int) -> None:
+    """Exact engine moves against a random player, from the empty board and from random starts.
+
+    From the empty board the engine plays its own lines (as X or as O), which the opening book
+    and the solver cover exactly. A random start can be any position: where neither the book nor
+    the solver settles it within the 0.9 s move budget, the engine plays the best move found so
+    far; those moves are counted as "cut". Games of the engine against itself (both sides
+    unbeatable, with random tie-breaks) keep the position balanced to the end, the hardest case on
+    the engine's own lines.
+    """
     rng = random.Random(size * 10 + k)
-    times: list[float] = []
-    slow = 0
-    starts = [Board.empty(size, k)] * games
+    starts: list[tuple[str, Board]] = [("empty board", Board.empty(size, k))] * games
     for _ in range(randoms):
         board = Board.empty(size, k)
         for _ in range(rng.randrange(2, size * size // 2)):
@@ -149,26 +160,51 @@ def bench_big(size: int, k: int, games: int, randoms: int) -> None:
                 break
             board = board.play(rng.choice(board.legal_moves()))
         if board.outcome() is None:
-            starts.append(board)
-    for board in starts:
-        engine_side = board.turn if rng.random() < 0.5 else ("O" if board.turn == "X" else "X")
-        while board.outcome() is None:
-            if board.turn == engine_side:
-                t = time.perf_counter()
-                cell = best_move(board, rng=rng)
-                times.append(time.perf_counter() - t)
-                slow += times[-1] > 1.0
-            else:
-                cell = rng.choice(board.legal_moves())
-            board = board.play(cell)
+            starts.append(("random positions", board))
+    starts += [("empty board, self-play", Board.empty(size, k))] * selfplay
+    for label in ("empty board", "random positions", "empty board, self-play"):
+        times: list[float] = []
+        for _, board in (s for s in starts if s[0] == label):
+            engine_side = board.turn if rng.random() < 0.5 else ("O" if board.turn == "X" else "X")
+            while board.outcome() is None:
+                if board.turn == engine_side or label.endswith("self-play"):
+                    t = time.perf_counter()
+                    cell = best_move(board, rng=rng)
+                    times.append(time.perf_counter() - t)
+                else:
+                    cell = rng.choice(board.legal_moves())
+                board = board.play(cell)
+        slow = sum(t > 1.0 for t in times)
+        cut = sum(t >= 0.85 * MOVE_BUDGET for t in times)
+        print(
+            f"| {size}x{size} k={k} | {label} | {len(times)} | {us(statistics.median(times))} | "
+            f"{us(pct(times, 0.99))} | {us(max(times))} | {slow} | {cut} |"
+        )
+
+
+def first_big_move(size: int, k: int) -> None:
+    """The first move on an empty big board in a fresh process (import, book and move)."""
+    code = (
+        "import time; t = time.perf_counter(); import engine; "
+        f"engine.best_move(engine.Board.empty({size}, {k})); print(time.perf_counter() - t)"
+    )
+    firsts = []
+    for _ in range(5):
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+        firsts.append(float(out.stdout))
     print(
-        f"| {size}x{size} k={k} | {len(times)} | {us(statistics.median(times))} | "
-        f"{us(pct(times, 0.99))} | {us(max(times))} | {slow} |"
+        f"{size}x{size} k={k} first move in a fresh process (import + book + move): median "
+        f"{us(statistics.median(firsts))}, worst {us(max(firsts))}"
     )
 
 
 def review(size: int, k: int) -> None:
-    """evaluate on every position of one game (engine against random), as a post-game review."""
+    """A post-game review and hints: engine (X) against a random player, one game.
+
+    evaluate and classify on every position of the game (what a review reads), and analyse on
+    the positions where the random player was to move (what a hint, or a review naming a better
+    move, reads).
+    """
     rng = random.Random(7)
     board = Board.empty(size, k)
     positions = []
@@ -177,18 +213,24 @@ def review(size: int, k: int) -> None:
         move = best_move(board, rng=rng) if board.turn == "X" else rng.choice(board.legal_moves())
         board = board.play(move)
     times = []
+    ctimes = []
     for b in positions:
         t = time.perf_counter()
         evaluate(b)
         times.append(time.perf_counter() - t)
-    atimes = []
-    for b in positions[:4]:
         t = time.perf_counter()
-        analyse(b)
-        atimes.append(time.perf_counter() - t)
+        classify(b)
+        ctimes.append(time.perf_counter() - t)
+    atimes = []
+    for b in positions:
+        if b.turn == "O":
+            t = time.perf_counter()
+            analyse(b)
+            atimes.append(time.perf_counter() - t)
     print(
         f"review {size}x{size} k={k}: evaluate on {len(positions)} positions {sum(times):.2f} s "
-        f"(worst {us(max(times))}); analyse on plies 0-3: {', '.join(us(t) for t in atimes)}"
+        f"(worst {us(max(times))}); classify {sum(ctimes):.2f} s (worst {us(max(ctimes))}); "
+        f"analyse where the opponent moves: {', '.join(us(t) for t in atimes)}"
     )
 
 
@@ -220,12 +262,16 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="fewer repeats and games")
     args = parser.parse_args()
     bench_3x3(args.quick)
-    print("\n| board | exact engine moves | median | p99 | worst | moves over 1 s |")
-    print("|---|---|---|---|---|---|")
-    games, randoms = (1, 3) if args.quick else (3, 10)
+    print(
+        "\n| board | games from | engine moves (no deadline) | median | p99 | worst | over 1 s "
+        "| cut at the budget |"
+    )
+    print("|---|---|---|---|---|---|---|---|")
+    games, randoms, selfplay = (2, 3, 1) if args.quick else (20, 10, 6)
     for size, k in [(4, 3), (4, 4), (5, 3), (5, 4), (5, 5)]:
-        bench_big(size, k, games, randoms)
+        bench_big(size, k, games, randoms, selfplay)
     print()
+    first_big_move(5, 4)
     review(5, 4)
     review(5, 5)
     memory()

@@ -10,11 +10,10 @@ The solver and the opening book load on first use, so a 3x3 game starts quickly.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from engine.board import Board, IllegalMoveError, Outcome
 from engine.play import LEVELS, best_move
 
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing at run time
 if TYPE_CHECKING:
     from engine.api import analyse, classify, evaluate
 

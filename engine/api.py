@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from engine import book
 from engine.board import Board, IllegalMoveError
 from engine.search import WIN, SearchTimeout, Solver, solver, trim_tables
 
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing at run time
 if TYPE_CHECKING:
     import random
 
