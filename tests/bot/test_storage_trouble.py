@@ -1,0 +1,200 @@
+"""Database trouble: one clear log line, an apology, the bot keeps running, no half-written game."""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, HTTPServer
+from pathlib import Path
+from typing import Any, ClassVar
+
+import discord
+import pytest
+import simcord
+from simcord import Env
+
+from bot.__main__ import main
+from bot.client import create_bot
+from bot.config import Settings
+from bot.store import StorageError
+from tests.bot.game_support import board_message, cells, free, guild_with
+from tests.bot.test_startup import SETTINGS
+
+
+def problems(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
+    """The warnings and errors logged so far."""
+    return [r for r in caplog.records if r.levelno >= logging.WARNING]
+
+
+def spy_on_errors(store: Any, name: str) -> list[StorageError]:
+    """Record every StorageError the real store's method `name` raises (and still raise it)."""
+    seen: list[StorageError] = []
+    real = getattr(store, name)
+
+    async def watched(*args: Any) -> Any:
+        try:
+            return await real(*args)
+        except StorageError as exc:
+            seen.append(exc)
+            raise
+
+    setattr(store, name, watched)
+    return seen
+
+
+def one_clear_line(caplog: pytest.LogCaptureFixture, error: StorageError) -> None:
+    """Exactly one warning or error was logged: a single line carrying the storage error."""
+    logged = problems(caplog)
+    assert len(logged) == 1, [r.getMessage() for r in logged]
+    line = logged[0].getMessage()
+    assert str(error) in line and "\n" not in line
+    assert logged[0].exc_info is None  # no traceback: the message says it all
+
+
+@contextmanager
+def locked(db: Path) -> Iterator[None]:
+    """Another process holds an exclusive lock on the database file."""
+    other = sqlite3.connect(db, isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")
+    try:
+        yield
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+
+
+async def test_a_move_on_a_locked_database_is_refused_and_nothing_changes(
+    simcord_env: Env, settings: Settings, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A private apology; board and store keep the last move; once the lock is gone it works."""
+    _, channel, (alice, bob) = guild_with(simcord_env, "alice", "bob")
+    await alice.slash(channel, "tictactoe", opponent=bob)
+    message = board_message(channel)
+    await bob.click(message, label="Accept")
+    await alice.click(message, custom_id="ttt:1:4")
+
+    errors = spy_on_errors(simcord_env.bot.store, "save_game")
+    with caplog.at_level(logging.WARNING), locked(settings.database_path):
+        result = await bob.click(message, custom_id="ttt:1:0")
+
+    assert result.acknowledged and result.ephemeral
+    assert "sorry" in result.response.content.lower()
+    assert [c.mark for c in cells(simcord_env, message, 3)][:5] == [None, None, None, None, "X"]
+    stored = await simcord_env.bot.store.load_game(1)
+    assert stored is not None and stored.moves == [4]
+    assert len(errors) == 1 and "locked" in str(errors[0])
+    one_clear_line(caplog, errors[0])
+
+    again = await bob.click(message, custom_id="ttt:1:0")
+    assert not again.ephemeral
+    assert cells(simcord_env, message, 3)[0].mark == "O"
+    assert (await simcord_env.bot.store.load_game(1)).moves == [4, 0]
+
+
+async def test_a_new_game_on_a_locked_database_is_refused_and_the_channel_stays_free(
+    simcord_env: Env, settings: Settings, caplog: pytest.LogCaptureFixture
+) -> None:
+    """/tictactoe cannot save its game: an apology, one log line, no board, the channel free."""
+    _, channel, (alice,) = guild_with(simcord_env, "alice")
+    errors = spy_on_errors(simcord_env.bot.store, "next_game_id")
+    with caplog.at_level(logging.WARNING), locked(settings.database_path):
+        result = await alice.slash(channel, "tictactoe")
+    assert result.acknowledged and result.ephemeral
+    assert "sorry" in result.response.content.lower()
+    assert channel.last_message is None  # no board was posted
+    assert len(errors) == 1
+    one_clear_line(caplog, errors[0])
+
+    result = await alice.slash(channel, "tictactoe")
+    assert not result.ephemeral
+    assert len(free(simcord_env, board_message(channel), 3)) == 9
+
+
+async def test_a_corrupt_database_stops_the_start_with_a_clear_error(tmp_path: Path) -> None:
+    """Garbage in the database file: the start fails with one line naming the file."""
+    db = tmp_path / "games.db"
+    db.write_bytes(b"this is not a database, just some bytes" * 200)
+    bot = create_bot(Settings(token="simulated.bot.token", database_path=db, engine_workers=1))
+    try:
+        with pytest.raises(StorageError) as caught:
+            async with simcord.run(bot):
+                pass
+    finally:
+        await bot.release()
+    message = str(caught.value)
+    assert str(db) in message and "\n" not in message
+    assert db.read_bytes().startswith(b"this is not a database")  # nothing overwritten
+
+
+class _AcceptsTheToken(BaseHTTPRequestHandler):
+    """Discord's login answers for a valid token: who the bot is, and its application."""
+
+    ANSWERS: ClassVar[dict[str, dict[str, Any]]] = {
+        "/api/v10/users/@me": {
+            "id": "1001",
+            "username": "tictactoe",
+            "discriminator": "0",
+            "avatar": None,
+            "bot": True,
+        },
+        "/api/v10/oauth2/applications/@me": {
+            "id": "1001",
+            "name": "tictactoe",
+            "description": "",
+            "icon": None,
+            "bot_public": True,
+            "bot_require_code_grant": False,
+            "verify_key": "0" * 64,
+            "owner": {"id": "7", "username": "owner", "discriminator": "0", "avatar": None},
+        },
+    }
+
+    def do_GET(self) -> None:
+        answer = self.ANSWERS.get(self.path)
+        body = json.dumps(answer or {"message": "404: Not Found", "code": 0}).encode()
+        self.send_response(200 if answer else 404)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+def test_python_m_bot_on_a_corrupt_database_exits_with_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """The entry point logs in, cannot open the database, and says so in one line (exit 1)."""
+    server = HTTPServer(("127.0.0.1", 0), _AcceptsTheToken)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    monkeypatch.setattr(
+        discord.http.Route, "BASE", f"http://127.0.0.1:{server.server_address[1]}/api/v10"
+    )
+    db = tmp_path / "games.db"
+    db.write_bytes(b"this is not a database, just some bytes" * 200)
+    monkeypatch.chdir(tmp_path)
+    for name in SETTINGS:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("DISCORD_TOKEN", "simulated.bot.token")
+    monkeypatch.setenv("DATABASE_PATH", str(db))
+    monkeypatch.setenv("LOG_LEVEL", "WARNING")
+    root = logging.getLogger()
+    handlers, level = root.handlers[:], root.level
+    try:
+        code = main()
+    finally:
+        root.handlers[:], root.level = handlers, level  # main() configures the root logger
+        server.shutdown()
+        server.server_close()
+    out, err = capfd.readouterr()
+    assert code == 1
+    assert "Traceback" not in out + err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("tictactoe-bot: cannot use the database:")
+    assert str(db) in lines[0] and "corrupt" in lines[0]
