@@ -17,8 +17,10 @@ challenge, accepted, then random legal moves). Modes:
   reach the bot while it is busy with other games.
 - memory: N games opened and one move played in each, all live; traced memory of bot-side
   objects divided by N.
-- engine: one 5x5 (4 in a row) game against the unbeatable bot; the loop lag while the engine
+- engine: one 5x5 (4 in a row) game against the unbeatable bot, which moves first (the slow
+  positions are the first player's); the loop lag while the engine
   computes its first replies, with the engine in its process pool and, to compare, in a thread.
+  The player picks each move to make the engine think longest (see `engine_lag`).
 
 Figures, all in real time (SimCord's virtual clocks are not used for any of them):
 
@@ -63,10 +65,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import simcord
 
+import engine
 from benchmarks import _loadkit as kit
+from bot import play
 from bot.client import TicTacToeBot, create_bot
 from bot.config import Settings, default_engine_workers
-from bot.engine_runner import EngineRunner
+from bot.engine_runner import MOVE_BUDGET, EngineRunner
+from engine import search as engine_search
 
 LEVELS = ("easy", "medium", "hard", "unbeatable")
 CHANNELS_PER_GUILD = 450  # Discord allows 500 channels in a guild
@@ -501,13 +506,57 @@ async def measure_memory(n: int, size: int, args: argparse.Namespace) -> dict[st
     }
 
 
+# 5x5, 4 in a row, first player to move: among the slowest positions found by timing best_move
+# (0.9 s budget) over random games; each takes the whole budget from cold tables.
+SLOW_5X5 = ("X...X/...../..O../..O../.....", "...../...../..O../.O..X/.X...")
+
+
+def forget_searches() -> None:
+    """Empty this process's engine search tables, as in a freshly started engine worker."""
+    engine_search._SOLVERS.clear()
+
+
+def think_time(board: Any) -> float:
+    """Seconds the unbeatable engine takes on `board`, from cold tables, within the bot's budget
+    (run in a worker thread: the loop thread's clock is SimCord's)."""
+    forget_searches()
+    started = time.perf_counter()
+    engine.best_move(board, deadline=time.monotonic() + MOVE_BUDGET)
+    return time.perf_counter() - started
+
+
+async def slowest_reply(position: Any, free: list[int], rng: random.Random, tries: int) -> int:
+    """Of up to `tries` free cells, the one whose position makes the engine think longest."""
+    candidates = rng.sample(free, min(tries, len(free)))
+    best, longest = candidates[0], -1.0
+    for cell in candidates:
+        took = await asyncio.to_thread(think_time, position.play(cell))
+        if took > longest:
+            best, longest = cell, took
+        if took > 0.8 * MOVE_BUDGET:
+            break
+    forget_searches()  # the engine in a thread shares these tables: it starts cold too
+    return best
+
+
 async def engine_lag(args: argparse.Namespace, *, processes: bool, replies: int) -> dict[str, Any]:
-    """One 5x5 game, 4 in a row, against the unbeatable bot: loop lag while it computes."""
+    """One 5x5 game, 4 in a row, the unbeatable bot moving first: loop lag while it computes.
+
+    Before each click the player looks for the move that makes the engine think longest (up
+    to --engine-tries cells, each timed from cold search tables in a thread, outside the
+    measured stretch), so the replies measured are the slow ones where the game allows. The
+    engine's tables stay warm in its worker process between replies, as in the bot; in a
+    thread they are emptied before each click. The unbeatable bot's own opening keeps its
+    searches short, so first the bot's runner is asked directly for its move on `SLOW_5X5`, the
+    slowest positions known (the whole budget), while nothing else runs. The
+    players wait for the answers on the route hooks, not by settling, so nothing but the bot
+    and the lag probe runs on the loop while the engine computes.
+    """
     rng = random.Random(args.seed)
     with tempfile.TemporaryDirectory(dir=args.dir) as folder:
         settings = settings_for(Path(folder))
-        engine = EngineRunner(workers=settings.engine_workers, use_processes=processes)
-        bot = create_bot(settings, engine=engine)
+        runner = EngineRunner(workers=settings.engine_workers, use_processes=processes)
+        bot = create_bot(settings, engine=runner)
         async with simcord.run(bot, check_errors=False, settle_timeout=120.0) as env:
             pool = engine_pool(bot)
             guild = env.create_guild("engine")
@@ -518,48 +567,63 @@ async def engine_lag(args: argparse.Namespace, *, processes: bool, replies: int)
                 5,
                 4,
                 "unbeatable",
+                bot_first=True,  # its slow positions are the first player's
             )
             await kit.settle(env, SETTLE)
             responses = kit.Responses(env)
+            driver = Driver(env, responses, max_plies=25)
+            registry = bot.get_cog("GameCog").games  # type: ignore[union-attr]
             probe = kit.LagProbe()
             probe.start()
             try:
                 await asyncio.sleep(1.0)
                 idle = probe.lags()
-                responses.pending_kind = "slash"
-                iid = kit.emit_slash(
-                    env, game.human, game.channel, "tictactoe", **game.slash_options()
-                )
-                await kit.settle(env, SETTLE)
-                note_message(env, game, iid)
                 computing: list[float] = []
                 rows = []
-                cell = 12  # the centre first; random legal moves afterwards
+                for text in SLOW_5X5:
+                    forget_searches()  # a thread engine shares this process's tables
+                    started = kit.now()
+                    await bot.engine.best_move(engine.Board.from_string(text), level="unbeatable")
+                    ended = kit.now()
+                    lags = probe.lags(started, ended)
+                    computing += lags
+                    rows.append(
+                        {
+                            "ply": text,
+                            "reply_s": ended - started,
+                            "ack_ms": float("nan"),
+                            "lag_ms": kit.summary_ms(lags),
+                        }
+                    )
+                board = await driver.opened(game, driver.start(game))
                 for _ in range(replies):
-                    board = refresh(env, game)
                     if board is None or board.over or not board.free:
                         break
+                    position = play.board_of(registry.get(board.game_id))
+                    cell = await slowest_reply(position, board.free, rng, args.engine_tries)
                     stored = kit.message_of(env, game.channel.id, game.message_id)
                     responses.pending_kind = "cell"
+                    before = board.taken
                     iid = kit.emit_click(env, game.human, stored, f"ttt:{board.game_id}:{cell}")
-                    await kit.settle(env, SETTLE)
+                    board = await driver.answered(
+                        game, lambda b, n=before: b.over or b.taken >= n + 2
+                    )
                     timing = responses.timings[iid]
                     end = timing.edits[0] if timing.edits else kit.now()
                     lags = probe.lags(timing.acked or timing.emitted, end)
                     computing += lags
                     rows.append(
                         {
-                            "ply": board.taken + 1,
+                            "ply": before + 2,
                             "reply_s": end - timing.emitted,
                             "ack_ms": (timing.ack_latency or float("nan")) * 1e3,
                             "lag_ms": kit.summary_ms(lags),
                         }
                     )
-                    after = refresh(env, game)
-                    cell = rng.choice(after.free) if after is not None and after.free else cell
             finally:
                 probe.stop()
                 responses.close()
+            await kit.settle(env, SETTLE)
         kit.retire_engine(pool)
     return {
         "engine": "process pool" if processes else "thread",
@@ -679,7 +743,10 @@ async def main(argv: list[str] | None = None) -> dict[str, Any]:
     )
     parser.add_argument("--max-plies", type=int, default=12, help="resign after this many moves")
     parser.add_argument("--bot-k5", type=int, default=3, help="win length of 5x5 bot games")
-    parser.add_argument("--replies", type=int, default=3, help="engine mode: replies to time")
+    parser.add_argument("--replies", type=int, default=4, help="engine mode: replies to time")
+    parser.add_argument(
+        "--engine-tries", type=int, default=8, help="engine mode: cells tried for a slow reply"
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--dir", default=None, help="folder for the SQLite file")
     parser.add_argument("--json", default=None, help="also write the figures to this file")
