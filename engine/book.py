@@ -18,7 +18,7 @@ from engine.rules import rules
 DATA = os.path.join(os.path.dirname(__file__), "data", "book.txt")
 Entry = tuple[int, int]  # (value, move in the canonical frame or -1)
 _BOOK: dict[tuple[int, int, int, int], Entry] | None = None
-_MAX_PLY = -1
+_MAX_PLY: dict[tuple[int, int], int] = {}  # (size, k) -> the highest ply the book holds
 
 
 class BookError(ValueError):
@@ -77,22 +77,27 @@ def _entry(raw: str) -> tuple[tuple[int, int, int, int], Entry]:
 
 
 def _load() -> dict[tuple[int, int, int, int], Entry]:
-    global _BOOK, _MAX_PLY
+    global _BOOK
     if _BOOK is None:
         text = ""
         if os.path.isfile(DATA):
             with open(DATA, encoding="ascii") as f:
                 text = f.read()
         _BOOK = parse(text)
-        _MAX_PLY = max((x.bit_count() + o.bit_count() for _, _, x, o in _BOOK), default=-1)
+        for size, k, x, o in _BOOK:
+            ply = x.bit_count() + o.bit_count()
+            _MAX_PLY[size, k] = max(ply, _MAX_PLY.get((size, k), -1))
     return _BOOK
 
 
 def _find(board: Board) -> tuple[Entry, int] | None:
-    if board.size == 3 or board.ply > _max_ply():
+    if board.size == 3:
+        return None  # the 3x3 game is solved whole (engine.small); the book has no 3x3 lines
+    book = _load()
+    if board.ply > _MAX_PLY.get((board.size, board.k), -1):
         return None
     canon, t = canonical(board)
-    entry = _load().get((board.size, board.k, canon.x, canon.o))
+    entry = book.get((board.size, board.k, canon.x, canon.o))
     return None if entry is None else (entry, t)
 
 
@@ -100,11 +105,6 @@ def value(board: Board) -> int | None:
     """The exact value of `board` if the book holds it."""
     found = _find(board)
     return None if found is None else found[0][0]
-
-
-def _max_ply() -> int:
-    _load()
-    return _MAX_PLY
 
 
 def lookup(board: Board) -> list[int]:
