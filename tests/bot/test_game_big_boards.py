@@ -1,0 +1,226 @@
+"""4x4 and 5x5 games, against the bot and between people, and the bot thinking on a big board."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+from simcord import Env
+
+import engine
+from bot.coords import cell_name
+from tests.bot.game_support import board_message, cells, controls, free, guild_with, text
+from tests.support.burst import _emit_click
+
+SUCCESS = 3  # the button style of the winning line
+
+
+def shown_board(env: Env, message: Any, size: int, k: int) -> engine.Board:
+    """The position the buttons show, read back through the engine."""
+    marks = [c.mark or "." for c in cells(env, message, size)]
+    rows = ["".join(marks[r * size : (r + 1) * size]) for r in range(size)]
+    return engine.Board.from_string("/".join(rows), k=k)
+
+
+def assert_finished_as_shown(env: Env, message: Any, size: int, k: int) -> engine.Board:
+    """Every cell disabled, Rematch offered, and the words and highlight match the position."""
+    board = shown_board(env, message, size, k)
+    outcome = board.outcome()
+    assert outcome is not None, "the game is over but the board is not"
+    shown = text(env, message)
+    on_board = cells(env, message, size)
+    assert all(c.disabled for c in on_board)
+    offered = controls(env, message, size)
+    assert "Rematch" in offered and "Resign" not in offered
+    highlighted = [i for i, c in enumerate(on_board) if c.style == SUCCESS]
+    if outcome.winner is None:
+        assert "🤝 It's a draw." in shown
+        assert highlighted == []
+    else:
+        line = sorted(outcome.line)
+        assert len(line) == k and highlighted == line
+        names = ", ".join(cell_name(c, size) for c in outcome.line)
+        assert f"wins with {names}!" in shown
+    return board
+
+
+async def play_first_free_cells(env: Env, player: Any, message: Any, size: int) -> int:
+    """Click the first free cell until the game ends; every click answered on the board."""
+    clicks = 0
+    while "Rematch" not in controls(env, message, size):
+        result = await player.click(message, custom_id=free(env, message, size)[0].custom_id)
+        assert result.acknowledged and not result.ephemeral
+        clicks += 1
+        assert clicks <= size * size
+    return clicks
+
+
+@pytest.mark.parametrize(
+    ("size", "k", "level"), [(4, 4, "unbeatable"), (4, 3, "hard"), (5, 4, "medium")]
+)
+async def test_a_big_board_against_the_bot_is_played_to_the_end(
+    simcord_env: Env, size: int, k: int, level: str
+) -> None:
+    """Each click is answered on the board and the bot replies, up to a result the board shows."""
+    _, channel, (alice,) = guild_with(simcord_env, "alice")
+    result = await alice.slash(channel, "tictactoe", size=size, win_length=k, difficulty=level)
+    assert not result.ephemeral
+    message = board_message(channel)
+    assert f"{size}×{size}, {k} in a row" in text(simcord_env, message)
+    assert len(cells(simcord_env, message, size)) == size * size
+
+    clicks = await play_first_free_cells(simcord_env, alice, message, size)
+
+    board = assert_finished_as_shown(simcord_env, message, size, k)
+    marks = [c.mark for c in cells(simcord_env, message, size)]
+    assert marks.count("X") == clicks  # one bot reply per click, except after the last
+    assert marks.count("O") in (clicks, clicks - 1)
+    if level == "unbeatable":
+        assert board.outcome().winner != "X"  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("size", "k", "alice", "bob"),
+    [
+        (4, 4, [0, 1, 2, 3], [4, 5, 6]),  # the top row
+        (4, 3, [5, 10, 15], [0, 1]),  # a diagonal of three, not touching a corner start
+        (5, 4, [0, 6, 12, 18], [1, 2, 3]),  # a diagonal of four
+        (5, 5, [2, 7, 12, 17, 22], [0, 1, 3, 4]),  # the middle column
+    ],
+)
+async def test_a_big_board_between_people_ends_with_the_line_highlighted(
+    simcord_env: Env, size: int, k: int, alice: list[int], bob: list[int]
+) -> None:
+    """Alice completes her line: the result names it, the line is green, nothing is clickable."""
+    _, channel, (alice_p, bob_p) = guild_with(simcord_env, "alice", "bob")
+    await alice_p.slash(channel, "tictactoe", opponent=bob_p, size=size, win_length=k)
+    message = board_message(channel)
+    await bob_p.click(message, label="Accept")
+    order = [cell for pair in zip(alice, [*bob, None], strict=True) for cell in pair]
+    players = [alice_p, bob_p] * len(alice)
+
+    for player, cell in zip(players, order, strict=True):
+        if cell is None:
+            break
+        result = await player.click(message, custom_id=f"ttt:1:{cell}")
+        assert result.acknowledged and not result.ephemeral
+
+    board = assert_finished_as_shown(simcord_env, message, size, k)
+    assert sorted(board.outcome().line) == sorted(alice)  # type: ignore[union-attr]
+    assert f"🏆 ❌ {alice_p.mention} wins with" in text(simcord_env, message)
+
+
+@contextmanager
+def watching_the_engine(
+    bot: Any, on_end: Callable[[int], None] = lambda size: None
+) -> Iterator[tuple[list[tuple[str, int]], asyncio.Event]]:
+    """Record when each engine move starts and ends (by board size); an event for a 5x5 start.
+
+    The real engine runs; `on_end(size)` is called the moment a move's computation returns.
+    """
+    events: list[tuple[str, int]] = []
+    big_started = asyncio.Event()
+    real = bot.engine.best_move
+
+    async def watched(board: engine.Board, **options: Any) -> int:
+        events.append(("start", board.size))
+        if board.size == 5:
+            big_started.set()
+        try:
+            return await real(board, **options)
+        finally:
+            on_end(board.size)
+            events.append(("end", board.size))
+
+    bot.engine.best_move = watched
+    try:
+        yield events, big_started
+    finally:
+        bot.engine.best_move = real
+
+
+async def while_the_bot_thinks(
+    env: Env, first: tuple[Any, Any, str], big_started: asyncio.Event, then: list[Any]
+) -> list[Any]:
+    """Deliver `first` (a click that makes the bot think on 5x5), wait until the engine is
+    computing, call each of `then` (snapshots, or clicks to deliver), then let everything finish.
+
+    Each item of `then` is a function of no arguments; a click returns its InteractionResult.
+    """
+    env._begin_operation("while_the_bot_thinks")
+    try:
+        results = [_emit_click(*first)]
+        await asyncio.wait_for(big_started.wait(), timeout=60)
+        results += [step() for step in then]
+        await env._settle_internal(timeout=None, dispatch="INTERACTION_CREATE")
+        return results
+    finally:
+        env._end_operation()
+
+
+async def test_the_event_loop_keeps_running_while_the_bot_thinks_on_5x5(simcord_env: Env) -> None:
+    """While the engine searches a 5x5 reply, a 3x3 game in another channel is played and shown.
+
+    The 3x3 click is delivered only once the 5x5 search has started; the whole 3x3 turn (the
+    player's move saved and shown, the bot's reply computed, saved and shown) completes before
+    the 5x5 search ends, which only a free event loop allows.
+    """
+    guild, big, (alice, bob) = guild_with(simcord_env, "alice", "bob")
+    small = guild.create_text_channel("quick")
+    await alice.slash(big, "tictactoe", size=5)
+    await bob.slash(small, "tictactoe")
+    big_board, small_board = board_message(big), board_message(small)
+    small_when_big_done: list[list[str | None]] = []
+
+    def note(size: int) -> None:
+        if size == 5:
+            small_when_big_done.append([c.mark for c in cells(simcord_env, small_board, 3)])
+
+    with watching_the_engine(simcord_env.bot, note) as (events, big_started):
+        await while_the_bot_thinks(
+            simcord_env,
+            (alice, big_board, "ttt:1:12"),  # the centre: a real search, not a book move
+            big_started,
+            [lambda: _emit_click(bob, small_board, "ttt:2:0")],
+        )
+
+    assert events == [("start", 5), ("start", 3), ("end", 3), ("end", 5)]
+    # When the 5x5 search ended, the 3x3 board already showed both moves.
+    # (Against a corner the only move that holds the draw is the centre.)
+    assert small_when_big_done == [["X", None, None, None, "O", None, None, None, None]]
+    assert [c.mark for c in cells(simcord_env, big_board, 5)].count("O") == 1
+
+
+async def test_while_the_bot_thinks_the_board_says_so_and_clicks_are_refused(
+    simcord_env: Env,
+) -> None:
+    """During the 5x5 search the board says the bot is thinking, and a click is told to wait."""
+    _, channel, (alice,) = guild_with(simcord_env, "alice")
+    await alice.slash(channel, "tictactoe", size=5)
+    message = board_message(channel)
+    bot_id = simcord_env.bot.user.id
+    seen: list[str] = []
+
+    def look() -> None:
+        seen.append(text(simcord_env, message))
+
+    with watching_the_engine(simcord_env.bot) as (_, big_started):
+        results = await while_the_bot_thinks(
+            simcord_env,
+            (alice, message, "ttt:1:12"),
+            big_started,
+            [look, lambda: _emit_click(alice, message, "ttt:1:0")],
+        )
+
+    assert f"⭕ <@{bot_id}> is thinking…" in seen[0]
+    first, _, second = results
+    assert first.acknowledged and not first.ephemeral
+    assert second.acknowledged and second.ephemeral
+    assert second.response.content == "I'm thinking about my move; one moment please."
+    marks = [c.mark for c in cells(simcord_env, message, 5)]
+    assert marks[12] == "X" and marks[0] is None
+    assert marks.count("X") == 1 and marks.count("O") == 1
+    assert f"{alice.mention}, your move (❌)" in text(simcord_env, message)
