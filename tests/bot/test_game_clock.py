@@ -5,6 +5,7 @@ Restarts (stored deadlines, old buttons) are tested in test_restart.py.
 
 from __future__ import annotations
 
+import pytest
 from simcord import Env
 
 from tests.bot.game_support import (
@@ -138,3 +139,53 @@ async def test_a_second_rematch_points_to_the_first(simcord_env: Env):
 
     assert again.ephemeral and "A challenge is waiting in this channel" in again.response.content
     assert str(board_message(channel).id) in again.response.content
+
+
+async def end_by_line(env: Env, alice, bob, message) -> None:
+    """Alice takes the top row."""
+    for player, cell in [(alice, 0), (bob, 3), (alice, 1), (bob, 4), (alice, 2)]:
+        await player.click(message, custom_id=f"ttt:1:{cell}")
+
+
+async def end_by_draw(env: Env, alice, bob, message) -> None:
+    """A full board without a line."""
+    for ply, cell in enumerate([0, 4, 8, 2, 6, 3, 5, 7, 1]):
+        await (alice, bob)[ply % 2].click(message, custom_id=f"ttt:1:{cell}")
+
+
+async def end_by_resign(env: Env, alice, bob, message) -> None:
+    """Bob resigns on Alice's turn."""
+    await bob.click(message, label="Resign")
+
+
+async def end_by_timeout(env: Env, alice, bob, message) -> None:
+    """Alice lets her five minutes pass."""
+    await env.advance_time(301)
+
+
+@pytest.mark.parametrize(
+    ("end", "words"),
+    [
+        (end_by_line, "wins with A1, B1, C1!"),
+        (end_by_draw, "It's a draw."),
+        (end_by_resign, "resigned."),
+        (end_by_timeout, "wins by forfeit."),
+    ],
+)
+async def test_every_played_ending_offers_a_rematch_that_works(
+    simcord_env: Env, end, words: str
+) -> None:
+    """A line, a draw, a resignation and a forfeit each leave Rematch, and it starts a game."""
+    channel, alice, bob, _, message = await people_game(simcord_env)
+
+    await end(simcord_env, alice, bob, message)
+
+    assert words in text(simcord_env, message)
+    assert all(c.disabled for c in cells(simcord_env, message, 3))
+    shown_controls = controls(simcord_env, message, 3)
+    assert "Rematch" in shown_controls and "Resign" not in shown_controls
+    result = await alice.click(message, label="Rematch")
+    assert not result.ephemeral
+    assert f"{bob.mention}, {alice.mention} challenges you" in text(
+        simcord_env, board_message(channel)
+    )
