@@ -1,13 +1,15 @@
-"""The bot once connected: the invite link it logs, with the scopes and permissions it needs."""
+"""The bot once connected: its commands synced, and the invite link with what the bot needs."""
 
 from __future__ import annotations
 
 import logging
+from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import discord
 import pytest
 import simcord
+from simcord import Env
 
 from bot.client import create_bot
 from bot.config import Settings
@@ -45,3 +47,41 @@ async def test_the_invite_link_is_logged_on_ready(
     granted = discord.Permissions(int(query["permissions"][0]))
     assert granted == NEEDED
     assert not granted.administrator
+
+
+def options_of(command: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """A synced command's options, by name."""
+    return {option["name"]: option for option in command.get("options", [])}
+
+
+async def test_commands_are_synced_globally_at_start_with_described_options(
+    simcord_env: Env,
+) -> None:
+    """/tictactoe reaches Discord with every option described and the fixed ones as choices."""
+    synced = {c["name"]: c for c in simcord_env.backend.commands.get(None, {}).values()}
+
+    assert {"tictactoe", "tictactoe-stats"} <= set(synced)
+    command = synced["tictactoe"]
+    assert command["description"]
+    options = options_of(command)
+    assert set(options) == {"opponent", "difficulty", "first", "size", "win_length"}
+    assert all(option["description"] for option in options.values())
+    assert not any(option.get("required") for option in options.values())
+    choices = {name: [c["value"] for c in o.get("choices", [])] for name, o in options.items()}
+    assert choices["difficulty"] == ["easy", "medium", "hard", "unbeatable"]
+    assert choices["first"] == ["me", "opponent", "random"]
+    assert choices["size"] == [3, 4, 5]
+    assert (options["win_length"]["min_value"], options["win_length"]["max_value"]) == (3, 5)
+    assert 1 in command.get("contexts", [])  # usable in the bot's DM
+
+
+async def test_with_a_development_server_the_commands_are_synced_there(
+    simcord_env: Env, make_bot
+) -> None:
+    """DISCORD_GUILD_ID set: the commands appear in that server at once (a guild sync)."""
+    guild = simcord_env.create_guild()
+    await simcord_env.bot.release()
+    await simcord_env.restart_bot(make_bot(guild_id=guild.id))
+
+    synced = {c["name"] for c in simcord_env.backend.commands.get(guild.id, {}).values()}
+    assert "tictactoe" in synced
