@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import play, render
+from bot import access, play, render
 from bot.games import GameRegistry
 from bot.models import Ending, GameRecord, Status
 from bot.store import StorageError
@@ -30,7 +30,22 @@ log = logging.getLogger(__name__)
 Interaction = discord.Interaction[Any]
 NOT_SAVED = "Sorry, I could not save that just now, so nothing changed. Please try again."
 AI_NOT_SAVED = "Sorry, I could not save my move. Click any free cell and I will try again."
+UNSHOWN = (
+    "Saved, but Discord would not let me update the board just now; "
+    "it will catch up with the next click."
+)
+BOARD_GONE = (
+    "The board message was deleted, so this game has ended. Start a new one with /tictactoe."
+)
 RETRY = 30.0  # seconds before a deadline whose result could not be saved is tried again
+MAX_ID = 2**63 - 1  # the largest id SQLite can store
+GONE_CODES = frozenset({10003, 10008})  # Unknown Channel, Unknown Message
+BOARD = "ttt-board"  # in Interaction.extras: the interaction's response is the board message
+
+
+def board_gone(error: discord.HTTPException) -> bool:
+    """True when Discord says the board message (or its channel) no longer exists."""
+    return isinstance(error, discord.NotFound) and error.code in GONE_CODES
 
 
 class GameFlow:
@@ -44,6 +59,8 @@ class GameFlow:
 
     async def load(self, game_id: int) -> GameRecord | None:
         """The game from memory, or from the store (finished games live only there)."""
+        if not 0 < game_id <= MAX_ID:
+            return None  # a forged id no game can have (SQLite could not even look it up)
         return self.games.get(game_id) or await self.bot.store.load_game(game_id)
 
     async def save(self, game: GameRecord) -> None:
@@ -69,9 +86,14 @@ class GameFlow:
         return play.with_deadline(game, None)
 
     async def show(self, game: GameRecord, interaction: Interaction | None = None) -> None:
-        """Edit the board message: through the interaction while it is fresh, else the channel."""
+        """Edit the board message: through the interaction while it is fresh, else the channel.
+
+        The interaction is used only when its response is the board (a click that updated it, or
+        the command that posted it); otherwise its original response is a private note.
+        """
         layout = render.view(game)
-        if interaction is not None and not interaction.is_expired():
+        on_board = interaction is not None and interaction.extras.get(BOARD, False)
+        if interaction is not None and on_board and not interaction.is_expired():
             try:
                 await interaction.edit_original_response(view=layout)
                 return
@@ -82,6 +104,50 @@ class GameFlow:
         channel = self.bot.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
         await channel.get_partial_message(game.message_id).edit(view=layout)
 
+    async def publish(self, game: GameRecord, interaction: Interaction | None = None) -> bool:
+        """Show the game (lock held); True if the board now shows it.
+
+        If Discord refuses, the stored game stays as it is: a deleted board ends the game as
+        abandoned, anything else leaves the board stale until the next click repairs it. The
+        clicker, if any, is told why privately.
+        """
+        try:
+            await self.show(game, interaction)
+        except discord.HTTPException as exc:
+            await self.unshown(game, exc, interaction)
+            return False
+        self.games.stale.discard(game.id)
+        return True
+
+    async def unshown(
+        self, game: GameRecord, error: discord.HTTPException, interaction: Interaction | None
+    ) -> None:
+        """Deal with a board that could not be edited (lock held) and tell the clicker why."""
+        if board_gone(error):
+            log.warning("the board of game %s is gone (%s); the game is abandoned", game.id, error)
+            if play.is_live(game):
+                await self._drop(game)
+            self.games.stale.discard(game.id)
+            text = BOARD_GONE
+        else:
+            log.warning("could not edit the board of game %s: %s", game.id, error)
+            self.games.stale.add(game.id)
+            forbidden = isinstance(error, discord.Forbidden) and interaction is not None
+            text = access.cannot_show(interaction, error) if forbidden else UNSHOWN  # type: ignore[arg-type]
+        if interaction is not None:
+            await self.tell_safely(interaction, text)
+
+    async def repair(self, game_id: int) -> None:
+        """Show the stored game on a board whose last edit failed (through the channel)."""
+        async with self.games.lock(game_id):
+            if game_id not in self.games.stale:
+                return
+            game = await self.load(game_id)
+            if game is None:
+                self.games.stale.discard(game_id)
+                return
+            await self.publish(game)
+
     @staticmethod
     async def tell(interaction: Interaction, text: str) -> None:
         """A private answer to the clicker."""
@@ -89,6 +155,14 @@ class GameFlow:
             await interaction.followup.send(text, ephemeral=True)
         else:
             await interaction.response.send_message(text, ephemeral=True)
+
+    @classmethod
+    async def tell_safely(cls, interaction: Interaction, text: str) -> None:
+        """A private answer that may fail (Discord down, token expired): logged, not raised."""
+        try:
+            await cls.tell(interaction, text)
+        except discord.HTTPException:
+            log.warning("could not answer interaction %s", interaction.id, exc_info=True)
 
     # --------------------------------------------------------------- games
 
@@ -108,6 +182,7 @@ class GameFlow:
             return None
         try:
             sent = await interaction.response.send_message(view=render.view(game))
+            interaction.extras[BOARD] = True
             message_id = sent.message_id or (await interaction.original_response()).id
         except BaseException:
             # No message, so nobody can play it: let the channel go.
@@ -122,6 +197,16 @@ class GameFlow:
         if play.ai_to_move(game):
             await self.ai_move(game.id, interaction)
         return game
+
+    async def abandon(self, game_id: int, message_ids: set[int]) -> None:
+        """End a live game whose board (one of `message_ids`) was deleted; nobody wins."""
+        async with self.games.lock(game_id):
+            game = self.games.get(game_id)
+            if game is None or game.message_id not in message_ids:
+                return
+            log.info("the board of game %s was deleted; the game is abandoned", game_id)
+            await self._drop(game)
+            self.games.stale.discard(game_id)
 
     async def _drop(self, game: GameRecord) -> None:
         dropped = play.finish(game, Ending.ABANDONED, None)
@@ -144,8 +229,35 @@ class GameFlow:
             log.error("could not save game %s: %s", after.id, exc)
             await self.tell(interaction, NOT_SAVED)
             return False
-        await interaction.response.edit_message(view=render.view(after))
+        try:
+            await interaction.response.edit_message(view=render.view(after))
+        except discord.HTTPException as exc:
+            await self._answer_unshown(interaction, after, exc)
+        else:
+            interaction.extras[BOARD] = True
+            self.games.stale.discard(after.id)
         return True
+
+    async def _answer_unshown(
+        self, interaction: Interaction, game: GameRecord, error: discord.HTTPException
+    ) -> None:
+        """The click's board update failed after the change was saved: answer it exactly once.
+
+        A passing failure (a 5xx, a rate limit) may spare the channel's edit endpoint, so that
+        is tried at once; if it shows the board, the click is acknowledged without a word.
+        """
+        log.warning("could not update the board of game %s with the click: %s", game.id, error)
+        if isinstance(error, discord.Forbidden) or board_gone(error):
+            await self.unshown(game, error, interaction)
+            return
+        if await self.publish(game):
+            try:
+                await interaction.response.defer()
+                interaction.extras[BOARD] = True
+            except discord.HTTPException:
+                log.warning("could not acknowledge interaction %s", interaction.id, exc_info=True)
+            return
+        await self.tell_safely(interaction, UNSHOWN)
 
     # -------------------------------------------------------------- engine
 
@@ -181,7 +293,7 @@ class GameFlow:
                     if interaction is not None and not interaction.is_expired():
                         await interaction.followup.send(AI_NOT_SAVED, ephemeral=True)
                     return
-                await self.show(after, interaction)
+                await self.publish(after, interaction)
         finally:
             self.games.thinking.discard(game_id)
 
@@ -207,10 +319,7 @@ class GameFlow:
             async with self.games.lock(game_id):
                 after = await self._expire(game_id)
                 if after is not None:
-                    try:
-                        await self.show(after)
-                    except discord.HTTPException:
-                        log.warning("could not edit the message of game %s", game_id, exc_info=True)
+                    await self.publish(after)
                     return
             game = self.games.get(game_id)
             due = game is not None and game.deadline is not None

@@ -13,7 +13,7 @@ from discord.app_commands import Choice
 from discord.ext import commands
 
 import engine
-from bot import buttons, play, render
+from bot import access, buttons, play, render
 from bot.buttons import GameButton
 from bot.clicks import Clicks
 from bot.flow import NOT_SAVED, GameFlow
@@ -27,6 +27,25 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 Interaction = discord.Interaction[Any]
+
+FIRST = ("me", "opponent", "random")
+ELSEWHERE = (
+    "That button belongs to a game on another message; use the buttons on that game's own board."
+)
+OFF_BOARD = "That cell is not on this board; pick an empty cell of the board."
+NOT_MINE = "That is not a button of mine, so it does nothing. Start a game with /tictactoe."
+
+
+def _custom_ids(components: Any) -> Any:
+    """Every custom id in a message's components, nested ones (rows, sections) included."""
+    for component in components or ():
+        custom_id = getattr(component, "custom_id", None)
+        if custom_id:
+            yield custom_id
+        yield from _custom_ids(getattr(component, "children", None))
+        accessory = getattr(component, "accessory", None)
+        if accessory is not None:
+            yield from _custom_ids([accessory])
 
 
 class GameCog(commands.Cog):
@@ -93,7 +112,9 @@ class GameCog(commands.Cog):
         assert me is not None
         k = win_length if win_length is not None else play.default_k(size)
         vs_bot = opponent is None or opponent.id == me.id
-        refusal = self._refuse_start(interaction, opponent, vs_bot=vs_bot, size=size, k=k)
+        refusal = self._refuse_options(difficulty, first, size, k) or self._refuse_start(
+            interaction, opponent, vs_bot=vs_bot, size=size, k=k
+        )
         if refusal is not None:
             await interaction.response.send_message(refusal, ephemeral=True)
             return
@@ -142,6 +163,22 @@ class GameCog(commands.Cog):
                 ephemeral=True,
             )
 
+    @staticmethod
+    def _refuse_options(difficulty: str | None, first: str, size: int, k: int) -> str | None:
+        """Option values Discord's own checks should have stopped (a modified or stale client)."""
+        if size not in play.SIZES:
+            return f"size must be one of {', '.join(map(str, play.SIZES))}."
+        if not 3 <= k <= size:
+            return (
+                f"win_length {k} does not fit on a {size}×{size} board: "
+                f"choose a length from 3 to {size}."
+            )
+        if difficulty is not None and difficulty not in engine.LEVELS:
+            return f"difficulty must be one of {', '.join(engine.LEVELS)}."
+        if first not in FIRST:
+            return f"first must be one of {', '.join(FIRST)}."
+        return None
+
     def _refuse_start(
         self,
         interaction: Interaction,
@@ -151,22 +188,23 @@ class GameCog(commands.Cog):
         size: int,
         k: int,
     ) -> str | None:
-        if k > size:
-            return (
-                f"win_length {k} does not fit on a {size}×{size} board: "
-                f"choose a length from 3 to {size}."
-            )
+        lacking = access.missing(interaction)
+        if lacking:
+            return access.cannot_start(lacking)
         if vs_bot or opponent is None:
             return None
         if opponent.id == interaction.user.id:
             return "You can't challenge yourself. Leave out opponent to play against me."
-        if opponent.bot:
+        # A user Discord could not resolve arrives as a bare discord.Object, without `.bot`.
+        if getattr(opponent, "bot", False):
             return (
-                f"{opponent.mention} is a bot and can't play. Challenge a person, "
+                f"<@{opponent.id}> is a bot and can't play. Challenge a person, "
                 "or leave out opponent to play against me."
             )
         if interaction.guild_id is None:
             return "In direct messages you can only play against me; challenge people in a server."
+        if not isinstance(opponent, discord.Member):
+            return f"<@{opponent.id}> is not a member of this server, so they can't play here."
         wait = self.games.cooldown_left(
             interaction.user.id, discord.utils.utcnow(), self.bot.settings.challenge_cooldown
         )
@@ -184,10 +222,80 @@ class GameCog(commands.Cog):
         """Log the cause and apologize privately, whether or not the command had answered."""
         cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
         log.error("/%s failed", getattr(interaction.command, "name", "?"), exc_info=cause)
-        await buttons.apologize(interaction)
+        if isinstance(cause, discord.Forbidden):
+            await buttons.apologize(interaction, access.cannot_show(interaction, cause))
+        else:
+            await buttons.apologize(interaction)
 
     # -------------------------------------------------------------- clicks
 
     async def on_click(self, interaction: Interaction, game_id: int, what: str) -> None:
-        """Route a board click (called by GameButton, which apologizes if this raises)."""
+        """Route a board click (called by GameButton, which apologizes if this raises).
+
+        A click only counts on its game's own board; afterwards a board whose last edit failed
+        is shown again, so a refused click repairs it too.
+        """
+        game = await self.flow.load(game_id)
+        if game is not None and not self._on_its_board(interaction, game):
+            await self.flow.tell(interaction, ELSEWHERE)
+            return
+        if game is not None and what.isdigit() and int(what) >= game.size * game.size:
+            await self.flow.tell(interaction, OFF_BOARD)
+            return
         await self.clicks.handle(interaction, game_id, what)
+        if game_id in self.games.stale:
+            await self.flow.repair(game_id)
+        lacking = access.missing(interaction)
+        if lacking and game is not None and play.is_live(game):
+            await self.flow.tell_safely(interaction, access.still_missing(lacking))
+
+    @staticmethod
+    def _on_its_board(interaction: Interaction, game: GameRecord) -> bool:
+        if interaction.channel_id != game.channel_id:
+            return False
+        message = interaction.message
+        return game.message_id is None or message is None or message.id == game.message_id
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: Interaction) -> None:
+        """Answer the button clicks discord.py routes nowhere, so no click goes unanswered.
+
+        discord.py hands a click to GameButton only when its custom id matches the template and
+        the message has a button with that id; anything else (a forged or mangled id) would be
+        dropped in silence and the user would see "This interaction failed". A well-formed id
+        goes through the usual checks (its game, its channel, the player); the rest are refused.
+        """
+        if interaction.type is not discord.InteractionType.component:
+            return
+        data: Any = interaction.data or {}
+        custom_id = str(data.get("custom_id", ""))
+        match = GameButton.__discord_ui_compiled_template__.fullmatch(custom_id)
+        message = interaction.message
+        if match and message is not None and custom_id in set(_custom_ids(message.components)):
+            return  # GameButton has it
+        try:
+            if match is None:
+                await self.flow.tell(interaction, NOT_MINE)
+            else:
+                await self.on_click(interaction, int(match["game"]), match["what"])
+        except Exception:
+            log.exception("click on %r by %s failed", custom_id, interaction.user.id)
+            await buttons.apologize(interaction)
+
+    # ------------------------------------------------------- deleted boards
+
+    @commands.Cog.listener()
+    async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
+        """A deleted board ends its game (abandoned, counted for nobody) and frees the channel."""
+        await self._board_deleted(payload.channel_id, {payload.message_id})
+
+    @commands.Cog.listener()
+    async def on_raw_bulk_message_delete(self, payload: discord.RawBulkMessageDeleteEvent) -> None:
+        """Several messages deleted at once: the same, for a board among them."""
+        await self._board_deleted(payload.channel_id, payload.message_ids)
+
+    async def _board_deleted(self, channel_id: int, message_ids: set[int]) -> None:
+        game = self.games.in_channel(channel_id)
+        if game is None or game.message_id not in message_ids:
+            return
+        await self.flow.abandon(game.id, message_ids)

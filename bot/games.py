@@ -29,6 +29,7 @@ class GameRegistry:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._last_challenge: dict[int, datetime] = {}
         self.thinking: set[int] = set()  # games whose engine move is being computed
+        self.stale: set[int] = set()  # games whose board message failed to show the last change
 
     # ------------------------------------------------------------------ games
 

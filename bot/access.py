@@ -1,0 +1,80 @@
+"""What the bot needs in a channel to run a board there, and how to say what is missing.
+
+Answers to interactions work even where the bot has no permissions at all, but everything the
+bot does later without a click (a forfeit on time, a reply it finishes after a restart) edits the
+board through the channel, and that needs the channel permissions below. Interactions carry the
+bot's permissions in their channel (``app_permissions``), so a missing one can be named.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+# Discord's names for the permissions a board needs, as a server's settings show them.
+NAMES = {
+    "view_channel": "View Channel",
+    "send_messages": "Send Messages",
+    "send_messages_in_threads": "Send Messages in Threads",
+    "read_message_history": "Read Message History",
+}
+
+
+def missing(interaction: discord.Interaction[Any]) -> list[str]:
+    """The permissions the bot lacks in the interaction's channel, by name (none in DMs)."""
+    if interaction.guild_id is None:
+        return []
+    send = "send_messages_in_threads" if _in_thread(interaction) else "send_messages"
+    have = interaction.app_permissions
+    flags = ("view_channel", send, "read_message_history")
+    return [NAMES[flag] for flag in flags if not getattr(have, flag)]
+
+
+def _in_thread(interaction: discord.Interaction[Any]) -> bool:
+    channel = interaction.channel
+    kind = getattr(channel, "type", None)
+    return kind in (
+        discord.ChannelType.public_thread,
+        discord.ChannelType.private_thread,
+        discord.ChannelType.news_thread,
+    )
+
+
+def _listing(names: list[str]) -> str:
+    quoted = [f"**{name}**" for name in names]
+    if len(quoted) == 1:
+        return quoted[0]
+    return ", ".join(quoted[:-1]) + " and " + quoted[-1]
+
+
+def cannot_start(names: list[str]) -> str:
+    """The refusal of /tictactoe in a channel where the bot lacks `names`."""
+    plural = "permissions" if len(names) > 1 else "permission"
+    return (
+        f"I can't run a game in this channel: I'm missing the {_listing(names)} {plural} here. "
+        "Ask a moderator to give them to me in this channel, or start the game somewhere else."
+    )
+
+
+def cannot_show(interaction: discord.Interaction[Any], error: discord.HTTPException) -> str:
+    """Why the board could not be updated after Discord refused with 403 `error`."""
+    names = missing(interaction)
+    if names:
+        plural = "permissions" if len(names) > 1 else "permission"
+        why = f"I'm missing the {_listing(names)} {plural} in this channel"
+    else:
+        why = f"Discord refused me ({error.text or 'Missing Permissions'})"
+    return (
+        f"I can't update the board: {why}. Ask a moderator to give it back; the game is saved "
+        "and the board will catch up with the next click once I can edit it again."
+    )
+
+
+def still_missing(names: list[str]) -> str:
+    """A warning after a move made while the bot lacks `names` (the clock can't be shown)."""
+    plural = "permissions" if len(names) > 1 else "permission"
+    return (
+        f"Note: I'm missing the {_listing(names)} {plural} in this channel, so I can't edit the "
+        "board between clicks (for example to end the game on time). Ask a moderator to fix it."
+    )
