@@ -16,7 +16,7 @@ import engine
 from bot import access, buttons, play, render
 from bot.buttons import GameButton
 from bot.clicks import Clicks
-from bot.flow import NOT_SAVED, GameFlow
+from bot.flow import BOARD, NOT_SAVED, GameFlow
 from bot.games import GameRegistry
 from bot.models import GameRecord, Status
 from bot.store import StorageError
@@ -242,11 +242,13 @@ class GameCog(commands.Cog):
         if game is not None and what.isdigit() and int(what) >= game.size * game.size:
             await self.flow.tell(interaction, OFF_BOARD)
             return
+        stale = game_id in self.games.stale  # an earlier edit failed (this click's are retried)
         await self.clicks.handle(interaction, game_id, what)
-        if game_id in self.games.stale:
+        if stale and game_id in self.games.stale:
             await self.flow.repair(game_id)
         lacking = access.missing(interaction)
-        if lacking and game is not None and play.is_live(game):
+        if lacking and interaction.extras.get(BOARD) and game is not None:
+            # The click's answer showed the move, but nothing can be edited between clicks.
             await self.flow.tell_safely(interaction, access.still_missing(lacking))
 
     @staticmethod

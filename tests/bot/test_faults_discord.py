@@ -1,0 +1,406 @@
+"""Discord misbehaving: failed edits, a deleted board, lost permissions, a gateway reconnect.
+
+Whatever Discord refuses, the stored game stays right, every click still gets exactly one
+answer, and the board catches up with the store on the next click.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+import pytest
+from simcord import Env, InteractionResult
+from simcord.backend import serializers
+from simcord.backend.models import Overwrite
+from simcord.enums import OverwriteType
+
+from bot import render
+from bot.models import Ending, GameRecord, Status
+from tests.bot.game_support import board_message, cells, guild_with, text
+
+CALLBACK = "/interactions/*/callback"  # a click's own response (here: the board update)
+ORIGINAL = "/webhooks/*/messages/@original"  # later edits through the click (the bot's reply)
+CHANNEL_EDIT = "/channels/*/messages/*"  # edits without a click (deadlines, repairs)
+
+
+def answered_once(result: InteractionResult) -> bool:
+    """One acknowledgement, and nothing sent on top of it."""
+    return result.acknowledged and not result.followups
+
+
+async def stored(env: Env, game_id: int) -> GameRecord:
+    game = await env.bot.store.load_game(game_id)
+    assert game is not None
+    return game
+
+
+async def shows_store(env: Env, message: Any, game_id: int) -> bool:
+    """The board message says exactly what the stored game renders to."""
+    return text(env, message) == render.text(await stored(env, game_id))
+
+
+async def people_game(env: Env):
+    """Alice (❌) against Bob (⭕), accepted, in #games."""
+    guild, channel, (alice, bob) = guild_with(env, "alice", "bob")
+    await alice.slash(channel, "tictactoe", opponent=bob)
+    message = board_message(channel)
+    await bob.click(message, label="Accept")
+    return guild, channel, alice, bob, message
+
+
+def game_id_of(env: Env, message: Any) -> int:
+    return int(cells(env, message, 3)[0].custom_id.split(":")[1])
+
+
+def marks(env: Env, message: Any) -> list[str | None]:
+    return [c.mark for c in cells(env, message, 3)]
+
+
+# ------------------------------------------------------------- failed edits
+
+
+@pytest.mark.parametrize("status", [500, 429])
+async def test_a_click_whose_board_update_fails_is_answered_once_and_repaired_next(
+    simcord_env: Env, status: int
+) -> None:
+    """Discord fails the update and the channel edit: the move is kept, the next click shows it."""
+    _, _, alice, bob, message = await people_game(simcord_env)
+    game = game_id_of(simcord_env, message)
+    simcord_env.inject_error("POST", CALLBACK, status=status)
+    simcord_env.inject_error("PATCH", CHANNEL_EDIT, status=status)
+
+    failed = await alice.click(message, custom_id=f"ttt:{game}:4")
+
+    assert answered_once(failed) and failed.ephemeral
+    assert "would not let me update the board" in failed.response.content
+    assert (await stored(simcord_env, game)).moves == [4]
+    assert marks(simcord_env, message)[4] is None  # not shown yet
+
+    nxt = await bob.click(message, custom_id=f"ttt:{game}:0")
+
+    assert answered_once(nxt) and not nxt.ephemeral
+    assert (await stored(simcord_env, game)).moves == [4, 0]
+    assert marks(simcord_env, message)[4] == "X" and marks(simcord_env, message)[0] == "O"
+    assert await shows_store(simcord_env, message, game)
+
+
+async def test_a_refused_click_repairs_a_board_whose_update_failed(simcord_env: Env) -> None:
+    """Alice, not seeing her move, clicks again: told it is Bob's turn, and the board catches up."""
+    _, _, alice, bob, message = await people_game(simcord_env)
+    game = game_id_of(simcord_env, message)
+    simcord_env.inject_error("POST", CALLBACK, status=500)
+    simcord_env.inject_error("PATCH", CHANNEL_EDIT, status=500)
+    await alice.click(message, custom_id=f"ttt:{game}:4")
+    assert not await shows_store(simcord_env, message, game)
+
+    again = await alice.click(message, custom_id=f"ttt:{game}:8")
+
+    assert answered_once(again) and again.ephemeral
+    assert f"It's not your turn: waiting for {bob.mention}." in again.response.content
+    assert (await stored(simcord_env, game)).moves == [4]
+    assert await shows_store(simcord_env, message, game)
+
+
+async def test_a_passing_failure_is_repaired_by_the_channel_edit_at_once(simcord_env: Env) -> None:
+    """Only the click's update fails (a 429): the board is edited another way, no error shown."""
+    _, channel, (alice,) = guild_with(simcord_env, "alice")
+    await alice.slash(channel, "tictactoe")
+    message = board_message(channel)
+    game = game_id_of(simcord_env, message)
+    simcord_env.inject_error("POST", CALLBACK, status=429, message="You are being rate limited.")
+
+    result = await alice.click(message, custom_id=f"ttt:{game}:4")
+
+    assert answered_once(result) and not result.ephemeral  # acknowledged without a word
+    moves = (await stored(simcord_env, game)).moves
+    assert moves[0] == 4 and len(moves) == 2  # the bot's reply went in too
+    assert await shows_store(simcord_env, message, game)
+    assert marks(simcord_env, message).count("O") == 1
+
+
+async def test_the_bots_reply_that_cannot_be_shown_shows_with_the_next_click(
+    simcord_env: Env,
+) -> None:
+    """The engine's move is stored but its edit fails: Alice is told; her next click shows all."""
+    _, channel, (alice,) = guild_with(simcord_env, "alice")
+    await alice.slash(channel, "tictactoe")
+    message = board_message(channel)
+    game = game_id_of(simcord_env, message)
+    simcord_env.inject_error("PATCH", ORIGINAL, status=500)
+    simcord_env.inject_error("PATCH", CHANNEL_EDIT, status=500)
+
+    first = await alice.click(message, custom_id=f"ttt:{game}:4")
+
+    assert first.acknowledged and not first.ephemeral  # her move itself was shown
+    assert [f.content for f in first.followups] == [
+        "Saved, but Discord would not let me update the board just now; "
+        "it will catch up with the next click."
+    ]
+    reply = (await stored(simcord_env, game)).moves[1]
+    assert marks(simcord_env, message).count("O") == 0
+
+    free = next(i for i in range(9) if i not in (4, reply))
+    second = await alice.click(message, custom_id=f"ttt:{game}:{free}")
+
+    assert answered_once(second) and not second.ephemeral
+    now = await stored(simcord_env, game)
+    assert now.moves[:3] == [4, reply, free]
+    assert marks(simcord_env, message)[reply] == "O"
+    assert await shows_store(simcord_env, message, game)
+
+
+async def test_a_forfeit_that_cannot_be_shown_is_kept_and_shown_by_the_next_click(
+    simcord_env: Env,
+) -> None:
+    """The deadline's edit fails: the forfeit stands, the channel is free, a late click sees it."""
+    _, channel, alice, bob, message = await people_game(simcord_env)
+    game = game_id_of(simcord_env, message)
+    simcord_env.inject_error("PATCH", CHANNEL_EDIT, status=500)
+
+    await simcord_env.advance_time(301)
+
+    over = await stored(simcord_env, game)
+    assert (over.status, over.ending, over.winner) == (Status.FINISHED, Ending.TIMEOUT, "O")
+    assert not await shows_store(simcord_env, message, game)
+
+    late = await alice.click(message, custom_id=f"ttt:{game}:4")
+
+    assert answered_once(late) and late.ephemeral and "This game is over" in late.response.content
+    assert await shows_store(simcord_env, message, game)
+    assert not (await bob.slash(channel, "tictactoe")).ephemeral
+    assert simcord_env.errors == []
+
+
+# ----------------------------------------------------------- a deleted board
+
+
+async def moderator(env: Env, guild: Any) -> Any:
+    """A member allowed to delete other people's (and the bot's) messages."""
+    role = guild.create_role("mods", permissions=discord.Permissions(manage_messages=True))
+    return guild.add_member(env.create_user("mod"), roles=[role])
+
+
+@pytest.mark.parametrize("vs_bot", [False, True])
+async def test_a_deleted_board_abandons_its_game_and_frees_the_channel(
+    simcord_env: Env, vs_bot: bool
+) -> None:
+    """A moderator deletes the board mid-game: abandoned, counted for nobody, channel free."""
+    guild, channel, (alice, bob) = guild_with(simcord_env, "alice", "bob")
+    mod = await moderator(simcord_env, guild)
+    await alice.slash(channel, "tictactoe", **({} if vs_bot else {"opponent": bob}))
+    message = board_message(channel)
+    if not vs_bot:
+        await bob.click(message, label="Accept")
+    game = game_id_of(simcord_env, message)
+    await alice.click(message, custom_id=f"ttt:{game}:4")
+
+    await mod.delete(message)
+
+    gone = await stored(simcord_env, game)
+    assert (gone.status, gone.ending, gone.winner) == (Status.FINISHED, Ending.ABANDONED, None)
+    for player in (alice, bob):
+        stats = await simcord_env.bot.store.player_stats(guild.id, player.id)
+        assert stats.vs_people.games == 0 and all(r.games == 0 for r in stats.vs_bot.values())
+    fresh = await alice.slash(channel, "tictactoe")
+    assert answered_once(fresh) and not fresh.ephemeral
+    # The old game's clock is gone with it: nothing fires later.
+    await simcord_env.advance_time(600)
+    assert (await stored(simcord_env, game)).ending is Ending.ABANDONED
+    assert simcord_env.errors == []
+
+
+async def test_a_click_racing_the_deletion_is_told_the_game_ended(simcord_env: Env) -> None:
+    """The update of a click gets 404 Unknown Message: the game is abandoned, the clicker told."""
+    _, channel, alice, _, message = await people_game(simcord_env)
+    game = game_id_of(simcord_env, message)
+    simcord_env.inject_error("POST", CALLBACK, status=404, code=10008, message="Unknown Message")
+
+    result = await alice.click(message, custom_id=f"ttt:{game}:4")
+
+    assert answered_once(result) and result.ephemeral
+    assert "The board message was deleted, so this game has ended" in result.response.content
+    assert (await stored(simcord_env, game)).ending is Ending.ABANDONED
+    assert not (await alice.slash(channel, "tictactoe")).ephemeral
+
+
+# ------------------------------------------------------------ lost permissions
+
+
+def deny(*names: str) -> discord.PermissionOverwrite:
+    return discord.PermissionOverwrite(**dict.fromkeys(names, False))
+
+
+def set_bot_overwrite(env: Env, channel: Any, overwrite: discord.PermissionOverwrite) -> None:
+    """What a moderator does in the channel's settings: change the bot's own overwrite."""
+    allow, denied = overwrite.pair()
+    bot_id = env.backend.bot_user.id
+    kept = [o for o in env.backend.get_channel(channel.id).overwrites if o.target_id != bot_id]
+    mine = Overwrite(bot_id, OverwriteType.MEMBER, allow.value, denied.value)
+    env.backend.edit_channel(channel.id, {}, overwrites=[*kept, mine])
+
+
+async def test_no_game_starts_where_the_bot_cannot_send(simcord_env: Env) -> None:
+    """/tictactoe where the bot may not send: refused, naming the missing permission."""
+    _guild, channel, (alice,) = guild_with(simcord_env, "alice")
+    set_bot_overwrite(simcord_env, channel, deny("send_messages"))
+    await simcord_env.settle()
+
+    result = await alice.slash(channel, "tictactoe")
+
+    assert answered_once(result) and result.ephemeral
+    assert "missing the **Send Messages** permission" in result.response.content
+    assert channel.last_message is None
+    set_bot_overwrite(simcord_env, channel, discord.PermissionOverwrite())
+    await simcord_env.settle()
+    assert not (await alice.slash(channel, "tictactoe")).ephemeral
+
+
+async def test_a_player_is_told_when_the_bot_lost_view_channel_mid_game(simcord_env: Env) -> None:
+    """View Channel is taken away: clicks still work, each player is told what is missing."""
+    _, channel, alice, _, message = await people_game(simcord_env)
+    game = game_id_of(simcord_env, message)
+    set_bot_overwrite(simcord_env, channel, deny("view_channel"))
+    await simcord_env.settle()
+
+    result = await alice.click(message, custom_id=f"ttt:{game}:4")
+
+    assert result.acknowledged and not result.ephemeral  # the move is shown (the click's answer)
+    assert marks(simcord_env, message)[4] == "X"
+    notes = [f.content for f in result.followups]
+    assert len(notes) == 1 and "missing the **View Channel** permission" in notes[0]
+    assert simcord_env.errors == []
+
+
+async def test_a_click_whose_update_is_forbidden_names_the_missing_permission(
+    simcord_env: Env,
+) -> None:
+    """Discord answers 403 to the update: one private answer naming it; the move is kept."""
+    _, channel, alice, bob, message = await people_game(simcord_env)
+    game = game_id_of(simcord_env, message)
+    set_bot_overwrite(simcord_env, channel, deny("view_channel", "read_message_history"))
+    await simcord_env.settle()
+    simcord_env.inject_error("POST", CALLBACK, status=403, code=50001, message="Missing Access")
+
+    result = await alice.click(message, custom_id=f"ttt:{game}:4")
+
+    assert result.acknowledged and result.ephemeral
+    first = result.response.content
+    assert "I can't update the board" in first
+    assert "**View Channel** and **Read Message History** permissions" in first
+    assert (await stored(simcord_env, game)).moves == [4]
+
+    # The permission comes back: Bob's move shows the whole board again.
+    set_bot_overwrite(simcord_env, channel, discord.PermissionOverwrite())
+    await simcord_env.settle()
+    nxt = await bob.click(message, custom_id=f"ttt:{game}:0")
+    assert answered_once(nxt) and not nxt.ephemeral
+    assert await shows_store(simcord_env, message, game)
+
+
+async def test_a_forfeit_while_the_bot_cannot_see_the_channel_is_kept(simcord_env: Env) -> None:
+    """The deadline's edit is refused (403): the forfeit stands and shows once access is back."""
+    _, channel, _alice, bob, message = await people_game(simcord_env)
+    game = game_id_of(simcord_env, message)
+    set_bot_overwrite(simcord_env, channel, deny("view_channel"))
+    await simcord_env.settle()
+
+    await simcord_env.advance_time(301)
+
+    assert (await stored(simcord_env, game)).ending is Ending.TIMEOUT
+    assert not await shows_store(simcord_env, message, game)
+    assert simcord_env.errors == []
+
+    set_bot_overwrite(simcord_env, channel, discord.PermissionOverwrite())
+    await simcord_env.settle()
+    late = await bob.click(message, custom_id=f"ttt:{game}:4")
+    assert answered_once(late) and late.ephemeral and "This game is over" in late.response.content
+    assert await shows_store(simcord_env, message, game)
+
+
+# ------------------------------------------------------------- gateway reconnect
+
+
+async def reconnect(env: Env, *, resume: bool) -> None:
+    """Drop the gateway connection, then come back by resuming or with a new session.
+
+    While the connection is down no event reaches the bot. A resume ends with RESUMED; a new
+    session (what discord.py does when a resume is refused) with READY and every server's
+    GUILD_CREATE again, which rebuilds discord.py's caches from scratch.
+    """
+    bot = env.bot
+    env._begin_operation("reconnect")
+    try:
+        bot.ws.open = False
+        bot.dispatch("disconnect")
+        await env._settle_internal()
+        bot.ws.open = True
+        if resume:
+            env._gateway_feed("RESUMED", {})
+        else:
+            backend = env.backend
+            ready = {
+                "v": 10,
+                "user": dict(serializers.user_payload(backend.bot_user)),
+                "guilds": [],
+                "session_id": "simcord-session-after-reconnect",
+                "resume_gateway_url": "wss://simcord.invalid",
+                "application": {"id": str(backend.application_id), "flags": 0},
+            }
+            env._gateway_feed("READY", ready)
+            for guild in list(backend.guilds.values()):
+                backend.emit("GUILD_CREATE", serializers.guild_create_payload(backend, guild))
+        await env._settle_internal()
+    finally:
+        env._end_operation()
+
+
+@pytest.mark.parametrize("resume", [True, False], ids=["resumed", "new session"])
+async def test_a_game_goes_on_across_a_gateway_reconnect(simcord_env: Env, resume: bool) -> None:
+    """Reconnects between moves change nothing: the game plays to a win, counted once."""
+    guild, _, alice, bob, message = await people_game(simcord_env)
+    game = game_id_of(simcord_env, message)
+    readies: list[str] = []
+
+    async def on_ready() -> None:
+        readies.append("ready")
+
+    simcord_env.bot.add_listener(on_ready)
+
+    for player, cell in [(alice, 0), (bob, 3), (alice, 1), (bob, 4), (alice, 2)]:
+        await reconnect(simcord_env, resume=resume)
+        result = await player.click(message, custom_id=f"ttt:{game}:{cell}")
+        assert answered_once(result) and not result.ephemeral
+
+    assert readies == ([] if resume else ["ready"] * 5)  # a new session really went through READY
+    won = await stored(simcord_env, game)
+    assert (won.ending, won.winner, won.moves) == (Ending.WIN, "X", [0, 3, 1, 4, 2])
+    assert await shows_store(simcord_env, message, game)
+    stats = await simcord_env.bot.store.player_stats(guild.id, alice.id)
+    assert (stats.vs_people.wins, stats.vs_people.games) == (1, 1)
+    assert simcord_env.errors == []
+
+
+@pytest.mark.parametrize("resume", [True, False], ids=["resumed", "new session"])
+async def test_the_clock_and_the_bot_keep_going_across_a_reconnect(
+    simcord_env: Env, resume: bool
+) -> None:
+    """Against the bot: it still answers after a reconnect, and the turn deadline still fires."""
+    _, channel, (alice,) = guild_with(simcord_env, "alice")
+    await alice.slash(channel, "tictactoe")
+    message = board_message(channel)
+    game = game_id_of(simcord_env, message)
+    await alice.click(message, custom_id=f"ttt:{game}:4")
+
+    await reconnect(simcord_env, resume=resume)
+    free = next(i for i, m in enumerate(marks(simcord_env, message)) if m is None)
+    result = await alice.click(message, custom_id=f"ttt:{game}:{free}")
+
+    assert answered_once(result) and not result.ephemeral
+    assert marks(simcord_env, message).count("O") == 2  # the bot replied
+    await reconnect(simcord_env, resume=resume)
+    await simcord_env.advance_time(301)
+    over = await stored(simcord_env, game)
+    assert (over.ending, over.winner) == (Ending.TIMEOUT, "O")
+    assert await shows_store(simcord_env, message, game)
+    assert simcord_env.errors == []
