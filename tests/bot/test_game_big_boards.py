@@ -161,7 +161,38 @@ async def while_the_bot_thinks(
         env._end_operation()
 
 
-async def test_the_event_loop_keeps_running_while_the_bot_thinks_on_5x5(simcord_env: Env) -> None:
+def game_id_of(env: Env, message: Any, size: int) -> int:
+    """The game a board message belongs to, read from its buttons."""
+    return int(cells(env, message, size)[0].custom_id.split(":")[1])
+
+
+# After the player's O on C4 (cell 17) the bot, X to move, searches for its whole move budget
+# (X...X/...../..O../..O../.....: among the slowest 5x5 positions known, see benchmarks/load.py).
+SLOW_BEFORE = [0, 12, 4]
+SLOW_CLICK = 17
+
+
+async def a_slow_position_next(env: Env, make_bot: Any, player: Any, channel: Any) -> Any:
+    """A 5x5 game where the bot plays X and the player's next click leaves it a long search.
+
+    The game is started by the player as usual; its stored moves are then set to SLOW_BEFORE
+    and the bot restarted, so the new bot loads the position from the store, as after any
+    restart (the bot would not choose these moves itself, but they are a legal position).
+    """
+    await player.slash(channel, "tictactoe", size=5, first="opponent")
+    message = board_message(channel)
+    game = await env.bot.store.load_game(game_id_of(env, message, 5))
+    assert game is not None and game.ai_side == "X"
+    game.moves = list(SLOW_BEFORE)
+    await env.bot.store.save_game(game)
+    await env.bot.release()
+    await env.restart_bot(make_bot())
+    return message
+
+
+async def test_the_event_loop_keeps_running_while_the_bot_thinks_on_5x5(
+    simcord_env: Env, make_bot: Any
+) -> None:
     """While the engine searches a 5x5 reply, a 3x3 game in another channel is played and shown.
 
     The 3x3 click is delivered only once the 5x5 search has started; the whole 3x3 turn (the
@@ -170,9 +201,13 @@ async def test_the_event_loop_keeps_running_while_the_bot_thinks_on_5x5(simcord_
     """
     guild, big, (alice, bob) = guild_with(simcord_env, "alice", "bob")
     small = guild.create_text_channel("quick")
-    await alice.slash(big, "tictactoe", size=5)
+    big_board = await a_slow_position_next(simcord_env, make_bot, alice, big)
     await bob.slash(small, "tictactoe")
-    big_board, small_board = board_message(big), board_message(small)
+    small_board = board_message(small)
+    big_id, small_id = (
+        game_id_of(simcord_env, big_board, 5),
+        game_id_of(simcord_env, small_board, 3),
+    )
     small_when_big_done: list[list[str | None]] = []
 
     def note(size: int) -> None:
@@ -182,25 +217,25 @@ async def test_the_event_loop_keeps_running_while_the_bot_thinks_on_5x5(simcord_
     with watching_the_engine(simcord_env.bot, note) as (events, big_started):
         await while_the_bot_thinks(
             simcord_env,
-            (alice, big_board, "ttt:1:12"),  # the centre: a real search, not a book move
+            (alice, big_board, f"ttt:{big_id}:{SLOW_CLICK}"),
             big_started,
-            [lambda: _emit_click(bob, small_board, "ttt:2:0")],
+            [lambda: _emit_click(bob, small_board, f"ttt:{small_id}:0")],
         )
 
     assert events == [("start", 5), ("start", 3), ("end", 3), ("end", 5)]
     # When the 5x5 search ended, the 3x3 board already showed both moves.
     # (Against a corner the only move that holds the draw is the centre.)
     assert small_when_big_done == [["X", None, None, None, "O", None, None, None, None]]
-    assert [c.mark for c in cells(simcord_env, big_board, 5)].count("O") == 1
+    assert [c.mark for c in cells(simcord_env, big_board, 5)].count("X") == 3
 
 
 async def test_while_the_bot_thinks_the_board_says_so_and_clicks_are_refused(
-    simcord_env: Env,
+    simcord_env: Env, make_bot: Any
 ) -> None:
     """During the 5x5 search the board says the bot is thinking, and a click is told to wait."""
     _, channel, (alice,) = guild_with(simcord_env, "alice")
-    await alice.slash(channel, "tictactoe", size=5)
-    message = board_message(channel)
+    message = await a_slow_position_next(simcord_env, make_bot, alice, channel)
+    game_id = game_id_of(simcord_env, message, 5)
     bot_id = simcord_env.bot.user.id
     seen: list[str] = []
 
@@ -210,17 +245,17 @@ async def test_while_the_bot_thinks_the_board_says_so_and_clicks_are_refused(
     with watching_the_engine(simcord_env.bot) as (_, big_started):
         results = await while_the_bot_thinks(
             simcord_env,
-            (alice, message, "ttt:1:12"),
+            (alice, message, f"ttt:{game_id}:{SLOW_CLICK}"),
             big_started,
-            [look, lambda: _emit_click(alice, message, "ttt:1:0")],
+            [look, lambda: _emit_click(alice, message, f"ttt:{game_id}:1")],
         )
 
-    assert f"⭕ <@{bot_id}> is thinking…" in seen[0]
+    assert f"❌ <@{bot_id}> is thinking…" in seen[0]
     first, _, second = results
     assert first.acknowledged and not first.ephemeral
     assert second.acknowledged and second.ephemeral
     assert second.response.content == "I'm thinking about my move; one moment please."
     marks = [c.mark for c in cells(simcord_env, message, 5)]
-    assert marks[12] == "X" and marks[0] is None
-    assert marks.count("X") == 1 and marks.count("O") == 1
-    assert f"{alice.mention}, your move (❌)" in text(simcord_env, message)
+    assert marks[SLOW_CLICK] == "O" and marks[1] is None
+    assert marks.count("X") == 3 and marks.count("O") == 2
+    assert f"{alice.mention}, your move (⭕)" in text(simcord_env, message)
