@@ -11,6 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import buttons
 from bot.models import PlayerStats, Record
 from bot.store import StorageError
 
@@ -55,6 +56,14 @@ class StatsCog(commands.Cog):
 
     def __init__(self, bot: TicTacToeBot) -> None:
         self.bot = bot
+
+    async def cog_app_command_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        """Log the cause and apologize privately, so no failure goes unanswered."""
+        cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+        log.error("/%s failed", getattr(interaction.command, "name", "?"), exc_info=cause)
+        await buttons.apologize(interaction)
 
     async def _read(self, interaction: discord.Interaction, read: Awaitable[T]) -> T | None:
         """Await a store read within the budget; on failure apologise (the one response)."""

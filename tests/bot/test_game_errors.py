@@ -116,3 +116,30 @@ async def test_an_error_after_the_board_was_posted_is_apologized_for_in_a_follow
     logged_cause(caplog)
     marks = [c.mark for c in cells(simcord_env, message, 3)]
     assert marks[0] == "X" and marks.count("O") == 0
+
+
+@pytest.mark.parametrize(
+    ("command", "method"),
+    [("tictactoe-stats", "player_stats"), ("tictactoe-leaderboard", "leaderboard")],
+)
+async def test_an_unexpected_error_in_a_stats_command_is_one_private_apology_and_logged(
+    simcord_env: Env,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    command: str,
+    method: str,
+) -> None:
+    """The read commands answer a bug the same way: never 'This interaction failed'."""
+    _, channel, (alice,) = guild_with(simcord_env, "alice")
+    calls = break_method(monkeypatch, simcord_env.bot.store, method)
+
+    with caplog.at_level(logging.ERROR):
+        result = await alice.slash(channel, command)
+
+    assert calls == [1]
+    assert result.acknowledged and result.ephemeral
+    assert result.response.content == SORRY
+    assert result.followups == []
+    assert command in logged_cause(caplog).getMessage()
+    (reported,) = simcord_env.errors
+    assert isinstance(reported.__cause__, Broken)
