@@ -20,7 +20,9 @@ DECLINE = "decline"
 WITHDRAW = "withdraw"
 RESIGN = "resign"
 REMATCH = "rematch"
-ACTIONS = (ACCEPT, DECLINE, WITHDRAW, RESIGN, REMATCH)
+HINT = "hint"
+REVIEW = "review"
+ACTIONS = (ACCEPT, DECLINE, WITHDRAW, RESIGN, REMATCH, HINT, REVIEW)
 
 SORRY = "Sorry, something went wrong on my side; it has been logged. Please try again."
 

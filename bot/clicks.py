@@ -13,7 +13,8 @@ from typing import Any
 import discord
 
 from bot import play, render
-from bot.buttons import ACCEPT, DECLINE, REMATCH, RESIGN, WITHDRAW
+from bot.advice import Advice
+from bot.buttons import ACCEPT, DECLINE, HINT, REMATCH, RESIGN, REVIEW, WITHDRAW
 from bot.flow import GameFlow
 from bot.models import Ending, GameRecord, Status
 from bot.store import StorageError
@@ -75,6 +76,7 @@ class Clicks:
     def __init__(self, flow: GameFlow) -> None:
         self.flow = flow
         self.games = flow.games
+        self.advice = Advice(flow)
 
     async def handle(self, interaction: Interaction, game_id: int, what: str) -> None:
         """Dispatch a click on a cell (a number) or a control (an action name)."""
@@ -86,6 +88,10 @@ class Clicks:
             await self.resign(interaction, game_id)
         elif what == REMATCH:
             await self.rematch(interaction, game_id)
+        elif what == HINT:
+            await self.advice.hint(interaction, game_id)
+        elif what == REVIEW:
+            await self.advice.review(interaction, game_id)
         else:
             await self.flow.tell(interaction, "That button no longer does anything.")
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
+from multiprocessing.connection import Connection
 from typing import Any
 
 import engine
@@ -30,3 +31,13 @@ def warm_up() -> int:
 def run(fn: Callable[..., Any], *args: Any) -> Any:
     """Call `fn(*args)`; a named module-level trampoline keeps submissions picklable."""
     return fn(*args)
+
+
+def send_result(conn: Connection, fn: Callable[..., Any], args: tuple[Any, ...]) -> None:
+    """In a process of its own: send back ``(True, fn(*args))``, or ``(False, the exception)``."""
+    try:
+        reply: tuple[bool, Any] = (True, fn(*args))
+    except Exception as exc:
+        reply = (False, exc)
+    conn.send(reply)
+    conn.close()

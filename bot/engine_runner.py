@@ -9,11 +9,13 @@ start-up (measured figures: shared/ENGINE.md; the bot's own: benchmarks/).
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import multiprocessing
 import random
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from multiprocessing.process import BaseProcess
 from typing import Any, TypeVar
 
 import engine
@@ -22,6 +24,11 @@ from bot import engine_jobs
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 MOVE_BUDGET = 0.9  # seconds of search for one move on 4x4 and 5x5
+ANALYSES = 2  # deep analyses (reviews, hints) running at once on big boards
+
+
+class AnalysisTimeout(TimeoutError):
+    """An analysis needed more time than it was given; it was stopped."""
 
 
 class EngineRunner:
@@ -32,11 +39,15 @@ class EngineRunner:
         self._use_processes = use_processes
         self._threads: ThreadPoolExecutor | None = None
         self._processes: ProcessPoolExecutor | None = None
+        self._waiters: ThreadPoolExecutor | None = None
+        self._analysts: set[BaseProcess] = set()
+        self._slots = asyncio.Semaphore(ANALYSES)
         self._rng = random.Random()
 
     async def start(self) -> None:
         """Start the pools and warm every worker, so no player waits for a cold start."""
         self._threads = ThreadPoolExecutor(max_workers=1, thread_name_prefix="engine")
+        self._waiters = ThreadPoolExecutor(max_workers=ANALYSES, thread_name_prefix="analysis")
         if self._use_processes:
             # forkserver: forking a process that already runs threads is unsafe.
             context = multiprocessing.get_context("forkserver")
@@ -59,10 +70,13 @@ class EngineRunner:
         The workers are joined, not left behind: an unjoined child process lingers in
         multiprocessing's bookkeeping and is polled by every later process start.
         """
-        for pool in (self._threads, self._processes):
+        for process in list(self._analysts):
+            if process.is_alive():
+                process.kill()
+        for pool in (self._threads, self._processes, self._waiters):
             if pool is not None:
                 pool.shutdown(wait=True, cancel_futures=True)
-        self._threads = self._processes = None
+        self._threads = self._processes = self._waiters = None
 
     def _pool_for(self, size: int) -> Executor:
         if self._threads is None:
@@ -94,3 +108,53 @@ class EngineRunner:
         if seed is None:
             seed = self._rng.getrandbits(64)
         return await self.call(board.size, engine_jobs.choose_move, board, level, seed, budget)
+
+    async def analyse(self, size: int, fn: Callable[..., T], *args: Any, limit: float) -> T:
+        """Run `fn(*args)` with a time limit; raises AnalysisTimeout when it is not done by then.
+
+        Exact analysis (a review, a hint) can take far longer than a move on a big board, and an
+        exact search cannot be interrupted. On 3x3 it is a table lookup and runs in the engine
+        thread. On bigger boards it runs in a process of its own, killed at the limit, so a deep
+        analysis never holds up the moves of other games; at most `ANALYSES` run at once.
+        """
+        if size <= 3 or self._processes is None:
+            try:
+                return await asyncio.wait_for(self.call(size, fn, *args), limit)
+            except TimeoutError as exc:
+                raise AnalysisTimeout(f"analysis took over {limit:g} s") from exc
+        if self._waiters is None:
+            raise RuntimeError("EngineRunner.start() was not awaited")
+        loop = asyncio.get_running_loop()
+        async with self._slots:
+            # The process is started and waited for in a thread: never on the loop thread.
+            return await loop.run_in_executor(self._waiters, self._run_limited, fn, args, limit)
+
+    def _run_limited(self, fn: Callable[..., T], args: tuple[Any, ...], limit: float) -> T:
+        # In an empty context: nothing of the caller's context (a test's simulated clock, say)
+        # may reach multiprocessing's own waits, which read time.monotonic().
+        return contextvars.Context().run(self._run_process, fn, args, limit)
+
+    def _run_process(self, fn: Callable[..., T], args: tuple[Any, ...], limit: float) -> T:
+        context = multiprocessing.get_context("forkserver")
+        receiver, sender = context.Pipe(duplex=False)
+        process = context.Process(
+            target=engine_jobs.send_result, args=(sender, fn, args), daemon=True
+        )
+        self._analysts.add(process)
+        try:
+            process.start()
+            sender.close()
+            if not receiver.poll(limit):
+                raise AnalysisTimeout(f"analysis took over {limit:g} s")
+            ok, value = receiver.recv()
+        except EOFError as exc:
+            raise RuntimeError("the analysis process ended without an answer") from exc
+        finally:
+            receiver.close()
+            if process.is_alive():
+                process.kill()
+            process.join()
+            self._analysts.discard(process)
+        if not ok:
+            raise value
+        return value  # type: ignore[no-any-return]

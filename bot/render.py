@@ -13,7 +13,16 @@ from typing import Any
 import discord
 
 from bot import play
-from bot.buttons import ACCEPT, DECLINE, REMATCH, RESIGN, WITHDRAW, GameButton
+from bot.buttons import (
+    ACCEPT,
+    DECLINE,
+    HINT,
+    REMATCH,
+    RESIGN,
+    REVIEW,
+    WITHDRAW,
+    GameButton,
+)
 from bot.coords import cell_name
 from bot.models import Ending, GameRecord, Status
 
@@ -154,9 +163,15 @@ def _controls(game: GameRecord) -> list[GameButton]:
             GameButton(game.id, WITHDRAW, label="Withdraw", style=discord.ButtonStyle.secondary),
         ]
     if game.status is Status.ACTIVE:
-        return [GameButton(game.id, RESIGN, label="Resign", style=discord.ButtonStyle.danger)]
+        resign = GameButton(game.id, RESIGN, label="Resign", style=discord.ButtonStyle.danger)
+        if game.vs_bot:
+            return [GameButton(game.id, HINT, label="Hint", emoji="💡"), resign]
+        return [resign]
     if game.ending in play.PLAYED:
-        return [GameButton(game.id, REMATCH, label="Rematch", style=discord.ButtonStyle.primary)]
+        return [
+            GameButton(game.id, REMATCH, label="Rematch", style=discord.ButtonStyle.primary),
+            GameButton(game.id, REVIEW, label="Review", emoji="🔍"),
+        ]
     return []
 
 

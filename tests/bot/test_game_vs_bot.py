@@ -44,7 +44,7 @@ async def test_new_game_shows_an_empty_board_players_level_and_whose_turn(simcor
     board = cells(simcord_env, message, 3)
     assert [c.mark for c in board] == [None] * 9
     assert not any(c.disabled for c in board)
-    assert list(controls(simcord_env, message, 3)) == ["Resign"]
+    assert list(controls(simcord_env, message, 3)) == ["Hint", "Resign"]
 
 
 async def test_a_move_is_shown_at_once_and_the_bot_replies_in_the_same_message(simcord_env: Env):
@@ -77,7 +77,7 @@ async def test_a_full_game_against_the_unbeatable_bot_is_a_draw_or_a_bot_win(sim
     shown = text(simcord_env, message)
     board = cells(simcord_env, message, 3)
     assert all(c.disabled for c in board)
-    assert list(controls(simcord_env, message, 3)) == ["Rematch"]
+    assert list(controls(simcord_env, message, 3)) == ["Rematch", "Review"]
     assert "It's a draw." in shown or f"⭕ <@{bot_id}> wins with " in shown
     assert f"{alice.mention} wins" not in shown
     if "wins with" in shown:
