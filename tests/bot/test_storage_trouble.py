@@ -18,10 +18,12 @@ import simcord
 from simcord import Env
 
 from bot.__main__ import main
+from bot.clicks import THINKING
 from bot.client import create_bot
 from bot.config import Settings
+from bot.flow import AI_NOT_SAVED
 from bot.store import StorageError
-from tests.bot.game_support import board_message, cells, free, guild_with
+from tests.bot.game_support import board_message, cells, free, guild_with, text
 from tests.bot.test_startup import SETTINGS
 
 
@@ -93,6 +95,51 @@ async def test_a_move_on_a_locked_database_is_refused_and_nothing_changes(
     assert not again.ephemeral
     assert cells(simcord_env, message, 3)[0].mark == "O"
     assert (await simcord_env.bot.store.load_game(1)).moves == [4, 0]
+
+
+async def test_the_bots_reply_on_a_locked_database_is_retried_by_the_next_click(
+    simcord_env: Env, settings: Settings, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The lock starts while the bot thinks: its move is not shown, the player is told, and the
+    next click (refused: the bot is to move) sets the bot's move going again."""
+    _, channel, (alice,) = guild_with(simcord_env, "alice")
+    await alice.slash(channel, "tictactoe")
+    message = board_message(channel)
+    engine = simcord_env.bot.engine
+    real_best_move = engine.best_move
+    lock = locked(settings.database_path)
+
+    async def then_lock(*args: Any, **kwargs: Any) -> int:
+        cell = await real_best_move(*args, **kwargs)
+        lock.__enter__()  # another process takes the database before the move is saved
+        return cell
+
+    engine.best_move = then_lock
+    errors = spy_on_errors(simcord_env.bot.store, "save_game")
+    try:
+        with caplog.at_level(logging.WARNING):
+            result = await alice.click(message, custom_id="ttt:1:0")
+    finally:
+        lock.__exit__(None, None, None)
+        engine.best_move = real_best_move
+
+    assert not result.ephemeral  # the player's move itself was saved and shown
+    assert [f.content for f in result.followups] == [AI_NOT_SAVED]
+    assert result.followups[0].ephemeral
+    marks = [c.mark for c in cells(simcord_env, message, 3)]
+    assert marks[0] == "X" and marks.count("O") == 0
+    assert (await simcord_env.bot.store.load_game(1)).moves == [0]  # type: ignore[union-attr]
+    assert len(errors) == 1
+    one_clear_line(caplog, errors[0])
+
+    again = await alice.click(message, custom_id="ttt:1:8")
+
+    assert again.ephemeral and again.response.content == THINKING
+    marks = [c.mark for c in cells(simcord_env, message, 3)]
+    assert marks[0] == "X" and marks[8] is None and marks.count("O") == 1
+    stored = await simcord_env.bot.store.load_game(1)
+    assert stored is not None and stored.moves == [0, marks.index("O")]
+    assert f"{alice.mention}, your move (❌)" in text(simcord_env, message)
 
 
 async def test_a_new_game_on_a_locked_database_is_refused_and_the_channel_stays_free(
