@@ -97,6 +97,37 @@ async def test_a_move_on_a_locked_database_is_refused_and_nothing_changes(
     assert (await simcord_env.bot.store.load_game(1)).moves == [4, 0]
 
 
+async def read_only(store: Any, on: bool) -> None:
+    """Make the bot's own connection refuse writes, as a read-only file or mount would."""
+    pragma = f"PRAGMA query_only = {'ON' if on else 'OFF'}"
+    await store._run(lambda: store._conn.execute(pragma))
+
+
+async def test_a_move_on_a_read_only_database_is_refused_and_nothing_changes(
+    simcord_env: Env, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Writes refused: the apology, one line saying read-only, the board and store unchanged."""
+    _, channel, (alice, bob) = guild_with(simcord_env, "alice", "bob")
+    await alice.slash(channel, "tictactoe", opponent=bob)
+    message = board_message(channel)
+    await bob.click(message, label="Accept")
+    store = simcord_env.bot.store
+    errors = spy_on_errors(store, "save_game")
+
+    await read_only(store, True)
+    with caplog.at_level(logging.WARNING):
+        result = await alice.click(message, custom_id="ttt:1:4")
+    await read_only(store, False)
+
+    assert result.ephemeral and "sorry" in result.response.content.lower()
+    assert [c.mark for c in cells(simcord_env, message, 3)] == [None] * 9
+    assert (await store.load_game(1)).moves == []  # type: ignore[union-attr]
+    assert len(errors) == 1 and "read-only" in str(errors[0])
+    one_clear_line(caplog, errors[0])
+    again = await alice.click(message, custom_id="ttt:1:4")
+    assert not again.ephemeral and cells(simcord_env, message, 3)[4].mark == "X"
+
+
 async def test_the_bots_reply_on_a_locked_database_is_retried_by_the_next_click(
     simcord_env: Env, settings: Settings, caplog: pytest.LogCaptureFixture
 ) -> None:
