@@ -28,6 +28,11 @@ async def make_bot(settings: Settings) -> AsyncIterator[Callable[..., TicTacToeB
 
     SimCord detaches a bot without calling its close(), so the engine workers and the database
     thread of every bot made here are released when the test ends.
+
+    To restart, release the running bot first (``await env.bot.release()``), as a dead process
+    would be: a new bot's engine workers are started from an executor thread, where SimCord's
+    clock is frozen, and starting a process polls the old bot's still-living workers with a
+    zero timeout that never runs out on a frozen clock, so the start would hang.
     """
     made: list[TicTacToeBot] = []
 
