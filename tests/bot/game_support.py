@@ -91,3 +91,12 @@ def guild_with(env: Env, *names: str) -> tuple[GuildHandle, ChannelHandle, list[
     channel = guild.create_text_channel("games")
     members = [guild.add_member(env.create_user(name)) for name in names]
     return guild, channel, members
+
+
+async def people_game(env: Env) -> tuple[ChannelHandle, Any, Any, Any, Any]:
+    """Alice (❌) against Bob (⭕), accepted, in #games, Carol watching; channel, players, board."""
+    _, channel, (alice, bob, carol) = guild_with(env, "alice", "bob", "carol")
+    await alice.slash(channel, "tictactoe", opponent=bob)
+    message = board_message(channel)
+    await bob.click(message, label="Accept")
+    return channel, alice, bob, carol, message

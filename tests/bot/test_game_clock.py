@@ -13,17 +13,9 @@ from tests.bot.game_support import (
     cells,
     controls,
     guild_with,
+    people_game,
     text,
 )
-
-
-async def people_game(env: Env):
-    """Alice (❌) against Bob (⭕), accepted; returns channel, alice, bob, carol, message."""
-    _, channel, (alice, bob, carol) = guild_with(env, "alice", "bob", "carol")
-    await alice.slash(channel, "tictactoe", opponent=bob)
-    message = board_message(channel)
-    await bob.click(message, label="Accept")
-    return channel, alice, bob, carol, message
 
 
 async def test_the_player_to_move_forfeits_after_the_turn_timeout(simcord_env: Env):

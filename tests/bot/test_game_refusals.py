@@ -4,17 +4,8 @@ from __future__ import annotations
 
 from simcord import Env
 
-from tests.bot.game_support import board_message, cells, guild_with, text
+from tests.bot.game_support import board_message, cells, guild_with, people_game, text
 from tests.support.burst import click_together
-
-
-async def people_game(env: Env):
-    """Alice (❌) against Bob (⭕), accepted, in #games; returns channel, players, message."""
-    _, channel, (alice, bob, carol) = guild_with(env, "alice", "bob", "carol")
-    await alice.slash(channel, "tictactoe", opponent=bob)
-    message = board_message(channel)
-    await bob.click(message, label="Accept")
-    return channel, alice, bob, carol, message
 
 
 async def test_win_length_longer_than_the_board_is_refused(simcord_env: Env):
