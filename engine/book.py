@@ -115,3 +115,28 @@ def lookup(board: Board) -> list[int]:
     (_, move), t = found
     # perm maps original -> canonical; undo it for the stored move.
     return [rules(board.size, board.k).perms[t].index(move)]
+
+
+def move_values(board: Board) -> dict[int, int] | None:
+    """Every legal move's exact value (engine.evaluate's scale) if the book holds every result.
+
+    A move that ends the game needs no entry: a win is 99, a full board 0.
+    """
+    if board.size == 3:
+        return None
+    _load()
+    if board.ply + 1 > _MAX_PLY.get((board.size, board.k), -1):
+        return None
+    out = {}
+    for cell in board.legal_moves():
+        child = board.play(cell)
+        outcome = child.outcome()
+        if outcome is not None:
+            out[cell] = 0 if outcome.winner is None else 99
+            continue
+        known = value(child)
+        if known is None:
+            return None
+        # The child's value for the opponent, one ply further: flip it and add the move.
+        out[cell] = -known + (known > 0) - (known < 0)
+    return out

@@ -126,6 +126,10 @@ def _searched(board: Board, rng: random.Random | None, deadline: float | None) -
     known = book.lookup(board)
     if known:
         return _pick(known, rng)
+    values = book.move_values(board)
+    if values is not None:
+        top = max(values.values())
+        return _pick([cell for cell, v in values.items() if v == top], rng)
     try:
         return optimal_move(board, rng=rng, deadline=deadline)
     except SearchTimeout:

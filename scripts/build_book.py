@@ -9,16 +9,21 @@ there too (a post-game review or a hint reads them).
 
 Each line reads ``size k board-text value cell`` (the board in canonical form, the least of its
 eight symmetric images, the move in that frame) or ``size k board-text value -`` for a position
-where the opponent is to move. Lines are appended as they are solved, so a build that runs out of
-its time budget, or is stopped, keeps its work, and a later run resumes where it ended. A comment
-line is written when a ply is complete; those lines state the book's coverage exactly.
+where the book keeps only the value (the opponent is to move, or the position is off the engine's
+lines). Lines are appended as they are solved, so a build that runs out of its time budget, or
+is stopped, keeps its work, and a later run resumes where it ended. A comment line is written when
+a ply is complete; those lines state the book's coverage exactly.
 
-    nice -n 19 python scripts/build_book.py --board 5:4 --max-ply 5 --budget 3600
+With --values-to-ply it then adds the exact value (no move) of every position up to that ply,
+whoever is to move, for reviews and hints of any game.
+
+    nice -n 19 python scripts/build_book.py --board 5:4 --max-ply 6 --values-to-ply 3 --budget 3600
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import time
 from pathlib import Path
 
@@ -171,6 +176,55 @@ def build(size: int, k: int, max_ply: int, stop: float, out: Path) -> None:
             print(note, flush=True)
 
 
+def build_values(size: int, k: int, max_ply: int, stop: float, out: Path) -> None:
+    """Add the exact value of every position (up to symmetry) up to `max_ply`, whoever moves.
+
+    With these, `evaluate` and `classify` are lookups on those plies in any game (a review of a
+    game between people, or against a level that strays from the book), and `analyse` and
+    `best_move` read every move's value from the next ply.
+    """
+    known = read_known(out)
+    noted = set()
+    if out.exists():
+        pattern = rf"^# {size}x{size} k={k}: values at ply (\d+) complete"
+        noted = {int(p) for p in re.findall(pattern, out.read_text(encoding="ascii"), re.M)}
+    level = {canonical(Board.empty(size, k))[0]}
+    with out.open("a", encoding="ascii") as f:
+        for ply in range(max_ply + 1):
+            ordered = sorted(level, key=lambda b: (b.x, b.o))
+            solved = 0
+            slowest = 0.0
+            start = time.monotonic()
+            for n, board in enumerate(ordered):
+                if (size, k, board.x, board.o) in known:
+                    continue
+                if time.monotonic() > stop:
+                    where = f"values at ply {ply} incomplete: {n} of {len(ordered)}"
+                    note = f"# {size}x{size} k={k}: {where}"
+                    f.write(note + "\n")
+                    print(note, flush=True)
+                    return
+                s = solver(size, k)
+                trim_tables()
+                me, opp = _sides(board)
+                t = time.perf_counter()
+                value = _relative(_exact(s, me, opp), board.ply)
+                slowest = max(slowest, time.perf_counter() - t)
+                known[(size, k, board.x, board.o)] = (value, None)
+                f.write(f"{size} {k} {board.to_string()} {value} -\n")
+                f.flush()
+                solved += 1
+            if solved or ply not in noted:
+                note = (
+                    f"# {size}x{size} k={k}: values at ply {ply} complete: every one of "
+                    f"{len(level)} positions, slowest solve {slowest:.2f} s, "
+                    f"{time.monotonic() - start:.0f} s"
+                )
+                f.write(note + "\n")
+                print(note, flush=True)
+            level = {c for b in level for c in replies(b)}
+
+
 def main() -> None:
     """Build or extend the book within the time budget."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -178,6 +232,12 @@ def main() -> None:
     parser.add_argument("--max-ply", type=int, default=5)
     parser.add_argument("--budget", type=float, default=3600.0, help="seconds for the whole build")
     parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument(
+        "--values-to-ply",
+        type=int,
+        default=-1,
+        help="after the engine's lines, add the value of every position up to this ply",
+    )
     parser.add_argument(
         "--check-ply",
         type=int,
@@ -198,6 +258,8 @@ def main() -> None:
     for spec in args.board or ["5:4"]:
         size, k = (int(n) for n in spec.split(":"))
         build(size, k, args.max_ply, stop, args.out)
+        if args.values_to_ply >= 0:
+            build_values(size, k, args.values_to_ply, stop, args.out)
 
 
 if __name__ == "__main__":
