@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
 
-import discord
 import pytest
 
 from bot.__main__ import main
+from tests.support.discord_http import discord_answering
 
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GabCdE.abcdefghijklmnopqrstuvwxyz0123456789AB"
 ROOT = Path(__file__).resolve().parents[2]
@@ -65,34 +62,12 @@ def test_bad_value_in_dotenv_names_the_setting(tmp_path: Path) -> None:
     assert TOKEN not in done.stdout + done.stderr
 
 
-class _Unauthorized(BaseHTTPRequestHandler):
-    """Discord's answer to a revoked token: 401 on every route."""
-
-    def do_GET(self) -> None:
-        body = json.dumps({"message": "401: Unauthorized", "code": 0}).encode()
-        self.send_response(401)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args: object) -> None:
-        pass
-
-
 @pytest.fixture
 def discord_rejecting_tokens(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """discord.py's real login path, pointed at a local server that answers 401."""
-    server = HTTPServer(("127.0.0.1", 0), _Unauthorized)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    port = server.server_address[1]
-    monkeypatch.setattr(discord.http.Route, "BASE", f"http://127.0.0.1:{port}/api/v10")
-    try:
+    """discord.py's real login path, pointed at a local server that answers 401 everywhere."""
+    unauthorized = (401, {"message": "401: Unauthorized", "code": 0})
+    with discord_answering(monkeypatch, {}, otherwise=unauthorized):
         yield
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 def test_rejected_token_is_one_line_exit_1(

@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import logging
 import sqlite3
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
-import discord
 import pytest
 import simcord
 from simcord import Env
@@ -25,6 +21,7 @@ from bot.flow import AI_NOT_SAVED
 from bot.store import StorageError
 from tests.bot.game_support import board_message, cells, free, guild_with, text
 from tests.bot.test_startup import SETTINGS
+from tests.support.discord_http import Answer, discord_answering
 
 
 def problems(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
@@ -208,18 +205,15 @@ async def test_a_corrupt_database_stops_the_start_with_a_clear_error(tmp_path: P
     assert db.read_bytes().startswith(b"this is not a database")  # nothing overwritten
 
 
-class _AcceptsTheToken(BaseHTTPRequestHandler):
-    """Discord's login answers for a valid token: who the bot is, and its application."""
-
-    ANSWERS: ClassVar[dict[str, dict[str, Any]]] = {
-        "/api/v10/users/@me": {
-            "id": "1001",
-            "username": "tictactoe",
-            "discriminator": "0",
-            "avatar": None,
-            "bot": True,
-        },
-        "/api/v10/oauth2/applications/@me": {
+# Discord's login answers for a valid token: who the bot is, and its application.
+LOGIN: dict[str, Answer] = {
+    "/users/@me": (
+        200,
+        {"id": "1001", "username": "tictactoe", "discriminator": "0", "avatar": None, "bot": True},
+    ),
+    "/oauth2/applications/@me": (
+        200,
+        {
             "id": "1001",
             "name": "tictactoe",
             "description": "",
@@ -229,30 +223,14 @@ class _AcceptsTheToken(BaseHTTPRequestHandler):
             "verify_key": "0" * 64,
             "owner": {"id": "7", "username": "owner", "discriminator": "0", "avatar": None},
         },
-    }
-
-    def do_GET(self) -> None:
-        answer = self.ANSWERS.get(self.path)
-        body = json.dumps(answer or {"message": "404: Not Found", "code": 0}).encode()
-        self.send_response(200 if answer else 404)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args: object) -> None:
-        pass
+    ),
+}
 
 
 def test_python_m_bot_on_a_corrupt_database_exits_with_one_line(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
 ) -> None:
     """The entry point logs in, cannot open the database, and says so in one line (exit 1)."""
-    server = HTTPServer(("127.0.0.1", 0), _AcceptsTheToken)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    monkeypatch.setattr(
-        discord.http.Route, "BASE", f"http://127.0.0.1:{server.server_address[1]}/api/v10"
-    )
     db = tmp_path / "games.db"
     db.write_bytes(b"this is not a database, just some bytes" * 200)
     monkeypatch.chdir(tmp_path)
@@ -264,11 +242,10 @@ def test_python_m_bot_on_a_corrupt_database_exits_with_one_line(
     root = logging.getLogger()
     handlers, level = root.handlers[:], root.level
     try:
-        code = main()
+        with discord_answering(monkeypatch, LOGIN, otherwise=(404, {"message": "404: Not Found"})):
+            code = main()
     finally:
         root.handlers[:], root.level = handlers, level  # main() configures the root logger
-        server.shutdown()
-        server.server_close()
     out, err = capfd.readouterr()
     assert code == 1
     assert "Traceback" not in out + err
