@@ -103,6 +103,22 @@ async def test_rematch_against_the_bot_swaps_the_first_move_and_keeps_the_level(
     assert f"{alice.mention}, your move (⭕)" in shown
 
 
+async def test_rematch_keeps_the_board_size_and_line_length(simcord_env: Env):
+    """A 4x4 game with 3 in a row, resigned: the rematch is 4x4 with 3 in a row again."""
+    _, channel, (alice,) = guild_with(simcord_env, "alice")
+    await alice.slash(channel, "tictactoe", size=4, win_length=3, difficulty="hard")
+    first = board_message(channel)
+    await alice.click(first, label="Resign")
+
+    await alice.click(first, label="Rematch")
+
+    second = board_message(channel)
+    assert second.id != first.id
+    shown = text(simcord_env, second)
+    assert "4×4, 3 in a row" in shown and "(bot, hard)" in shown
+    assert len(cells(simcord_env, second, 4)) == 16
+
+
 async def test_rematch_against_a_person_is_a_new_challenge_with_sides_swapped(simcord_env: Env):
     """Bob asks for a rematch: Alice is challenged, Bob plays ❌; Alice accepts and plays ⭕."""
     channel, alice, bob, carol, message = await people_game(simcord_env)
