@@ -398,11 +398,12 @@ async def load_run(mode: str, n: int, size: int, args: argparse.Namespace) -> Ru
             responses = kit.Responses(env)
             # The sampler shortens the GIL switch interval: only when asked (--profile).
             probe, sampler = kit.LagProbe(), kit.Sampler() if args.profile else None
-            collector = kit.GcWatch()
+            collector, janitor = kit.GcWatch(), kit.Janitor(env)
             run = Run(mode, size, n)
             try:
                 probe.start()
                 collector.start()
+                janitor.start()
                 if sampler is not None:
                     sampler.start()
                 main0 = time.thread_time()  # this thread runs the event loop
@@ -438,6 +439,7 @@ async def load_run(mode: str, n: int, size: int, args: argparse.Namespace) -> Ru
                 if sampler is not None:
                     sampler.stop()
                 collector.stop()
+                await janitor.stop()
                 probe.stop()
                 responses.close()
             await kit.settle(env, SETTLE)
@@ -507,8 +509,13 @@ async def measure_memory(n: int, size: int, args: argparse.Namespace) -> dict[st
 
 
 # 5x5, 4 in a row, first player to move: among the slowest positions found by timing best_move
-# (0.9 s budget) over random games; each takes the whole budget from cold tables.
-SLOW_5X5 = ("X...X/...../..O../..O../.....", "...../...../..O../.O..X/.X...")
+# (0.9 s budget) over random games; from cold tables each takes 0.45 s to the whole budget.
+SLOW_5X5 = (
+    "X...X/...../..O../..O../.....",
+    "...../...../..O../.O..X/.X...",
+    "...../....X/..O../...../.....",
+    "..X../.O.../..O.X/...../.....",
+)
 
 
 def forget_searches() -> None:
