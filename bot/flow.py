@@ -8,7 +8,6 @@ message, since an interaction token lives only 15 minutes.
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import logging
 import random
@@ -54,6 +53,7 @@ class GameFlow:
     def __init__(self, bot: TicTacToeBot, games: GameRegistry) -> None:
         self.bot = bot
         self.games = games
+        games.on_due = self._due
 
     # ------------------------------------------------------------ plumbing
 
@@ -300,31 +300,26 @@ class GameFlow:
     # ------------------------------------------------------------ deadlines
 
     def arm(self, game: GameRecord) -> None:
-        """Start (or stop) the task that enforces the game's deadline."""
-        if play.is_live(game) and game.deadline is not None:
-            self.games.set_timer(game.id, self._watch(game.id))
-        else:
-            self.games.set_timer(game.id, None)
+        """Set (or clear) the game's deadline on the registry's clock."""
+        live = play.is_live(game) and game.deadline is not None
+        self.games.set_deadline(game.id, game.deadline if live else None)
 
-    async def _watch(self, game_id: int) -> None:
-        """Sleep until the deadline, then end the game if, under the lock, it is still due."""
-        while True:
+    async def _due(self, game_id: int) -> None:
+        """The game's deadline has come: end it if, under the lock, it is still due."""
+        async with self.games.lock(game_id):
             game = self.games.get(game_id)
             if game is None or not play.is_live(game) or game.deadline is None:
                 return
-            delay = (game.deadline - discord.utils.utcnow()).total_seconds()
-            if delay > 0:
-                await asyncio.sleep(delay)
-                continue
-            async with self.games.lock(game_id):
-                after = await self._expire(game_id)
-                if after is not None:
-                    await self.publish(after)
-                    return
-            game = self.games.get(game_id)
-            due = game is not None and game.deadline is not None
-            if due and game.deadline <= discord.utils.utcnow():  # type: ignore[union-attr,operator]
-                await asyncio.sleep(RETRY)  # the save failed: try again a little later
+            if game.deadline > discord.utils.utcnow():
+                self.arm(game)  # moved on meanwhile
+                return
+            after = await self._expire(game_id)
+            if after is not None:
+                await self.publish(after)
+                return
+        # The end could not be saved: try again a little later.
+        retry = discord.utils.utcnow() + timedelta(seconds=RETRY)
+        self.games.set_deadline(game_id, retry)
 
     async def _expire(self, game_id: int) -> GameRecord | None:
         """End a game whose deadline has passed (lock held); None if it was not saved."""

@@ -1,16 +1,22 @@
-"""Live games in memory: by id and by channel, one lock per game, one deadline task per game.
+"""Live games in memory: by id and by channel, one lock per game, and one clock for all deadlines.
 
 The store is the record of truth; this registry is the fast path in front of it and the place
 where per-process things live (locks, tasks, who is thinking, challenge cooldowns). It is filled
 from ``store.live_games()`` when the cog loads, so a restart picks every game up again.
+
+Deadlines are kept in a heap watched by a single task, not a sleeping task per game: a thousand
+live games cost a thousand heap entries, and a start-up re-arms them all at once.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Coroutine
+import heapq
+from collections.abc import Callable, Coroutine
 from datetime import datetime, timedelta
 from typing import Any
+
+import discord
 
 from bot import play
 from bot.models import GameRecord
@@ -25,7 +31,11 @@ class GameRegistry:
         self._games: dict[int, GameRecord] = {}
         self._channels: dict[int, int] = {}  # channel id -> live game id (or RESERVED)
         self._locks: dict[int, asyncio.Lock] = {}
-        self._timers: dict[int, asyncio.Task[None]] = {}
+        self._deadlines: dict[int, datetime] = {}  # game id -> when it is due
+        self._heap: list[tuple[datetime, int]] = []  # (when, game id); stale entries skipped
+        self._clock: asyncio.Task[None] | None = None
+        self._clock_wakes_at: datetime | None = None
+        self.on_due: Callable[[int], Coroutine[Any, Any, None]] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._last_challenge: dict[int, datetime] = {}
         self.thinking: set[int] = set()  # games whose engine move is being computed
@@ -100,20 +110,46 @@ class GameRegistry:
 
     # ------------------------------------------------------------------ tasks
 
-    def set_timer(self, game_id: int, coro: Coroutine[Any, Any, None] | None) -> None:
-        """Replace the game's deadline task (None: just cancel it), unless that task is us."""
-        current = asyncio.current_task()
-        old = self._timers.pop(game_id, None)
-        if old is not None and old is not current:
-            old.cancel()
-        if coro is not None:
-            task = asyncio.create_task(coro, name=f"ttt-deadline-{game_id}")
-            self._timers[game_id] = task
-            task.add_done_callback(lambda t: self._forget_timer(game_id, t))
+    def set_deadline(self, game_id: int, when: datetime | None) -> None:
+        """When the game is due (``on_due(game_id)`` runs then); None: it has no deadline."""
+        if when is None:
+            self._deadlines.pop(game_id, None)
+            return
+        self._deadlines[game_id] = when
+        heapq.heappush(self._heap, (when, game_id))
+        if self._clock_wakes_at is None or when < self._clock_wakes_at:
+            self._restart_clock()
 
-    def _forget_timer(self, game_id: int, task: asyncio.Task[None]) -> None:
-        if self._timers.get(game_id) is task:
-            del self._timers[game_id]
+    def deadline(self, game_id: int) -> datetime | None:
+        """When the game's deadline falls, if it has one."""
+        return self._deadlines.get(game_id)
+
+    def _restart_clock(self) -> None:
+        if self._clock is not None and self._clock is not asyncio.current_task():
+            self._clock.cancel()
+        self._clock = asyncio.create_task(self._run_clock(), name="ttt-deadlines")
+
+    async def _run_clock(self) -> None:
+        """Sleep until the earliest deadline; start the handler of every game that is due."""
+        while True:
+            now = discord.utils.utcnow()
+            while self._heap:
+                when, game_id = self._heap[0]
+                if self._deadlines.get(game_id) != when:
+                    heapq.heappop(self._heap)  # replaced or cleared since
+                elif when <= now:
+                    heapq.heappop(self._heap)
+                    del self._deadlines[game_id]
+                    if self.on_due is not None:
+                        self.spawn(self.on_due(game_id), name=f"ttt-due-{game_id}")
+                else:
+                    break
+            if not self._heap:
+                self._clock_wakes_at = None
+                self._clock = None
+                return
+            self._clock_wakes_at = self._heap[0][0]
+            await asyncio.sleep((self._clock_wakes_at - now).total_seconds())
 
     def spawn(self, coro: Coroutine[Any, Any, Any], *, name: str) -> asyncio.Task[Any]:
         """Run background work (an engine move after a restart) and keep a reference to it."""
@@ -124,7 +160,10 @@ class GameRegistry:
 
     def close(self) -> None:
         """Cancel every task this registry started."""
-        for task in [*self._timers.values(), *self._tasks]:
-            task.cancel()
-        self._timers.clear()
+        for task in [self._clock, *self._tasks]:
+            if task is not None:
+                task.cancel()
+        self._clock = self._clock_wakes_at = None
+        self._deadlines.clear()
+        self._heap.clear()
         self._tasks.clear()
