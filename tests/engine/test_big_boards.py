@@ -8,7 +8,8 @@ import time
 import pytest
 
 import engine
-from engine import Board
+from engine import Board, play
+from engine.search import solver
 
 
 @pytest.mark.parametrize(
@@ -55,16 +56,28 @@ def test_deadline_kept_on_hard_position() -> None:
 
 
 def test_without_deadline_a_slow_position_still_gets_a_move() -> None:
-    """Off the book, where the solver needs many seconds, best_move returns within its budget.
+    """Off the book, where the exact solver needs seconds, best_move returns within its budget.
 
-    The position (5x5 k=4, an opening the engine never plays) takes the exact solver over ten
-    seconds; the bound is loose so that it tests the budget, not the machine's speed.
+    The position (5x5 k=4, ply 4, never on the engine's own lines) is a draw that takes the
+    solver several seconds from empty tables; the bound is loose so that it tests the budget, not
+    the machine's speed.
     """
-    board = Board.from_string("...O./X..../...../...../.....", 4)
+    board = Board.from_string("...../...../O..../...../OX..X", 4)
+    solver(5, 4).table.clear()
     start = time.monotonic()
     cell = engine.best_move(board)
     assert time.monotonic() - start < 5.0
     assert cell in board.legal_moves()
+
+
+def test_budget_spent_still_wins_blocks_and_moves(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With no time at all the engine still takes a win in one, blocks, or plays a legal move."""
+    monkeypatch.setattr(play, "MOVE_BUDGET", 0.0)
+    solver(5, 4).table.clear()
+    board = Board.from_string("...../...../O..../...../OX..X", 4)
+    assert engine.best_move(board) in board.legal_moves()
+    assert engine.best_move(Board.from_string("XX.X./OO.../O..../...../.....", 4)) == 2  # win
+    assert engine.best_move(Board.from_string("XXX../OO.../...../...../.....", 4)) == 3  # block
 
 
 @pytest.mark.parametrize(("size", "k", "expected"), [(4, 3, 95), (4, 4, 0), (5, 3, 95)])

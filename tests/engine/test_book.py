@@ -21,10 +21,11 @@ def _entries() -> dict[tuple[int, int, int, int], tuple[int, int]]:
         return book.parse(f.read())
 
 
-def _complete_plies() -> list[int]:
+def _complete_plies(what: str = "") -> list[int]:
     with open(book.DATA, encoding="ascii") as f:
         text = f.read()
-    return [int(p) for p in re.findall(rf"^# {SIZE}x{SIZE} k={K}: ply (\d+) complete", text, re.M)]
+    pattern = rf"^# {SIZE}x{SIZE} k={K}: {what}ply (\d+) complete"
+    return sorted({int(p) for p in re.findall(pattern, text, re.M)})
 
 
 ENTRIES = _entries()
@@ -120,6 +121,54 @@ def test_public_api_reads_the_book() -> None:
     values = engine.analyse(after)
     assert len(values) == len(after.legal_moves())
     assert max(values.values()) == engine.evaluate(after) == -value - (value > 0) + (value < 0)
+
+
+def test_values_cover_every_position_to_their_ply() -> None:
+    """Every position (up to symmetry) up to the last complete "values" ply has its value."""
+    plies = _complete_plies("values at ")
+    assert plies == list(range(len(plies))) and len(plies) >= 3
+    level = {Board.empty(SIZE, K)}
+    for _ in plies:
+        assert all(b in BOOK for b in level)
+        level = {
+            book.canonical(b.play(c))[0]
+            for b in level
+            for c in b.legal_moves()
+            if b.play(c).outcome() is None
+        }
+
+
+def test_values_agree_with_the_values_of_the_moves() -> None:
+    """Wherever the book holds every move's result, its value is the best of them (negamax)."""
+    checked = 0
+    for board, (value, move) in BOOK.items():
+        values = book.move_values(board)
+        if values is None:
+            continue
+        checked += 1
+        assert max(values.values()) == value, board
+        if move >= 0:
+            assert values[move] == value, board
+    assert checked > 100
+
+
+def test_moves_where_the_book_holds_only_values() -> None:
+    """Where the book has no move of its own but every move's result, the move comes from them.
+
+    These are positions after the engine's reply as O (the centre) to a first move elsewhere, so
+    the engine playing the other side there reads exact moves and values at once.
+    """
+    rng = random.Random(4)
+    for moves in ([0, 12], [1, 12], [24, 12]):
+        board = Board.from_moves(moves, SIZE, K)
+        assert book.lookup(board) == []
+        assert book.move_values(board) is not None
+        values = engine.analyse(board)
+        best = max(values.values())
+        assert best == engine.evaluate(board)
+        assert values[engine.best_move(board)] == best
+        for _ in range(3):
+            assert values[engine.best_move(board, rng=rng)] == best
 
 
 @pytest.mark.parametrize(
