@@ -315,11 +315,23 @@ class GameFlow:
                 return
             after = await self._expire(game_id)
             if after is not None:
-                await self.publish(after)
+                if after.ending is not Ending.ABANDONED:  # else there is no board to edit
+                    await self.publish(after)
                 return
         # The end could not be saved: try again a little later.
         retry = discord.utils.utcnow() + timedelta(seconds=RETRY)
         self.games.set_deadline(game_id, retry)
+
+    async def _board_exists(self, game: GameRecord) -> bool:
+        """False only when Discord says the board message is gone (any other error: True)."""
+        if game.message_id is None:
+            return True
+        channel = self.bot.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
+        try:
+            await channel.fetch_message(game.message_id)
+        except discord.HTTPException as exc:
+            return not board_gone(exc)
+        return True
 
     async def _expire(self, game_id: int) -> GameRecord | None:
         """End a game whose deadline has passed (lock held); None if it was not saved."""
@@ -328,6 +340,11 @@ class GameFlow:
             return None  # gone, or a move came in while we waited for the lock
         if game.status is Status.CHALLENGE:
             after = play.finish(game, Ending.EXPIRED, None)
+        elif not await self._board_exists(game):
+            # Deleted while we were not listening (down, or a lost gateway session): nobody
+            # could play it, so nobody forfeits it.
+            log.info("the board of game %s is gone; the game is abandoned", game_id)
+            after = play.finish(game, Ending.ABANDONED, None)
         else:
             after = play.finish(game, Ending.TIMEOUT, play.other(play.turn(game)))
         try:

@@ -321,24 +321,31 @@ async def test_a_forfeit_while_the_bot_cannot_see_the_channel_is_kept(simcord_en
 # ------------------------------------------------------------- gateway reconnect
 
 
-async def reconnect(env: Env, *, resume: bool) -> None:
-    """Drop the gateway connection, then come back by resuming or with a new session.
-
-    While the connection is down no event reaches the bot. A resume ends with RESUMED; a new
-    session (what discord.py does when a resume is refused) with READY and every server's
-    GUILD_CREATE again, which rebuilds discord.py's caches from scratch.
-    """
-    bot = env.bot
-    env._begin_operation("reconnect")
+async def drop_gateway(env: Env) -> None:
+    """The gateway connection dies: from now on no event reaches the bot."""
+    env._begin_operation("drop_gateway")
     try:
-        bot.ws.open = False
-        bot.dispatch("disconnect")
+        env.bot.ws.open = False
+        env.bot.dispatch("disconnect")
         await env._settle_internal()
-        bot.ws.open = True
+    finally:
+        env._end_operation()
+
+
+async def restore_gateway(env: Env, *, resume: bool) -> None:
+    """Connect again: resume the session (RESUMED), or start a new one.
+
+    A new session (what discord.py does when a resume is refused) begins with READY and every
+    server's GUILD_CREATE again, which rebuilds discord.py's caches from scratch; events sent
+    while the connection was down are not replayed.
+    """
+    backend = env.backend
+    env._begin_operation("restore_gateway")
+    try:
+        env.bot.ws.open = True
         if resume:
             env._gateway_feed("RESUMED", {})
         else:
-            backend = env.backend
             ready = {
                 "v": 10,
                 "user": dict(serializers.user_payload(backend.bot_user)),
@@ -353,6 +360,12 @@ async def reconnect(env: Env, *, resume: bool) -> None:
         await env._settle_internal()
     finally:
         env._end_operation()
+
+
+async def reconnect(env: Env, *, resume: bool) -> None:
+    """Drop the gateway connection and come back at once."""
+    await drop_gateway(env)
+    await restore_gateway(env, resume=resume)
 
 
 @pytest.mark.parametrize("resume", [True, False], ids=["resumed", "new session"])
@@ -403,4 +416,31 @@ async def test_the_clock_and_the_bot_keep_going_across_a_reconnect(
     over = await stored(simcord_env, game)
     assert (over.ending, over.winner) == (Ending.TIMEOUT, "O")
     assert await shows_store(simcord_env, message, game)
+    assert simcord_env.errors == []
+
+
+async def test_a_board_deleted_while_the_bot_was_not_listening_is_abandoned_at_its_deadline(
+    simcord_env: Env,
+) -> None:
+    """The deletion is missed (no event): at the deadline the bot finds the board gone.
+
+    Nobody could play a deleted board, so nobody forfeits: the game is abandoned, not lost.
+    """
+    guild, channel, alice, bob, message = await people_game(simcord_env)
+    mod = await moderator(simcord_env, guild)
+    game = game_id_of(simcord_env, message)
+    await alice.click(message, custom_id=f"ttt:{game}:4")
+    await drop_gateway(simcord_env)
+    await mod.delete(message)
+    await restore_gateway(simcord_env, resume=False)
+    assert (await stored(simcord_env, game)).status is Status.ACTIVE  # the bot did not see it
+
+    await simcord_env.advance_time(301)
+
+    gone = await stored(simcord_env, game)
+    assert (gone.status, gone.ending, gone.winner) == (Status.FINISHED, Ending.ABANDONED, None)
+    for player in (alice, bob):
+        stats = await simcord_env.bot.store.player_stats(guild.id, player.id)
+        assert stats.vs_people.games == 0 and stats.rated_games == 0
+    assert not (await bob.slash(channel, "tictactoe")).ephemeral
     assert simcord_env.errors == []

@@ -37,6 +37,7 @@ def play_and_kill(db: Path, moves: int) -> dict[int, list[str | None]]:
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,
+        start_new_session=True,  # its own process group: the kill takes its engine workers too
     )
     seen: dict[int, list[str | None]] = {}
     try:
@@ -49,7 +50,9 @@ def play_and_kill(db: Path, moves: int) -> dict[int, list[str | None]]:
                 if moves == 0:
                     break
     finally:
-        os.kill(driver.pid, signal.SIGKILL)
+        # SIGKILL to the whole group: the bot, and the engine's forkserver and workers, which
+        # would otherwise outlive it (nothing tells them their parent died).
+        os.killpg(driver.pid, signal.SIGKILL)
         driver.wait(timeout=30)
     assert moves == 0, "the driver stopped before enough moves were shown"
     assert driver.returncode == -signal.SIGKILL
