@@ -6,6 +6,7 @@ not, and nothing escapes as an exception (SimCord records every error the bot ra
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import pytest
@@ -30,6 +31,11 @@ async def people_game(env: Env):
     return guild, channel, alice, bob, carol, message
 
 
+def no_errors_logged(caplog: pytest.LogCaptureFixture) -> bool:
+    """Nothing was logged at ERROR or above (a caught exception is logged there)."""
+    return not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
 def game_id_of(env: Env, message: Any) -> int:
     return int(cells(env, message, 3)[0].custom_id.split(":")[1])
 
@@ -51,7 +57,9 @@ FORGED = {
 
 
 @pytest.mark.parametrize("kind", list(FORGED))
-async def test_a_forged_click_gets_a_private_refusal(simcord_env: Env, kind: str) -> None:
+async def test_a_forged_click_gets_a_private_refusal(
+    simcord_env: Env, kind: str, caplog: pytest.LogCaptureFixture
+) -> None:
     """Whatever the custom id says, the clicker is answered privately and the board stays."""
     _, channel, alice, _, _, message = await people_game(simcord_env)
     game = game_id_of(simcord_env, message)
@@ -65,7 +73,7 @@ async def test_a_forged_click_gets_a_private_refusal(simcord_env: Env, kind: str
     assert answered_once(result) and result.ephemeral
     assert says in result.response.content
     assert text(simcord_env, message) == before
-    assert simcord_env.errors == []
+    assert simcord_env.errors == [] and no_errors_logged(caplog)
 
 
 async def test_a_cell_of_someone_elses_game_is_refused_on_either_board(simcord_env: Env) -> None:
@@ -159,7 +167,9 @@ FUZZ = {
 
 
 @pytest.mark.parametrize("case", list(FUZZ))
-async def test_a_fuzzed_option_is_refused_with_a_message(simcord_env: Env, case: str) -> None:
+async def test_a_fuzzed_option_is_refused_with_a_message(
+    simcord_env: Env, case: str, caplog: pytest.LogCaptureFixture
+) -> None:
     """Values Discord's own checks would stop: a private refusal that says which, no game."""
     _, channel, (alice,) = guild_with(simcord_env, "alice")
     options, says = FUZZ[case]
@@ -175,12 +185,14 @@ async def test_a_fuzzed_option_is_refused_with_a_message(simcord_env: Env, case:
     assert answered_once(result) and result.ephemeral
     assert says in result.response.content
     assert channel.last_message is None
-    assert simcord_env.errors == []
+    assert simcord_env.errors == [] and no_errors_logged(caplog)
     # Nothing was reserved: a proper command in the same channel starts a game.
     assert not (await alice.slash(channel, "tictactoe")).ephemeral
 
 
-async def test_opponent_values_a_client_could_send_are_each_answered(simcord_env: Env) -> None:
+async def test_opponent_values_a_client_could_send_are_each_answered(
+    simcord_env: Env, caplog: pytest.LogCaptureFixture
+) -> None:
     """Yourself, another bot, a stranger to the server, an unresolved id: refused; me: a game."""
     guild, channel, (alice,) = guild_with(simcord_env, "alice")
     robot = guild.add_member(simcord_env.create_user("robot", bot=True))
@@ -208,4 +220,4 @@ async def test_opponent_values_a_client_could_send_are_each_answered(simcord_env
     against_me = await challenge(me)
     assert answered_once(against_me) and not against_me.ephemeral
     assert "(bot, unbeatable)" in text(simcord_env, board_message(channel))
-    assert simcord_env.errors == []
+    assert simcord_env.errors == [] and no_errors_logged(caplog)
