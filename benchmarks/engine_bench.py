@@ -9,7 +9,8 @@
   how many were cut at the engine's move budget (the best move found so far, not proven).
 - The first 5x5 k=4 move in a fresh process (import, opening book and move).
 - Review cost: evaluate and classify on every position of one played 5x5 game (k=4 and k=5),
-  and analyse where the opponent was to move.
+  and analyse where the opponent was to move; evaluate on every position of 5x5 k=4 games
+  between random players (off the engine's lines, as in a game between people).
 - Memory the engine keeps warm (tracemalloc, in a fresh process).
 
     python benchmarks/engine_bench.py [--quick]
@@ -234,6 +235,34 @@ def review(size: int, k: int) -> None:
     )
 
 
+def review_any_game(size: int, k: int, games: int) -> None:
+    """evaluate and classify on every position of games between two random players.
+
+    Such games leave the engine's lines at once: this is the review of a game between people.
+    """
+    rng = random.Random(9)
+    times: list[float] = []
+    ctimes: list[float] = []
+    for _ in range(games):
+        board = Board.empty(size, k)
+        while board.outcome() is None:
+            # classify first: it pays the win/draw/loss search that evaluate would then reuse.
+            t = time.perf_counter()
+            classify(board)
+            ctimes.append(time.perf_counter() - t)
+            t = time.perf_counter()
+            evaluate(board)
+            times.append(time.perf_counter() - t)
+            board = board.play(rng.choice(board.legal_moves()))
+    print(
+        f"review of {games} games between random players, {size}x{size} k={k}, "
+        f"{len(times)} positions: classify median {us(statistics.median(ctimes))}, p99 "
+        f"{us(pct(ctimes, 0.99))}, worst {us(max(ctimes))}; then evaluate median "
+        f"{us(statistics.median(times))}, p99 {us(pct(times, 0.99))}, worst {us(max(times))}; "
+        f"both: worst {us(max(a + b for a, b in zip(times, ctimes, strict=True)))}"
+    )
+
+
 def memory() -> None:
     code = """
 import tracemalloc, random, time
@@ -267,13 +296,14 @@ def main() -> None:
         "| cut at the budget |"
     )
     print("|---|---|---|---|---|---|---|---|")
-    games, randoms, selfplay = (2, 3, 1) if args.quick else (20, 10, 6)
+    games, randoms, selfplay = (2, 3, 1) if args.quick else (20, 60, 20)
     for size, k in [(4, 3), (4, 4), (5, 3), (5, 4), (5, 5)]:
         bench_big(size, k, games, randoms, selfplay)
     print()
     first_big_move(5, 4)
     review(5, 4)
     review(5, 5)
+    review_any_game(5, 4, 2 if args.quick else 10)
     memory()
 
 
