@@ -24,6 +24,15 @@ def _relative(value: int, filled: int) -> int:
     return 0
 
 
+def _absolute(value: int, filled: int) -> int:
+    """The inverse of `_relative`: a value on the evaluate scale back to the absolute score."""
+    if value > 0:
+        return value - filled
+    if value < 0:
+        return value + filled
+    return 0
+
+
 def _running(board: Board) -> None:
     if board.outcome() is not None:
         raise IllegalMoveError("the game is over")
@@ -129,7 +138,8 @@ def optimal_move(
     trim_tables()
     s.deadline = deadline
     try:
-        best = _exact(s, me, opp)
+        known = book.value(board)
+        best = _exact(s, me, opp) if known is None else _absolute(known, board.ply)
         if rng is not None:
             # The first optimal move of a uniformly shuffled list is uniform among optimal moves.
             moves = list(board.legal_moves())

@@ -9,7 +9,7 @@ import pytest
 
 import engine
 from engine import Board, book
-from engine.api import _exact, _move_value, _relative, _sides
+from engine.api import _absolute, _exact, _move_value, _relative, _sides
 from engine.rules import rules
 from engine.search import solver
 
@@ -169,6 +169,15 @@ def test_moves_where_the_book_holds_only_values() -> None:
         assert values[engine.best_move(board)] == best
         for _ in range(3):
             assert values[engine.best_move(board, rng=rng)] == best
+
+
+def test_book_values_convert_back_to_solver_scores() -> None:
+    """A book value read back as the solver's absolute score gives the same value again."""
+    for filled in range(25):
+        for plies in range(1, 26 - filled):  # a win or a loss `plies` away
+            for value in (100 - plies, plies - 100):
+                assert _relative(_absolute(value, filled), filled) == value
+        assert _relative(_absolute(0, filled), filled) == 0
 
 
 @pytest.mark.parametrize(
