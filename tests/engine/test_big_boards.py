@@ -137,3 +137,17 @@ def test_analyse_matches_evaluate_on_4x4() -> None:
         if child.outcome() is None:
             v = engine.evaluate(child)
             assert value == -v + (1 if v > 0 else -1 if v < 0 else 0)
+
+
+def test_five_by_five_k4_engine_draws_itself_and_never_loses() -> None:
+    """On 5x5 k=4 (a draw) the engine draws itself and never loses to random play, as X or O."""
+    rng = random.Random(13)
+    for _ in range(2):
+        final = _play("engine", "engine", Board.empty(5, 4), rng)
+        assert final.outcome() == engine.Outcome(None, ())
+    for first in ("engine", "random"):
+        second = "random" if first == "engine" else "engine"
+        for _ in range(3):
+            outcome = _play(first, second, Board.empty(5, 4), rng).outcome()
+            assert outcome is not None
+            assert outcome.winner != ("O" if first == "engine" else "X")
