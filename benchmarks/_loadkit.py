@@ -127,6 +127,43 @@ class GcWatch:
             gc.callbacks.remove(self._callback)
 
 
+class StoreWatch:
+    """Times the bot's game saves: on the storage thread (the SQLite work, fsync included) and
+    as the event loop awaits them (queueing behind other saves on that one thread included).
+
+    Wraps the store instance's own methods for one run; the bot's code is unchanged.
+    """
+
+    def __init__(self, store: Any) -> None:
+        self.store = store
+        self.service: list[float] = []
+        self.awaited: list[float] = []
+
+    def start(self) -> None:
+        store, service, awaited = self.store, self.service, self.awaited
+        work, save = store._save_game, store.save_game
+
+        def timed_work(game: Any) -> None:
+            started = now()
+            try:
+                work(game)
+            finally:
+                service.append(now() - started)
+
+        async def timed_save(game: Any) -> None:
+            started = now()
+            try:
+                await save(game)
+            finally:
+                awaited.append(now() - started)
+
+        store._save_game, store.save_game = timed_work, timed_save
+
+    def stop(self) -> None:
+        for name in ("_save_game", "save_game"):
+            self.store.__dict__.pop(name, None)
+
+
 # ------------------------------------------------------------------ where the CPU goes
 
 

@@ -17,8 +17,7 @@ challenge, accepted, then random legal moves). Modes:
   reach the bot while it is busy with other games.
 - memory: N games opened and one move played in each, all live; traced memory of bot-side
   objects divided by N.
-- engine: one 5x5 (4 in a row) game against the unbeatable bot, which moves first (the slow
-  positions are the first player's); the loop lag while the engine
+- engine: one 5x5 (4 in a row) game against the unbeatable bot; the loop lag while the engine
   computes its first replies, with the engine in its process pool and, to compare, in a thread.
   The player picks each move to make the engine think longest (see `engine_lag`).
 
@@ -134,6 +133,8 @@ class Run:
     shares: dict[str, float] = field(default_factory=dict)
     lags: list[float] = field(default_factory=list)
     gc_pauses: list[float] = field(default_factory=list)
+    save_service: list[float] = field(default_factory=list)  # on the storage thread
+    save_awaited: list[float] = field(default_factory=list)  # as the loop awaited it
     timings: list[kit.Timing] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
 
@@ -166,6 +167,8 @@ class Run:
             "reply_ms": kit.summary_ms(replies),
             "lag_ms": kit.summary_ms(self.lags),
             "gc_pause_ms": kit.summary_ms(self.gc_pauses),
+            "save_thread_ms": kit.summary_ms(self.save_service),
+            "save_awaited_ms": kit.summary_ms(self.save_awaited),
             "cpu_ms_per_move": self.per_move(self.cpu),
             # The loop thread's CPU spent in SimCord's code (sampled share) taken out.
             # Less the loop thread's time in SimCord and in the players (sampled, --profile).
@@ -399,9 +402,11 @@ async def load_run(mode: str, n: int, size: int, args: argparse.Namespace) -> Ru
             # The sampler shortens the GIL switch interval: only when asked (--profile).
             probe, sampler = kit.LagProbe(), kit.Sampler() if args.profile else None
             collector, janitor = kit.GcWatch(), kit.Janitor(env)
+            saves = kit.StoreWatch(bot.store)
             run = Run(mode, size, n)
             try:
                 probe.start()
+                saves.start()
                 collector.start()
                 janitor.start()
                 if sampler is not None:
@@ -428,6 +433,7 @@ async def load_run(mode: str, n: int, size: int, args: argparse.Namespace) -> Ru
                 run.main_cpu = time.thread_time() - main0
                 run.lags = probe.lags(t0, t1)
                 run.gc_pauses = list(collector.pauses)
+                run.save_service, run.save_awaited = saves.service, saves.awaited
                 if sampler is not None:
                     run.shares = sampler.shares()
                     print(
@@ -439,6 +445,7 @@ async def load_run(mode: str, n: int, size: int, args: argparse.Namespace) -> Ru
                 if sampler is not None:
                     sampler.stop()
                 collector.stop()
+                saves.stop()
                 await janitor.stop()
                 probe.stop()
                 responses.close()
@@ -508,13 +515,13 @@ async def measure_memory(n: int, size: int, args: argparse.Namespace) -> dict[st
     }
 
 
-# 5x5, 4 in a row, first player to move: among the slowest positions found by timing best_move
-# (0.9 s budget) over random games; from cold tables each takes 0.45 s to the whole budget.
+# 5x5, 4 in a row: the slowest positions found by timing best_move (0.9 s budget) over random
+# games, 0.1 to 0.2 s each from cold tables (the opening book holds every position to ply 3).
 SLOW_5X5 = (
-    "X...X/...../..O../..O../.....",
-    "...../...../..O../.O..X/.X...",
-    "...../....X/..O../...../.....",
-    "..X../.O.../..O.X/...../.....",
+    "...../..O../..OOX/...X./X.X..",
+    "XXXO./...X./..O../.O.../.....",
+    "...../X.OX./O.O../X..../..X..",
+    ".XOX./...../XOO../X..../.....",
 )
 
 
@@ -547,7 +554,7 @@ async def slowest_reply(position: Any, free: list[int], rng: random.Random, trie
 
 
 async def engine_lag(args: argparse.Namespace, *, processes: bool, replies: int) -> dict[str, Any]:
-    """One 5x5 game, 4 in a row, the unbeatable bot moving first: loop lag while it computes.
+    """One 5x5 game, 4 in a row, against the unbeatable bot: loop lag while it computes.
 
     Before each click the player looks for the move that makes the engine think longest (up
     to --engine-tries cells, each timed from cold search tables in a thread, outside the
@@ -555,7 +562,7 @@ async def engine_lag(args: argparse.Namespace, *, processes: bool, replies: int)
     engine's tables stay warm in its worker process between replies, as in the bot; in a
     thread they are emptied before each click. The unbeatable bot's own opening keeps its
     searches short, so first the bot's runner is asked directly for its move on `SLOW_5X5`, the
-    slowest positions known (the whole budget), while nothing else runs. The
+    slowest positions known, while nothing else runs. The
     players wait for the answers on the route hooks, not by settling, so nothing but the bot
     and the lag probe runs on the loop while the engine computes.
     """
@@ -574,7 +581,6 @@ async def engine_lag(args: argparse.Namespace, *, processes: bool, replies: int)
                 5,
                 4,
                 "unbeatable",
-                bot_first=True,  # its slow positions are the first player's
             )
             await kit.settle(env, SETTLE)
             responses = kit.Responses(env)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import math
 import time
 from pathlib import Path
 
@@ -50,8 +51,11 @@ async def test_every_game_completes_in_each_mode(tmp_path: Path) -> None:
         assert run.keys() >= FIELDS
         assert run["finished"] == run["games"] == (2 if run["mode"] == "alone" else 3), run
         assert run["stuck"] == 0, run
-        assert 0 < run["cpu_ms_per_move_bot"] < run["cpu_ms_per_move"], run
-        assert abs(sum(run["main_thread_shares"].values()) - 1) < 1e-6, run
+        if run["main_thread_shares"]:  # a run of a few ms may catch no busy sample
+            assert abs(sum(run["main_thread_shares"].values()) - 1) < 1e-6, run
+            assert 0 < run["cpu_ms_per_move_bot"] <= run["cpu_ms_per_move"], run
+        else:
+            assert math.isnan(run["cpu_ms_per_move_bot"]), run
         assert run["unanswered"] == 0 and run["refused"] == 0 and not run["errors"], run
         assert run["moves"] >= run["games"] * 5  # a 3x3 game takes at least five moves
         assert run["ack_ms"]["n"] == run["interactions"] > 0
