@@ -112,12 +112,16 @@ class GameRegistry:
 
     def set_deadline(self, game_id: int, when: datetime | None) -> None:
         """When the game is due (``on_due(game_id)`` runs then); None: it has no deadline."""
-        if when is None:
-            self._deadlines.pop(game_id, None)
-            return
-        self._deadlines[game_id] = when
-        heapq.heappush(self._heap, (when, game_id))
-        if self._clock_wakes_at is None or when < self._clock_wakes_at:
+        old = self._deadlines.pop(game_id, None)
+        if when is not None:
+            self._deadlines[game_id] = when
+            heapq.heappush(self._heap, (when, game_id))
+        wakes = self._clock_wakes_at
+        if when is not None and (wakes is None or when < wakes):
+            self._restart_clock()
+        elif old is not None and old == wakes and when != old:
+            # The clock sleeps for a deadline that is gone (a move replaced it, or the game
+            # ended): let it sleep until the next real one instead of waking for nothing.
             self._restart_clock()
 
     def deadline(self, game_id: int) -> datetime | None:
