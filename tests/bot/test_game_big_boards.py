@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
 from simcord import Env
 
 import engine
+from bot import engine_jobs
 from bot.coords import cell_name
 from tests.bot.game_support import board_message, cells, controls, free, guild_with, text
+from tests.support import held_engine
 from tests.support.burst import _emit_click
 
 SUCCESS = 3  # the button style of the winning line
@@ -113,42 +117,52 @@ async def test_a_big_board_between_people_ends_with_the_line_highlighted(
     assert f"🏆 ❌ {alice_p.mention} wins with" in text(simcord_env, message)
 
 
-@contextmanager
-def watching_the_engine(
-    bot: Any, on_end: Callable[[int], None] = lambda size: None
-) -> Iterator[tuple[list[tuple[str, int]], asyncio.Event]]:
-    """Record when each engine move starts and ends (by board size); an event for a 5x5 start.
+def game_id_of(env: Env, message: Any, size: int) -> int:
+    """The game a board message belongs to, read from its buttons."""
+    return int(cells(env, message, size)[0].custom_id.split(":")[1])
 
-    The real engine runs; `on_end(size)` is called the moment a move's computation returns.
+
+@contextmanager
+def held_big_searches(
+    bot: Any, gate: Path, on_end: Callable[[int], None] = lambda size: None
+) -> Iterator[tuple[list[tuple[str, int]], asyncio.Event]]:
+    """Hold the bot's 5x5 moves open: each is computed in the engine's process pool as usual,
+    but handed back only once `gate` exists, so the bot thinks for as long as the test needs,
+    however fast the engine is. Records when each move starts and ends (by board size), calls
+    `on_end(size)` the moment a move comes back, and sets an event when a 5x5 move starts.
     """
     events: list[tuple[str, int]] = []
     big_started = asyncio.Event()
-    real = bot.engine.best_move
+    runner = bot.engine
+    real_call = runner.call
 
-    async def watched(board: engine.Board, **options: Any) -> int:
-        events.append(("start", board.size))
-        if board.size == 5:
+    async def call(size: int, fn: Callable[..., Any], *args: Any) -> Any:
+        if fn is not engine_jobs.choose_move:
+            return await real_call(size, fn, *args)
+        events.append(("start", size))
+        if size == 5:
             big_started.set()
+            fn = functools.partial(held_engine.choose_move_when_open, str(gate))
         try:
-            return await real(board, **options)
+            return await real_call(size, fn, *args)
         finally:
-            on_end(board.size)
-            events.append(("end", board.size))
+            on_end(size)
+            events.append(("end", size))
 
-    bot.engine.best_move = watched
+    runner.call = call
     try:
         yield events, big_started
     finally:
-        bot.engine.best_move = real
+        runner.call = real_call
+        gate.touch()  # never leave a worker waiting
 
 
 async def while_the_bot_thinks(
     env: Env, first: tuple[Any, Any, str], big_started: asyncio.Event, then: list[Any]
 ) -> list[Any]:
     """Deliver `first` (a click that makes the bot think on 5x5), wait until the engine is
-    computing, call each of `then` (snapshots, or clicks to deliver), then let everything finish.
-
-    Each item of `then` is a function of no arguments; a click returns its InteractionResult.
+    computing, call each of `then` (snapshots, clicks to deliver, opening the gate), then let
+    everything finish. Each item of `then` is a function of no arguments; its result is kept.
     """
     env._begin_operation("while_the_bot_thinks")
     try:
@@ -161,101 +175,118 @@ async def while_the_bot_thinks(
         env._end_operation()
 
 
-def game_id_of(env: Env, message: Any, size: int) -> int:
-    """The game a board message belongs to, read from its buttons."""
-    return int(cells(env, message, size)[0].custom_id.split(":")[1])
-
-
-# After the player's O on C4 (cell 17) the bot, X to move, searches for its whole move budget
-# (X...X/...../..O../..O../.....: among the slowest 5x5 positions known, see benchmarks/load.py).
-SLOW_BEFORE = [0, 12, 4]
-SLOW_CLICK = 17
-
-
-async def a_slow_position_next(env: Env, make_bot: Any, player: Any, channel: Any) -> Any:
-    """A 5x5 game where the bot plays X and the player's next click leaves it a long search.
-
-    The game is started by the player as usual; its stored moves are then set to SLOW_BEFORE
-    and the bot restarted, so the new bot loads the position from the store, as after any
-    restart (the bot would not choose these moves itself, but they are a legal position).
-    """
-    await player.slash(channel, "tictactoe", size=5, first="opponent")
+async def a_5x5_game(env: Env, player: Any, channel: Any) -> tuple[Any, int]:
+    """A 5x5 game (4 in a row) against the unbeatable bot: the board and the game's id."""
+    await player.slash(channel, "tictactoe", size=5)
     message = board_message(channel)
-    game = await env.bot.store.load_game(game_id_of(env, message, 5))
-    assert game is not None and game.ai_side == "X"
-    game.moves = list(SLOW_BEFORE)
-    await env.bot.store.save_game(game)
-    await env.bot.release()
-    await env.restart_bot(make_bot())
-    return message
+    return message, game_id_of(env, message, 5)
 
 
 async def test_the_event_loop_keeps_running_while_the_bot_thinks_on_5x5(
-    simcord_env: Env, make_bot: Any
+    simcord_env: Env, tmp_path: Path
 ) -> None:
-    """While the engine searches a 5x5 reply, a 3x3 game in another channel is played and shown.
+    """While the engine's process works on a 5x5 reply, a 3x3 game in another channel goes on.
 
-    The 3x3 click is delivered only once the 5x5 search has started; the whole 3x3 turn (the
-    player's move saved and shown, the bot's reply computed, saved and shown) completes before
-    the 5x5 search ends, which only a free event loop allows.
+    The 5x5 reply is held open until the 3x3 game's reply has been computed, and the 3x3 click
+    is delivered only once the 5x5 search has started: the 3x3 move is shown and its reply
+    computed in between, which only a free event loop allows. (Were the loop blocked, the 3x3
+    game could not move, and the held search would give up waiting and end first.)
     """
     guild, big, (alice, bob) = guild_with(simcord_env, "alice", "bob")
     small = guild.create_text_channel("quick")
-    big_board = await a_slow_position_next(simcord_env, make_bot, alice, big)
+    big_board, big_id = await a_5x5_game(simcord_env, alice, big)
     await bob.slash(small, "tictactoe")
     small_board = board_message(small)
-    big_id, small_id = (
-        game_id_of(simcord_env, big_board, 5),
-        game_id_of(simcord_env, small_board, 3),
-    )
+    small_id = game_id_of(simcord_env, small_board, 3)
+    gate = tmp_path / "gate"
     small_when_big_done: list[list[str | None]] = []
 
     def note(size: int) -> None:
-        if size == 5:
+        if size == 3:
+            gate.touch()  # the other game has had its reply: let the 5x5 move come back
+        else:
             small_when_big_done.append([c.mark for c in cells(simcord_env, small_board, 3)])
 
-    with watching_the_engine(simcord_env.bot, note) as (events, big_started):
+    with held_big_searches(simcord_env.bot, gate, note) as (events, big_started):
         await while_the_bot_thinks(
             simcord_env,
-            (alice, big_board, f"ttt:{big_id}:{SLOW_CLICK}"),
+            (alice, big_board, f"ttt:{big_id}:12"),
             big_started,
             [lambda: _emit_click(bob, small_board, f"ttt:{small_id}:0")],
         )
 
     assert events == [("start", 5), ("start", 3), ("end", 3), ("end", 5)]
-    # When the 5x5 search ended, the 3x3 board already showed both moves.
-    # (Against a corner the only move that holds the draw is the centre.)
-    assert small_when_big_done == [["X", None, None, None, "O", None, None, None, None]]
-    assert [c.mark for c in cells(simcord_env, big_board, 5)].count("X") == 3
+    # When the 5x5 move came back, the 3x3 board already showed Bob's move.
+    assert small_when_big_done[0][0] == "X"
+    # Against a corner the only move that holds the draw is the centre.
+    assert [c.mark for c in cells(simcord_env, small_board, 3)] == [
+        "X", None, None, None, "O", None, None, None, None
+    ]  # fmt: skip
+    big_marks = [c.mark for c in cells(simcord_env, big_board, 5)]
+    assert big_marks[12] == "X" and big_marks.count("O") == 1
 
 
 async def test_while_the_bot_thinks_the_board_says_so_and_clicks_are_refused(
-    simcord_env: Env, make_bot: Any
+    simcord_env: Env, tmp_path: Path
 ) -> None:
     """During the 5x5 search the board says the bot is thinking, and a click is told to wait."""
     _, channel, (alice,) = guild_with(simcord_env, "alice")
-    message = await a_slow_position_next(simcord_env, make_bot, alice, channel)
-    game_id = game_id_of(simcord_env, message, 5)
+    message, game_id = await a_5x5_game(simcord_env, alice, channel)
     bot_id = simcord_env.bot.user.id
+    gate = tmp_path / "gate"
     seen: list[str] = []
 
-    def look() -> None:
-        seen.append(text(simcord_env, message))
-
-    with watching_the_engine(simcord_env.bot) as (_, big_started):
+    with held_big_searches(simcord_env.bot, gate) as (events, big_started):
         results = await while_the_bot_thinks(
             simcord_env,
-            (alice, message, f"ttt:{game_id}:{SLOW_CLICK}"),
+            (alice, message, f"ttt:{game_id}:12"),
             big_started,
-            [look, lambda: _emit_click(alice, message, f"ttt:{game_id}:1")],
+            [
+                lambda: seen.append(text(simcord_env, message)),
+                lambda: _emit_click(alice, message, f"ttt:{game_id}:0"),
+                gate.touch,
+            ],
         )
 
-    assert f"❌ <@{bot_id}> is thinking…" in seen[0]
-    first, _, second = results
+    assert f"⭕ <@{bot_id}> is thinking…" in seen[0]
+    first, _, second, _ = results
     assert first.acknowledged and not first.ephemeral
     assert second.acknowledged and second.ephemeral
     assert second.response.content == "I'm thinking about my move; one moment please."
+    assert events == [("start", 5), ("end", 5)]
     marks = [c.mark for c in cells(simcord_env, message, 5)]
-    assert marks[SLOW_CLICK] == "O" and marks[1] is None
-    assert marks.count("X") == 3 and marks.count("O") == 2
-    assert f"{alice.mention}, your move (⭕)" in text(simcord_env, message)
+    assert marks[12] == "X" and marks[0] is None
+    assert marks.count("X") == 1 and marks.count("O") == 1
+    assert f"{alice.mention}, your move (❌)" in text(simcord_env, message)
+
+
+async def test_resigning_while_the_bot_thinks_ends_the_game_and_drops_its_move(
+    simcord_env: Env, tmp_path: Path
+) -> None:
+    """Resign is not held up by the search; the move found afterwards is thrown away."""
+    _, channel, (alice,) = guild_with(simcord_env, "alice")
+    message, game_id = await a_5x5_game(simcord_env, alice, channel)
+    bot_id = simcord_env.bot.user.id
+    gate = tmp_path / "gate"
+    when_search_ended: list[str] = []
+
+    def note(size: int) -> None:
+        when_search_ended.append(text(simcord_env, message))
+
+    with held_big_searches(simcord_env.bot, gate, note) as (events, big_started):
+        _, resigned, _ = await while_the_bot_thinks(
+            simcord_env,
+            (alice, message, f"ttt:{game_id}:12"),
+            big_started,
+            [lambda: _emit_click(alice, message, f"ttt:{game_id}:resign"), gate.touch],
+        )
+
+    assert events == [("start", 5), ("end", 5)]
+    assert resigned.acknowledged and not resigned.ephemeral
+    resignation = f"🏳️ {alice.mention} resigned. ⭕ <@{bot_id}> wins."
+    assert resignation in when_search_ended[0]  # shown while the engine still held its move
+    assert resignation in text(simcord_env, message)
+    marks = [c.mark for c in cells(simcord_env, message, 5)]
+    assert marks.count("X") == 1 and marks.count("O") == 0  # no move after the resignation
+    stored = await simcord_env.bot.store.load_game(game_id)
+    assert stored is not None and stored.moves == [12]
