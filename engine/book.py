@@ -1,10 +1,11 @@
 """The opening book: exact values and the engine's moves for early big-board positions.
 
 The file engine/data/book.txt is written by scripts/build_book.py. Each line reads
-``size k board-text value move``: the board in canonical form (the least of its eight symmetric
-images), its exact value (engine.evaluate's scale) and the engine's optimal move in that frame,
-or ``-`` in place of the move for a position where the engine's opponent is to move (the book
-keeps only its value). Lines starting with ``#`` are comments (the builder states the coverage
+``size k board-text value moves``: the board in canonical form (the least of its eight symmetric
+images), its exact value (engine.evaluate's scale) and the engine's optimal moves in that frame,
+separated by commas, the first the one it plays without `rng`; or ``-`` in place of the moves
+where the book keeps only the value (the engine's opponent is to move, or the position is off
+the engine's lines). Lines starting with ``#`` are comments (the builder states the coverage
 there). It is read lazily, once per process; a malformed file raises BookError naming the line.
 """
 
@@ -16,7 +17,7 @@ from engine.board import Board
 from engine.rules import rules
 
 DATA = os.path.join(os.path.dirname(__file__), "data", "book.txt")
-Entry = tuple[int, int]  # (value, move in the canonical frame or -1)
+Entry = tuple[int, tuple[int, ...]]  # (value, moves in the canonical frame, maybe none)
 _BOOK: dict[tuple[int, int, int, int], Entry] | None = None
 _MAX_PLY: dict[tuple[int, int], int] = {}  # (size, k) -> the highest ply the book holds
 
@@ -27,9 +28,15 @@ class BookError(ValueError):
 
 def canonical(board: Board) -> tuple[Board, int]:
     """The least of the board's eight symmetric images, and the index of the symmetry used."""
+    canon, ts = _canonical(board)
+    return canon, ts[0]
+
+
+def _canonical(board: Board) -> tuple[Board, list[int]]:
+    """The canonical image and every symmetry that maps the board onto it (the first least)."""
     r = rules(board.size, board.k)
     best: tuple[int, int] | None = None
-    best_t = 0
+    best_ts: list[int] = []
     for t, perm in enumerate(r.perms):
         x = o = 0
         for cell in range(r.cells):
@@ -38,9 +45,11 @@ def canonical(board: Board) -> tuple[Board, int]:
             elif board.o >> cell & 1:
                 o |= 1 << perm[cell]
         if best is None or (x, o) < best:
-            best, best_t = (x, o), t
+            best, best_ts = (x, o), [t]
+        elif (x, o) == best:
+            best_ts.append(t)
     assert best is not None
-    return Board(board.size, board.k, best[0], best[1]), best_t
+    return Board(board.size, board.k, best[0], best[1]), best_ts
 
 
 def parse(text: str) -> dict[tuple[int, int, int, int], Entry]:
@@ -70,10 +79,14 @@ def _entry(raw: str) -> tuple[tuple[int, int, int, int], Entry]:
         raise ValueError("the game is over")
     if not -100 < value < 100:
         raise ValueError(f"value {value} out of range")
-    cell = -1 if move == "-" else int(move)
-    if cell != -1 and cell not in board.legal_moves():
-        raise ValueError(f"move {cell} is not a legal move")
-    return (size, k, board.x, board.o), (value, cell)
+    cells = () if move == "-" else tuple(int(m) for m in move.split(","))
+    taken = board.x | board.o
+    for cell in cells:
+        if not 0 <= cell < size * size or taken >> cell & 1:
+            raise ValueError(f"move {cell} is not a legal move")
+    if len(set(cells)) != len(cells):
+        raise ValueError("a move is listed twice")
+    return (size, k, board.x, board.o), (value, cells)
 
 
 def _load() -> dict[tuple[int, int, int, int], Entry]:
@@ -90,15 +103,15 @@ def _load() -> dict[tuple[int, int, int, int], Entry]:
     return _BOOK
 
 
-def _find(board: Board) -> tuple[Entry, int] | None:
+def _find(board: Board) -> tuple[Entry, list[int]] | None:
     if board.size == 3:
         return None  # the 3x3 game is solved whole (engine.small); the book has no 3x3 lines
     book = _load()
     if board.ply > _MAX_PLY.get((board.size, board.k), -1):
         return None
-    canon, t = canonical(board)
+    canon, ts = _canonical(board)
     entry = book.get((board.size, board.k, canon.x, canon.o))
-    return None if entry is None else (entry, t)
+    return None if entry is None else (entry, ts)
 
 
 def value(board: Board) -> int | None:
@@ -108,13 +121,25 @@ def value(board: Board) -> int | None:
 
 
 def lookup(board: Board) -> list[int]:
-    """The book's move for `board` (in the board's own frame) as a list, or an empty list."""
+    """The book's moves for `board` in the board's own frame, or an empty list.
+
+    Each stored move is mapped back through every symmetry that takes the board onto its
+    canonical form, so a symmetric position offers every equivalent cell. The first is the move
+    to play without `rng`.
+    """
     found = _find(board)
-    if found is None or found[0][1] < 0:
+    if found is None:
         return []
-    (_, move), t = found
-    # perm maps original -> canonical; undo it for the stored move.
-    return [rules(board.size, board.k).perms[t].index(move)]
+    (_, moves), ts = found
+    perms = rules(board.size, board.k).perms
+    out: list[int] = []
+    for move in moves:
+        for t in ts:
+            # perm maps original -> canonical; undo it for the stored move.
+            cell = perms[t].index(move)
+            if cell not in out:
+                out.append(cell)
+    return out
 
 
 def move_values(board: Board) -> dict[int, int] | None:

@@ -7,17 +7,19 @@ records the exact value and the engine's move (the first optimal move in the sol
 for the position after that move its exact value, so that `evaluate` and `analyse` are lookups
 there too (a post-game review or a hint reads them).
 
-Each line reads ``size k board-text value cell`` (the board in canonical form, the least of its
-eight symmetric images, the move in that frame) or ``size k board-text value -`` for a position
-where the book keeps only the value (the opponent is to move, or the position is off the engine's
-lines). Lines are appended as they are solved, so a build that runs out of its time budget, or
-is stopped, keeps its work, and a later run resumes where it ended. A comment line is written when
-a ply is complete; those lines state the book's coverage exactly.
+Each line reads ``size k board-text value cells``: the board in canonical form (the least of its
+eight symmetric images), its exact value, and the engine's moves in that frame (one, or the chosen
+first moves on the empty board); or ``size k board-text value -`` where the book keeps only the
+value (the opponent is to move, or the position is off the engine's lines). Lines are appended
+as they are solved, so a build that runs out of its time budget, or is stopped, keeps its work,
+and a later run resumes where it ended. A comment line is written when a ply is complete; those
+lines state the book's coverage exactly.
 
 With --values-to-ply it then adds the exact value (no move) of every position up to that ply,
 whoever is to move, for reviews and hints of any game.
 
-    nice -n 19 python scripts/build_book.py --board 5:4 --max-ply 6 --values-to-ply 3 --budget 3600
+    nice -n 19 python scripts/build_book.py --board 5:4 --max-ply 6 --values-to-ply 3 \
+        --first-moves 12,6,7 --budget 3600
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from engine.search import solver, trim_tables
 
 OUT = Path(__file__).resolve().parent.parent / "engine" / "data" / "book.txt"
 
-Known = dict[tuple[int, int, int, int], tuple[int, int | None]]
+Known = dict[tuple[int, int, int, int], tuple[int, tuple[int, ...]]]
 
 
 def solve(board: Board) -> tuple[int, int]:
@@ -52,13 +54,21 @@ def solve(board: Board) -> tuple[int, int]:
     raise AssertionError("no move reaches the position's value")
 
 
+def is_optimal(board: Board, cell: int) -> bool:
+    """Whether `cell` is an optimal move of the running `board`."""
+    s = solver(board.size, board.k)
+    me, opp = _sides(board)
+    best = _exact(s, me, opp)
+    return _move_value(s, me, opp, cell, best - 1, best) >= best
+
+
 def after_value(value: int) -> int:
     """The value, for the opponent, of the position after an optimal move from one of `value`."""
     return -value - (value > 0) + (value < 0)
 
 
 def read_known(path: Path) -> Known:
-    """The entries already in the book file: (size, k, x, o) -> (value, move or None)."""
+    """The entries already in the book file: (size, k, x, o) -> (value, moves)."""
     known: Known = {}
     if not path.exists():
         return known
@@ -67,8 +77,16 @@ def read_known(path: Path) -> Known:
             continue
         size, k, text, value, move = raw.split()
         b = Board.from_string(text, int(k))
-        known[(int(size), int(k), b.x, b.o)] = (int(value), None if move == "-" else int(move))
+        moves = () if move == "-" else tuple(int(m) for m in move.split(","))
+        known[(int(size), int(k), b.x, b.o)] = (int(value), moves)
     return known
+
+
+def _noted(out: Path, pattern: str) -> set[int]:
+    """The plies that the file's comment lines matching `pattern` (one group) say are complete."""
+    if not out.exists():
+        return set()
+    return {int(p) for p in re.findall(pattern, out.read_text(encoding="ascii"), re.M)}
 
 
 def replies(board: Board) -> set[Board]:
@@ -92,11 +110,12 @@ def tree_level(size: int, k: int, known: Known, ply: int) -> set[Board]:
         following: set[Board] = set()
         for board in level:
             entry = known.get((size, k, board.x, board.o))
-            if entry is None or entry[1] is None:
+            if entry is None or not entry[1]:
                 raise SystemExit(f"the book lacks {board.to_string()}: build it first")
-            after = canonical(board.play(entry[1]))[0]
-            if after.outcome() is None:
-                following |= replies(after)
+            for move in entry[1]:
+                after = canonical(board.play(move))[0]
+                if after.outcome() is None:
+                    following |= replies(after)
         level = following
     return level
 
@@ -124,16 +143,36 @@ def check(size: int, k: int, ply: int, out: Path) -> None:
     )
 
 
+def set_first_moves(size: int, k: int, first: tuple[int, ...], out: Path) -> None:
+    """Make `first` the engine's first moves on the empty board, each checked to be optimal.
+
+    The book's line for the empty board is rewritten in place; the build then covers the
+    engine's lines after each of these moves.
+    """
+    empty = canonical(Board.empty(size, k))[0]
+    for cell in first:
+        if not is_optimal(empty, cell):
+            raise SystemExit(f"{cell} is not an optimal first move")
+    value = solve(empty)[0]
+    line = f"{size} {k} {empty.to_string()} {value} {','.join(map(str, first))}"
+    prefix = f"{size} {k} {empty.to_string()} "
+    notes = f"# {size}x{size} k={k}: ply "  # the coverage of the engine's lines changes
+    lines = out.read_text(encoding="ascii").splitlines() if out.exists() else []
+    kept = [raw for raw in lines if not raw.startswith((prefix, notes))]
+    out.write_text("\n".join([line, *kept]) + "\n", encoding="ascii")
+
+
 def build(size: int, k: int, max_ply: int, stop: float, out: Path) -> None:
     """Extend the book for (size, k) ply by ply until `max_ply` or the `stop` time."""
     known = read_known(out)
+    noted = _noted(out, rf"^# {size}x{size} k={k}: ply (\d+) complete")
     empty = Board.empty(size, k)
     levels: dict[int, set[Board]] = {0: {canonical(empty)[0]}, 1: replies(empty)}
     with out.open("a", encoding="ascii") as f:
 
-        def write(board: Board, value: int, move: int | None) -> None:
-            known[(size, k, board.x, board.o)] = (value, move)
-            mark = "-" if move is None else str(move)
+        def write(board: Board, value: int, moves: tuple[int, ...]) -> None:
+            known[(size, k, board.x, board.o)] = (value, moves)
+            mark = ",".join(map(str, moves)) or "-"
             f.write(f"{size} {k} {board.to_string()} {value} {mark}\n")
             f.flush()
 
@@ -145,7 +184,7 @@ def build(size: int, k: int, max_ply: int, stop: float, out: Path) -> None:
             solved = 0
             for n, board in enumerate(level):
                 entry = known.get((size, k, board.x, board.o))
-                if entry is None or entry[1] is None:
+                if entry is None or not entry[1]:
                     if time.monotonic() > stop:
                         note = f"# {size}x{size} k={k}: ply {ply} incomplete: {n} of {len(level)}"
                         f.write(note + "\n")
@@ -154,19 +193,20 @@ def build(size: int, k: int, max_ply: int, stop: float, out: Path) -> None:
                     t = time.perf_counter()
                     value, move = solve(board)
                     slowest = max(slowest, time.perf_counter() - t)
-                    write(board, value, move)
+                    moves: tuple[int, ...] = (move,)
+                    write(board, value, moves)
                     solved += 1
                 else:
-                    value, move = entry
-                assert move is not None
-                after = canonical(board.play(move))[0]
-                if after.outcome() is not None:
-                    continue
-                if (size, k, after.x, after.o) not in known:
-                    write(after, after_value(value), None)
-                following |= replies(after)
+                    value, moves = entry
+                for move in moves:
+                    after = canonical(board.play(move))[0]
+                    if after.outcome() is not None:
+                        continue
+                    if (size, k, after.x, after.o) not in known:
+                        write(after, after_value(value), ())
+                    following |= replies(after)
             levels[ply + 2] = following
-            if not solved:
+            if not solved and ply in noted:
                 continue
             note = (
                 f"# {size}x{size} k={k}: ply {ply} complete: {len(level)} positions to move, "
@@ -184,10 +224,7 @@ def build_values(size: int, k: int, max_ply: int, stop: float, out: Path) -> Non
     `best_move` read every move's value from the next ply.
     """
     known = read_known(out)
-    noted = set()
-    if out.exists():
-        pattern = rf"^# {size}x{size} k={k}: values at ply (\d+) complete"
-        noted = {int(p) for p in re.findall(pattern, out.read_text(encoding="ascii"), re.M)}
+    noted = _noted(out, rf"^# {size}x{size} k={k}: values at ply (\d+) complete")
     level = {canonical(Board.empty(size, k))[0]}
     with out.open("a", encoding="ascii") as f:
         for ply in range(max_ply + 1):
@@ -210,7 +247,7 @@ def build_values(size: int, k: int, max_ply: int, stop: float, out: Path) -> Non
                 t = time.perf_counter()
                 value = _relative(_exact(s, me, opp), board.ply)
                 slowest = max(slowest, time.perf_counter() - t)
-                known[(size, k, board.x, board.o)] = (value, None)
+                known[(size, k, board.x, board.o)] = (value, ())
                 f.write(f"{size} {k} {board.to_string()} {value} -\n")
                 f.flush()
                 solved += 1
@@ -232,6 +269,12 @@ def main() -> None:
     parser.add_argument("--max-ply", type=int, default=5)
     parser.add_argument("--budget", type=float, default=3600.0, help="seconds for the whole build")
     parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument(
+        "--first-moves",
+        default="",
+        help="the engine's first moves on the empty board, comma-separated cells (default: the "
+        "solver's first optimal move); rewrites the empty board's line",
+    )
     parser.add_argument(
         "--values-to-ply",
         type=int,
@@ -257,6 +300,9 @@ def main() -> None:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     for spec in args.board or ["5:4"]:
         size, k = (int(n) for n in spec.split(":"))
+        if args.first_moves:
+            first = tuple(int(c) for c in args.first_moves.split(","))
+            set_first_moves(size, k, first, args.out)
         build(size, k, args.max_ply, stop, args.out)
         if args.values_to_ply >= 0:
             build_values(size, k, args.values_to_ply, stop, args.out)

@@ -59,25 +59,24 @@ def test_moves_optimal_and_values_exact_on_a_sample() -> None:
     """On a random sample of the engine's positions, the solver agrees with the book."""
     rng = random.Random(2)
     # Positions from ply 4 on solve in milliseconds; the earlier ones were proven by the builder.
-    movers = sorted((b for b, (_, m) in BOOK.items() if m >= 0 and b.ply >= 4), key=str)
-    others = sorted((b for b, (_, m) in BOOK.items() if m < 0 and b.ply >= 5), key=str)
+    movers = sorted((b for b, (_, m) in BOOK.items() if m and b.ply >= 4), key=str)
+    others = sorted((b for b, (_, m) in BOOK.items() if not m and b.ply >= 5), key=str)
     for board in rng.sample(movers, 40):
-        value, move = BOOK[board]
+        value, moves = BOOK[board]
         assert _solver_value(board) == value, board
-        assert _is_optimal(board, move), (board, move)
+        assert all(_is_optimal(board, move) for move in moves), (board, moves)
     for board in rng.sample(others, 20):
         assert _solver_value(board) == BOOK[board][0], board
 
 
 def test_values_follow_from_the_engine_move() -> None:
     """After the book's move, the position is stored with the value seen from the other side."""
-    for board, (value, move) in BOOK.items():
-        if move < 0:
-            continue
-        after = book.canonical(board.play(move))[0]
-        if after.outcome() is None:
-            expected = -value - (value > 0) + (value < 0)
-            assert BOOK[after][0] == expected, (board, move)
+    for board, (value, moves) in BOOK.items():
+        for move in moves:
+            after = book.canonical(board.play(move))[0]
+            if after.outcome() is None:
+                expected = -value - (value > 0) + (value < 0)
+                assert BOOK[after][0] == expected, (board, move)
 
 
 def test_covers_every_position_the_engine_can_face() -> None:
@@ -95,15 +94,16 @@ def test_covers_every_position_the_engine_can_face() -> None:
         while level and next(iter(level)).ply <= last:
             following = set()
             for board in level:
-                move = BOOK[board][1]
-                assert move >= 0, board
-                after = board.play(move)
-                if after.outcome() is not None:
-                    continue
-                for cell in after.legal_moves():
-                    child = after.play(cell)
-                    if child.outcome() is None:
-                        following.add(book.canonical(child)[0])
+                moves = BOOK[board][1]
+                assert moves, board
+                for move in moves:
+                    after = board.play(move)
+                    if after.outcome() is not None:
+                        continue
+                    for cell in after.legal_moves():
+                        child = after.play(cell)
+                        if child.outcome() is None:
+                            following.add(book.canonical(child)[0])
             level = following
 
 
@@ -111,8 +111,8 @@ def test_public_api_reads_the_book() -> None:
     """best_move plays the book's move (mapped back from the canonical frame); values agree."""
     board = Board.from_moves([0], SIZE, K)  # not canonical as played
     canon, t = book.canonical(board)
-    value, move = BOOK[canon]
-    expected = rules(SIZE, K).perms[t].index(move)
+    value, moves = BOOK[canon]
+    expected = rules(SIZE, K).perms[t].index(moves[0])
     assert engine.best_move(board) == expected
     assert engine.evaluate(board) == value
     assert engine.classify(board) == (value > 0) - (value < 0)
@@ -141,14 +141,13 @@ def test_values_cover_every_position_to_their_ply() -> None:
 def test_values_agree_with_the_values_of_the_moves() -> None:
     """Wherever the book holds every move's result, its value is the best of them (negamax)."""
     checked = 0
-    for board, (value, move) in BOOK.items():
+    for board, (value, moves) in BOOK.items():
         values = book.move_values(board)
         if values is None:
             continue
         checked += 1
         assert max(values.values()) == value, board
-        if move >= 0:
-            assert values[move] == value, board
+        assert all(values[move] == value for move in moves), board
     assert checked > 100
 
 
@@ -192,6 +191,8 @@ def test_book_values_convert_back_to_solver_scores() -> None:
         ("5 4 ...../...../..X../...../..... 140 -", "out of range"),
         ("5 4 XXXX./OOO../...../...../..... 0 -", "game is over"),
         ("5 4 XX.../...../...../...../..... 0 -", "impossible counts"),
+        ("5 4 ...../...../..X../...../..... 0 6,6", "listed twice"),
+        ("5 4 ...../...../..X../...../..... 0 6,12", "not a legal move"),
     ],
 )
 def test_malformed_book_lines_are_refused(line: str, fragment: str) -> None:
@@ -204,7 +205,25 @@ def test_malformed_book_lines_are_refused(line: str, fragment: str) -> None:
 
 
 def test_good_lines_parse() -> None:
-    """Comments and blank lines are skipped; a "-" move reads as -1."""
-    text = "# c\n\n5 4 ...../...../..X../...../..... 0 -\n5 4 ...../...../...../...../..... 0 12\n"
+    """Comments and blank lines are skipped; "-" reads as no move."""
+    text = "# c\n\n5 4 ...../...../..X../...../..... 0 -\n"
+    text += "5 4 ...../...../...../...../..... 0 12,6\n"
     entries = book.parse(text)
-    assert entries == {(5, 4, 1 << 12, 0): (0, -1), (5, 4, 0, 0): (0, 12)}
+    assert entries == {(5, 4, 1 << 12, 0): (0, ()), (5, 4, 0, 0): (0, (12, 6))}
+
+
+def test_first_moves_vary_with_rng_over_every_symmetric_cell() -> None:
+    """The book's first moves, mapped through the board's symmetries, are what rng picks from.
+
+    Without rng the first listed move is played every time.
+    """
+    empty = Board.empty(SIZE, K)
+    stored = BOOK[empty][1]
+    offered = book.lookup(empty)
+    perms = rules(SIZE, K).perms
+    assert offered[0] == stored[0]
+    assert set(offered) == {perm.index(move) for move in stored for perm in perms}
+    assert len({engine.best_move(empty) for _ in range(5)}) == 1
+    rng = random.Random(8)
+    picks = {engine.best_move(empty, rng=rng) for _ in range(200)}
+    assert picks == set(offered)
