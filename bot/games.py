@@ -119,9 +119,9 @@ class GameRegistry:
         wakes = self._clock_wakes_at
         if when is not None and (wakes is None or when < wakes):
             self._restart_clock()
-        elif old is not None and old == wakes and when != old:
-            # The clock sleeps for a deadline that is gone (a move replaced it, or the game
-            # ended): let it sleep until the next real one instead of waking for nothing.
+        elif old is not None and old == wakes:
+            # The deadline the clock sleeps for was replaced (a move) or cleared (the game
+            # ended): start it again, so it sleeps until the earliest deadline that stands.
             self._restart_clock()
 
     def deadline(self, game_id: int) -> datetime | None:
