@@ -120,7 +120,7 @@ async def test_a_players_click_for_a_game_of_another_channel_is_refused(simcord_
 
 
 async def test_a_thousand_clicks_on_one_cell_apply_one_move_and_answer_each(
-    simcord_env: Env, make_bot
+    simcord_env: Env,
 ) -> None:
     """Alice's 1,000 simultaneous clicks on the centre: one ❌, 999 private refusals."""
     _, _, alice, bob, _, message = await people_game(simcord_env)
@@ -138,6 +138,32 @@ async def test_a_thousand_clicks_on_one_cell_apply_one_move_and_answer_each(
     assert marks == [None, None, None, None, "X", None, None, None, None]
     stored = await simcord_env.bot.store.load_game(game)
     assert stored is not None and stored.moves == [4]
+    assert simcord_env.errors == []
+
+
+async def test_a_thousand_clicks_against_the_bot_apply_one_move_and_one_reply(
+    simcord_env: Env,
+) -> None:
+    """Against the bot: one ❌, the bot's one ⭕, and every other click refused privately."""
+    _, channel, (alice,) = guild_with(simcord_env, "alice")
+    await alice.slash(channel, "tictactoe")
+    message = board_message(channel)
+    game = game_id_of(simcord_env, message)
+
+    clicks = [(alice, message, f"ttt:{game}:4")] * 1000
+    results = await click_together(simcord_env, clicks, timeout=120)
+
+    assert all(answered_once(r) for r in results)
+    assert len([r for r in results if not r.ephemeral]) == 1
+    refusals = {r.response.content for r in results if r.ephemeral}
+    assert refusals <= {
+        "I'm thinking about my move; one moment please.",  # before the reply is in
+        "That cell is already taken; pick an empty one.",  # after it
+    }
+    stored = await simcord_env.bot.store.load_game(game)
+    assert stored is not None and len(stored.moves) == 2 and stored.moves[0] == 4
+    marks = [c.mark for c in cells(simcord_env, message, 3)]
+    assert marks[4] == "X" and marks.count("X") == 1 and marks.count("O") == 1
     assert simcord_env.errors == []
 
 
