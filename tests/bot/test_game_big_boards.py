@@ -182,6 +182,33 @@ async def a_5x5_game(env: Env, player: Any, channel: Any) -> tuple[Any, int]:
     return message, game_id_of(env, message, 5)
 
 
+async def during_the_search(
+    env: Env,
+    gate: Path,
+    player: Any,
+    message: Any,
+    game_id: int,
+    steps: list[Any],
+    on_end: Callable[[int], None] = lambda size: None,
+) -> tuple[list[tuple[str, int]], list[Any]]:
+    """`player` takes the 5x5 centre; `steps` run while the bot's reply is held (see above).
+
+    Returns the engine's start/end events and the results of the click and of each step.
+    """
+    with held_big_searches(env.bot, gate, on_end) as (events, big_started):
+        results = await while_the_bot_thinks(
+            env, (player, message, f"ttt:{game_id}:12"), big_started, steps
+        )
+    return events, results
+
+
+async def alice_plays_5x5(env: Env) -> tuple[Any, Any, int]:
+    """Alice alone in #games with a 5x5 game against the bot: alice, the board, its game id."""
+    _, channel, (alice,) = guild_with(env, "alice")
+    message, game_id = await a_5x5_game(env, alice, channel)
+    return alice, message, game_id
+
+
 async def test_the_event_loop_keeps_running_while_the_bot_thinks_on_5x5(
     simcord_env: Env, tmp_path: Path
 ) -> None:
@@ -207,13 +234,15 @@ async def test_the_event_loop_keeps_running_while_the_bot_thinks_on_5x5(
         else:
             small_when_big_done.append([c.mark for c in cells(simcord_env, small_board, 3)])
 
-    with held_big_searches(simcord_env.bot, gate, note) as (events, big_started):
-        await while_the_bot_thinks(
-            simcord_env,
-            (alice, big_board, f"ttt:{big_id}:12"),
-            big_started,
-            [lambda: _emit_click(bob, small_board, f"ttt:{small_id}:0")],
-        )
+    events, _ = await during_the_search(
+        simcord_env,
+        gate,
+        alice,
+        big_board,
+        big_id,
+        [lambda: _emit_click(bob, small_board, f"ttt:{small_id}:0")],
+        note,
+    )
 
     assert events == [("start", 5), ("start", 3), ("end", 3), ("end", 5)]
     # When the 5x5 move came back, the 3x3 board already showed Bob's move.
@@ -230,23 +259,17 @@ async def test_while_the_bot_thinks_the_board_says_so_and_clicks_are_refused(
     simcord_env: Env, tmp_path: Path
 ) -> None:
     """During the 5x5 search the board says the bot is thinking, and a click is told to wait."""
-    _, channel, (alice,) = guild_with(simcord_env, "alice")
-    message, game_id = await a_5x5_game(simcord_env, alice, channel)
+    alice, message, game_id = await alice_plays_5x5(simcord_env)
     bot_id = simcord_env.bot.user.id
     gate = tmp_path / "gate"
     seen: list[str] = []
 
-    with held_big_searches(simcord_env.bot, gate) as (events, big_started):
-        results = await while_the_bot_thinks(
-            simcord_env,
-            (alice, message, f"ttt:{game_id}:12"),
-            big_started,
-            [
-                lambda: seen.append(text(simcord_env, message)),
-                lambda: _emit_click(alice, message, f"ttt:{game_id}:0"),
-                gate.touch,
-            ],
-        )
+    steps = [
+        lambda: seen.append(text(simcord_env, message)),
+        lambda: _emit_click(alice, message, f"ttt:{game_id}:0"),
+        gate.touch,
+    ]
+    events, results = await during_the_search(simcord_env, gate, alice, message, game_id, steps)
 
     assert f"⭕ <@{bot_id}> is thinking…" in seen[0]
     first, _, second, _ = results
@@ -264,8 +287,7 @@ async def test_resigning_while_the_bot_thinks_ends_the_game_and_drops_its_move(
     simcord_env: Env, tmp_path: Path
 ) -> None:
     """Resign is not held up by the search; the move found afterwards is thrown away."""
-    _, channel, (alice,) = guild_with(simcord_env, "alice")
-    message, game_id = await a_5x5_game(simcord_env, alice, channel)
+    alice, message, game_id = await alice_plays_5x5(simcord_env)
     bot_id = simcord_env.bot.user.id
     gate = tmp_path / "gate"
     when_search_ended: list[str] = []
@@ -273,13 +295,10 @@ async def test_resigning_while_the_bot_thinks_ends_the_game_and_drops_its_move(
     def note(size: int) -> None:
         when_search_ended.append(text(simcord_env, message))
 
-    with held_big_searches(simcord_env.bot, gate, note) as (events, big_started):
-        _, resigned, _ = await while_the_bot_thinks(
-            simcord_env,
-            (alice, message, f"ttt:{game_id}:12"),
-            big_started,
-            [lambda: _emit_click(alice, message, f"ttt:{game_id}:resign"), gate.touch],
-        )
+    steps = [lambda: _emit_click(alice, message, f"ttt:{game_id}:resign"), gate.touch]
+    events, (_, resigned, _) = await during_the_search(
+        simcord_env, gate, alice, message, game_id, steps, note
+    )
 
     assert events == [("start", 5), ("end", 5)]
     assert resigned.acknowledged and not resigned.ephemeral
