@@ -189,6 +189,28 @@ async def test_a_new_game_on_a_locked_database_is_refused_and_the_channel_stays_
     assert len(free(simcord_env, board_message(channel), 3)) == 9
 
 
+async def test_a_rematch_on_a_locked_database_is_refused_and_can_be_asked_again(
+    simcord_env: Env, settings: Settings, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The new game cannot be stored: an apology, one log line, and Rematch still works later."""
+    _, channel, (alice,) = guild_with(simcord_env, "alice")
+    await alice.slash(channel, "tictactoe")
+    message = board_message(channel)
+    await alice.click(message, label="Resign")
+    errors = spy_on_errors(simcord_env.bot.store, "next_game_id")
+
+    with caplog.at_level(logging.WARNING), locked(settings.database_path):
+        result = await alice.click(message, label="Rematch")
+
+    assert result.acknowledged and result.ephemeral
+    assert "sorry" in result.response.content.lower()
+    assert board_message(channel).id == message.id  # no new board
+    assert len(errors) == 1
+    one_clear_line(caplog, errors[0])
+    again = await alice.click(message, label="Rematch")
+    assert not again.ephemeral and board_message(channel).id != message.id
+
+
 async def test_a_corrupt_database_stops_the_start_with_a_clear_error(tmp_path: Path) -> None:
     """Garbage in the database file: the start fails with one line naming the file."""
     db = tmp_path / "games.db"
