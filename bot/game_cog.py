@@ -222,10 +222,7 @@ class GameCog(commands.Cog):
         """Log the cause and apologize privately, whether or not the command had answered."""
         cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
         log.error("/%s failed", getattr(interaction.command, "name", "?"), exc_info=cause)
-        if isinstance(cause, discord.Forbidden):
-            await buttons.apologize(interaction, access.cannot_show(interaction, cause))
-        else:
-            await buttons.apologize(interaction)
+        await buttons.apologize(interaction)
 
     # -------------------------------------------------------------- clicks
 
