@@ -17,9 +17,9 @@ from bot.__main__ import main
 from bot.clicks import THINKING
 from bot.client import create_bot
 from bot.config import Settings
-from bot.flow import AI_NOT_SAVED
+from bot.flow import AI_NOT_SAVED, RETRY
 from bot.store import StorageError
-from tests.bot.game_support import board_message, cells, free, guild_with, text
+from tests.bot.game_support import board_message, cells, free, guild_with, people_game, text
 from tests.bot.test_startup import SETTINGS
 from tests.support.discord_http import Answer, discord_answering
 
@@ -209,6 +209,31 @@ async def test_a_rematch_on_a_locked_database_is_refused_and_can_be_asked_again(
     one_clear_line(caplog, errors[0])
     again = await alice.click(message, label="Rematch")
     assert not again.ephemeral and board_message(channel).id != message.id
+
+
+async def test_a_forfeit_that_cannot_be_saved_is_tried_again_later(
+    simcord_env: Env, settings: Settings, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The turn runs out while the database is locked: nothing shown, one log line; the
+    forfeit is saved and shown on the next try once the lock is gone."""
+    _, alice, bob, _, message = await people_game(simcord_env)
+    errors = spy_on_errors(simcord_env.bot.store, "save_game")
+
+    with caplog.at_level(logging.WARNING), locked(settings.database_path):
+        await simcord_env.advance_time(301)
+
+    assert len(errors) == 1
+    one_clear_line(caplog, errors[0])
+    assert f"{alice.mention}, your move" in text(simcord_env, message)
+    stored = await simcord_env.bot.store.load_game(1)
+    assert stored is not None and stored.ending is None
+
+    await simcord_env.advance_time(RETRY + 1)
+
+    assert f"{alice.mention} ran out of time. ⭕ {bob.mention} wins by forfeit." in text(
+        simcord_env, message
+    )
+    assert all(c.disabled for c in cells(simcord_env, message, 3))
 
 
 async def test_a_corrupt_database_stops_the_start_with_a_clear_error(tmp_path: Path) -> None:
