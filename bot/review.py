@@ -3,8 +3,9 @@
 Pure and synchronous (no Discord, no asyncio): the bot runs these in its engine executor, since
 the engine may search for a while on big boards.
 
-Results are classed for the player to move from the sign of ``engine.evaluate``: a win, a draw
-or a loss with best play from both sides. "In N moves" always counts the moves of the player
+Results are classed for the player to move by ``engine.classify`` (the sign of the exact value):
+a win, a draw or a loss with best play from both sides; the exact values (``engine.analyse``) are
+searched only where a move changed the result. "In N moves" always counts the moves of the player
 who wins, from the position in question, including the move about to be played when it is
 theirs: "wins in 1 move" is a win right now, "loss in 2 moves" means the opponent can complete
 a line on their second move from here however you play. (The engine's scale is ``100 - n`` for
@@ -16,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from bot.coords import cell_name
-from engine import Board, analyse, evaluate
+from engine import Board, analyse, classify
 
 WIN_SCALE = 100  # engine.evaluate: a win in n plies is WIN_SCALE - n
 
@@ -54,7 +55,7 @@ def review(
     lines: list[str] = []
     mistakes = {"X": 0, "O": 0}
     board = Board.empty(size, k)
-    before = evaluate(board) if moves else 0
+    before = classify(board) if moves else 0
     for number, cell in enumerate(moves, start=1):
         mark = board.turn
         after = board.play(cell)
@@ -63,7 +64,7 @@ def review(
             now = WIN if outcome.winner == mark else DRAW
             next_value = 0
         else:
-            next_value = evaluate(after)
+            next_value = classify(after)
             now = result_class(-next_value)
         was = result_class(before)
         if now != was:
