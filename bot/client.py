@@ -11,6 +11,7 @@ from discord.ext import commands
 from bot.config import Settings
 from bot.engine_runner import EngineRunner
 from bot.models import Store
+from bot.tree import CheckedTree
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +34,7 @@ class TicTacToeBot(commands.Bot):
             intents=discord.Intents.default(),
             help_command=None,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            tree_cls=CheckedTree,
         )
         self.settings = settings
         self.store = store
@@ -90,8 +92,9 @@ def create_bot(
     if store is None:
         from bot.store import SQLiteStore
 
-        # A locked database must fail fast enough to still answer within Discord's 3 s.
-        store = SQLiteStore(settings.database_path, busy_timeout=2.0)
+        # A locked database must fail fast enough to still answer within Discord's 3 s, even
+        # where one click writes twice (a new game: its id, then the game).
+        store = SQLiteStore(settings.database_path, busy_timeout=1.0)
     if engine is None:
         engine = EngineRunner(workers=settings.engine_workers)
     return TicTacToeBot(settings, store=store, engine=engine)
