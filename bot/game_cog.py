@@ -168,7 +168,7 @@ class GameCog(commands.Cog):
         """Option values Discord's own checks should have stopped (a modified or stale client)."""
         if size not in play.SIZES:
             return f"size must be one of {', '.join(map(str, play.SIZES))}."
-        if not 3 <= k <= size:
+        if not isinstance(k, int) or not 3 <= k <= size:
             return (
                 f"win_length {k} does not fit on a {size}×{size} board: "
                 f"choose a length from 3 to {size}."

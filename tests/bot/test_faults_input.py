@@ -183,12 +183,16 @@ FUZZ = {
     "win_length -1": ([("win_length", INTEGER, -1)], "win_length -1 does not fit"),
     "win_length 6 on 5x5": ([("size", INTEGER, 5), ("win_length", INTEGER, 6)], "does not fit"),
     "win_length huge": ([("win_length", INTEGER, HUGE)], f"win_length {HUGE} does not fit"),
+    "win_length 3.5": ([("win_length", INTEGER, 3.5)], "win_length 3.5 does not fit"),
     "unknown difficulty": ([("difficulty", STRING, "godlike")], "difficulty must be one of"),
     "difficulty in capitals": ([("difficulty", STRING, "HARD")], "difficulty must be one of"),
     "empty difficulty": ([("difficulty", STRING, "")], "difficulty must be one of"),
     "huge difficulty": ([("difficulty", STRING, "x" * 6000)], "difficulty must be one of"),
     "unknown first": ([("first", STRING, "nobody")], "first must be one of me, opponent, random"),
     "first as a number": ([("first", INTEGER, 1)], "first must be one of"),
+    "opponent not an id": ([("opponent", USER, "alice")], "arrived garbled"),
+    "opponent negative id": ([("opponent", USER, "-42")], "arrived garbled"),
+    "option without a type": ([("size", None, 3)], "arrived garbled"),
 }
 
 

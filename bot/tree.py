@@ -1,0 +1,54 @@
+"""The command tree: refuses a garbled command before discord.py parses its options.
+
+discord.py turns the options of a slash command into Python values before any command code
+runs, and a malformed option (a user id that is not a number, an option without a type) makes
+it raise outside every error handler: the user would see "This interaction failed". Discord
+never sends such options, but a modified client can, so they are checked first.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+
+log = logging.getLogger(__name__)
+
+GARBLED = "That command arrived garbled, so I did nothing. Please run it again."
+SNOWFLAKE_TYPES = frozenset({6, 7, 8, 9})  # user, channel, role, mentionable
+NESTING_TYPES = frozenset({1, 2})  # subcommand, subcommand group
+
+
+def well_formed(options: Any) -> bool:
+    """True when every option has a name and a type, and every id option holds an id."""
+    if options is None:
+        return True
+    if not isinstance(options, list):
+        return False
+    for option in options:
+        if not isinstance(option, dict) or not isinstance(option.get("name"), str):
+            return False
+        kind = option.get("type")
+        if not isinstance(kind, int) or isinstance(kind, bool):
+            return False
+        if kind in NESTING_TYPES and not well_formed(option.get("options")):
+            return False
+        if kind in SNOWFLAKE_TYPES and not str(option.get("value", "")).isdigit():
+            return False
+    return True
+
+
+class CheckedTree(app_commands.CommandTree[Any]):
+    """A command tree that answers a malformed command instead of failing in silence."""
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        data: Any = interaction.data or {}
+        if interaction.type is not discord.InteractionType.application_command:
+            return True
+        if well_formed(data.get("options")):
+            return True
+        log.warning("garbled /%s from user %s refused", data.get("name"), interaction.user.id)
+        await interaction.response.send_message(GARBLED, ephemeral=True)
+        return False
