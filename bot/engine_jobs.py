@@ -5,10 +5,13 @@ Kept free of Discord and asyncio so a worker process imports only the engine.
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 import random
+import threading
 import time
 from collections.abc import Callable
-from multiprocessing.connection import Connection
+from multiprocessing.connection import Connection, wait
 from typing import Any
 
 import engine
@@ -20,6 +23,22 @@ def choose_move(board: engine.Board, level: str, seed: int | None, budget: float
     deadline = time.monotonic() + budget if budget is not None else None
     rng = random.Random(seed) if seed is not None else None
     return engine.best_move(board, level=level, rng=rng, deadline=deadline)
+
+
+def exit_with_parent() -> None:
+    """In a worker process: end it as soon as the bot's process ends, even by SIGKILL.
+
+    A pool worker otherwise waits for work forever after its parent is killed.
+    """
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+
+    def watch() -> None:
+        wait([parent.sentinel])  # ready when the parent's end of the pipe closes
+        os._exit(0)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
 
 def warm_up() -> int:
@@ -35,6 +54,7 @@ def run(fn: Callable[..., Any], *args: Any) -> Any:
 
 def send_result(conn: Connection, fn: Callable[..., Any], args: tuple[Any, ...]) -> None:
     """In a process of its own: send back ``(True, fn(*args))``, or ``(False, the exception)``."""
+    exit_with_parent()
     try:
         reply: tuple[bool, Any] = (True, fn(*args))
     except Exception as exc:

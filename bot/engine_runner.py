@@ -51,7 +51,11 @@ class EngineRunner:
         if self._use_processes:
             # forkserver: forking a process that already runs threads is unsafe.
             context = multiprocessing.get_context("forkserver")
-            self._processes = ProcessPoolExecutor(max_workers=self._workers, mp_context=context)
+            self._processes = ProcessPoolExecutor(
+                max_workers=self._workers,
+                mp_context=context,
+                initializer=engine_jobs.exit_with_parent,
+            )
         # Workers are spawned (and polled by multiprocessing) off the loop thread, all now.
         await asyncio.get_running_loop().run_in_executor(self._threads, self._warm_all)
         log.debug("engine ready: 1 thread, %d processes", self._workers if self._processes else 0)

@@ -8,12 +8,14 @@ on it.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -50,8 +52,8 @@ def play_and_kill(db: Path, moves: int) -> dict[int, list[str | None]]:
                 if moves == 0:
                     break
     finally:
-        # SIGKILL to the whole group: the bot, and the engine's forkserver and workers, which
-        # would otherwise outlive it (nothing tells them their parent died).
+        # SIGKILL to the whole group: the bot and its engine processes die at the same instant
+        # (alone, they would follow it within moments: see the last test).
         os.killpg(driver.pid, signal.SIGKILL)
         driver.wait(timeout=30)
     assert moves == 0, "the driver stopped before enough moves were shown"
@@ -111,3 +113,46 @@ async def test_sigkill_mid_game_loses_no_shown_move(tmp_path: Path, moves: int) 
                     assert game_id in loaded
     finally:
         await bot.release()
+
+
+def group_members(group: int) -> set[int]:
+    """The live processes of a process group (read from /proc)."""
+    members = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue  # ended while we looked
+            if int(fields[2]) == group and fields[0] != "Z":
+                members.add(int(entry.name))
+    return members
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc")
+def test_the_engine_processes_end_with_a_killed_bot(tmp_path: Path) -> None:
+    """SIGKILL to the bot alone: its forkserver, engine worker and helpers end by themselves."""
+    driver = subprocess.Popen(
+        [sys.executable, "-m", "tests.support.kill_driver", str(tmp_path / "g.db"), "2"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        assert driver.stdout is not None
+        for line in driver.stdout:
+            if line.startswith("{"):
+                break  # playing: the engine's processes are up
+        helpers = group_members(driver.pid) - {driver.pid}
+        assert helpers, "the bot started no engine processes"
+        os.kill(driver.pid, signal.SIGKILL)  # the bot only, not its group
+        driver.wait(timeout=30)
+        deadline = time.monotonic() + 20
+        while group_members(driver.pid) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert group_members(driver.pid) == set()
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(driver.pid, signal.SIGKILL)
