@@ -57,7 +57,9 @@ class EngineRunner:
                 initializer=engine_jobs.exit_with_parent,
             )
         # Workers are spawned (and polled by multiprocessing) off the loop thread, all now.
-        await asyncio.get_running_loop().run_in_executor(self._threads, self._warm_all)
+        # In an empty context, like every process start here (see _run_limited).
+        fresh = contextvars.Context()
+        await asyncio.get_running_loop().run_in_executor(self._threads, fresh.run, self._warm_all)
         log.debug("engine ready: 1 thread, %d processes", self._workers if self._processes else 0)
 
     def _warm_all(self) -> None:

@@ -1,0 +1,71 @@
+"""The engine runner's processes: several workers start, and analyses are stopped at their limit."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from bot import review
+from bot.engine_runner import AnalysisTimeout, EngineRunner
+
+ROOT = Path(__file__).resolve().parents[2]
+
+START_WITH_WORKERS = textwrap.dedent(
+    """
+    import asyncio, sys, tempfile
+    from pathlib import Path
+    import simcord
+    from bot.client import create_bot
+    from bot.config import Settings
+
+    async def main():
+        with tempfile.TemporaryDirectory() as folder:
+            settings = Settings(
+                token="simulated.bot.token", database_path=Path(folder) / "g.db", engine_workers=3
+            )
+            bot = create_bot(settings)
+            try:
+                async with simcord.run(bot, check_errors=False):
+                    print("workers", len(bot.engine._processes._processes))
+            finally:
+                await bot.release()
+
+    if __name__ == "__main__":
+        asyncio.run(main())
+    """
+)
+
+
+def test_a_bot_with_three_engine_workers_starts_them_all(tmp_path: Path) -> None:
+    """Each worker is started in a clean context, so a simulated clock cannot stall the next."""
+    script = tmp_path / "start.py"
+    script.write_text(START_WITH_WORKERS)
+    out = subprocess.run(
+        [sys.executable, str(script)],
+        cwd=ROOT,
+        env={"PYTHONPATH": str(ROOT), "PATH": ""},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split() == ["workers", "3"]
+
+
+async def test_an_analysis_past_its_limit_raises_and_leaves_no_process() -> None:
+    """A 5x5 analysis given less time than its process needs to start is stopped and reaped."""
+    runner = EngineRunner(workers=1)
+    await runner.start()
+    try:
+        with pytest.raises(AnalysisTimeout):
+            await runner.analyse(5, review.hint, [0, 24, 4, 20], 5, 4, limit=0.01)
+        assert not runner._analysts
+        assert (await runner.analyse(3, review.hint, [0, 3, 1, 4], 3, 3, limit=5.0)) == (
+            "Play C1: it wins now."
+        )
+    finally:
+        runner.close()
