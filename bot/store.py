@@ -5,14 +5,7 @@ move) is fsynced to the write-ahead log before ``save_game`` returns, so a move 
 survives a crash of the process *and* a power loss. ``NORMAL`` would only survive the process
 dying; a move would then be lost on power failure although players had already seen it.
 
-Layout (schema version 1, kept in ``PRAGMA user_version``):
-
-- ``games``: one row per game; ``moves`` is a comma-separated list of cells ("0,4,8"),
-  ``deadline`` and ``created_at`` are ISO 8601 UTC text with microseconds (exact round trip).
-- ``records``: wins/draws/losses per (server, player, opponent kind), where the kind is
-  ``"people"`` or a bot level name. Direct messages (``guild_id`` None) are stored as server 0.
-- ``ratings``: Elo rating and number of rated games per (server, player), people only.
-- ``counter``: the last game id handed out, so ids are never reused.
+The tables, their migrations and the row conversions are in :mod:`bot.schema`.
 
 Every SQLite error becomes :class:`StorageError` with a one-line message (the cause chained),
 after the transaction has been rolled back.
@@ -23,75 +16,17 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
-from bot import rating
-from bot.models import Ending, GameRecord, LeaderboardRow, PlayerStats, Record, Status
+from bot import rating, schema
+from bot.models import GameRecord, LeaderboardRow, PlayerStats, Record, Status
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
-
-LEVELS = ("easy", "medium", "hard", "unbeatable")
-PEOPLE = "people"
-DM_GUILD = 0  # Discord never uses 0 as a server id
-RESULT_ENDINGS = frozenset({Ending.WIN, Ending.DRAW, Ending.RESIGN, Ending.TIMEOUT})
-LIVE = (Status.CHALLENGE.value, Status.ACTIVE.value)
-
-# Each step takes the schema from version i to i + 1; all pending steps run in one transaction.
-MIGRATIONS: list[Sequence[str]] = [
-    (
-        """CREATE TABLE games (
-            id INTEGER PRIMARY KEY,
-            guild_id INTEGER,
-            channel_id INTEGER NOT NULL,
-            x_id INTEGER NOT NULL,
-            o_id INTEGER NOT NULL,
-            challenger_id INTEGER NOT NULL,
-            size INTEGER NOT NULL,
-            k INTEGER NOT NULL,
-            ai_side TEXT,
-            ai_level TEXT,
-            moves TEXT NOT NULL,
-            status TEXT NOT NULL,
-            ending TEXT,
-            winner TEXT,
-            message_id INTEGER,
-            deadline TEXT,
-            created_at TEXT NOT NULL
-        )""",
-        "CREATE INDEX games_status ON games (status)",
-        """CREATE TABLE records (
-            guild_id INTEGER NOT NULL,
-            user_id INTEGER NOT NULL,
-            opponent TEXT NOT NULL,
-            wins INTEGER NOT NULL DEFAULT 0,
-            draws INTEGER NOT NULL DEFAULT 0,
-            losses INTEGER NOT NULL DEFAULT 0,
-            PRIMARY KEY (guild_id, user_id, opponent)
-        ) WITHOUT ROWID""",
-        """CREATE TABLE ratings (
-            guild_id INTEGER NOT NULL,
-            user_id INTEGER NOT NULL,
-            rating REAL NOT NULL,
-            rated_games INTEGER NOT NULL,
-            PRIMARY KEY (guild_id, user_id)
-        ) WITHOUT ROWID""",
-        "CREATE INDEX ratings_rank ON ratings (guild_id, rating DESC, rated_games DESC, user_id)",
-        "CREATE TABLE counter (last INTEGER NOT NULL)",
-        "INSERT INTO counter (last) VALUES (0)",
-    ),
-]
-SCHEMA_VERSION = len(MIGRATIONS)
-
-_COLUMNS = (
-    "id, guild_id, channel_id, x_id, o_id, challenger_id, size, k, ai_side, ai_level, moves, "
-    "status, ending, winner, message_id, deadline, created_at"
-)
 
 
 class StorageError(Exception):
@@ -138,7 +73,7 @@ class SQLiteStore:
 
     async def save_game(self, game: GameRecord) -> None:
         """Upsert the game in one transaction, counting its result the first time it finishes."""
-        _check(game)
+        schema.check(game)
         await self._run(self._save_game, game.copy())
 
     async def load_game(self, game_id: int) -> GameRecord | None:
@@ -151,14 +86,14 @@ class SQLiteStore:
 
     async def player_stats(self, guild_id: int | None, user_id: int) -> PlayerStats:
         """A player's records (vs people, vs each bot level) and rating in one server."""
-        return await self._run(self._player_stats, _guild(guild_id), user_id)
+        return await self._run(self._player_stats, schema.guild_key(guild_id), user_id)
 
     async def leaderboard(self, guild_id: int | None, *, limit: int = 10) -> list[LeaderboardRow]:
         """Players with at least one rated game, best rating first.
 
         Ties go to the player with more rated games, then to the lower user id.
         """
-        return await self._run(self._leaderboard, _guild(guild_id), limit)
+        return await self._run(self._leaderboard, schema.guild_key(guild_id), limit)
 
     # -- plumbing ----------------------------------------------------------------------------
 
@@ -247,14 +182,15 @@ class SQLiteStore:
             return int(conn.execute("PRAGMA user_version").fetchone()[0])
 
         version = self._read("open the database", check)
-        if version > SCHEMA_VERSION:
+        if version > schema.SCHEMA_VERSION:
             raise StorageError(
                 f"the database {self.path} has schema version {version}, newer than this bot "
-                f"understands ({SCHEMA_VERSION}): upgrade the bot or use another DATABASE_PATH"
+                f"understands ({schema.SCHEMA_VERSION}): upgrade the bot or use another "
+                "DATABASE_PATH"
             )
-        if version < SCHEMA_VERSION:
-            self._write("migrate the database", lambda conn: _migrate(conn))
-            log.info("database %s migrated to schema %d", self.path, SCHEMA_VERSION)
+        if version < schema.SCHEMA_VERSION:
+            self._write("migrate the database", lambda conn: schema.migrate(conn))
+            log.info("database %s migrated to schema %d", self.path, schema.SCHEMA_VERSION)
 
     def _close(self) -> None:
         conn, self._conn = self._conn, None
@@ -284,7 +220,7 @@ class SQLiteStore:
                 row is None or row[0] != Status.FINISHED.value
             )
             conn.execute(
-                f"INSERT INTO games ({_COLUMNS}) VALUES ({', '.join('?' * 17)}) "
+                f"INSERT INTO games ({schema.COLUMNS}) VALUES ({', '.join('?' * 17)}) "
                 "ON CONFLICT (id) DO UPDATE SET guild_id = excluded.guild_id, "
                 "channel_id = excluded.channel_id, x_id = excluded.x_id, o_id = excluded.o_id, "
                 "challenger_id = excluded.challenger_id, size = excluded.size, k = excluded.k, "
@@ -293,26 +229,29 @@ class SQLiteStore:
                 "winner = excluded.winner, message_id = excluded.message_id, "
                 "deadline = excluded.deadline, "
                 "created_at = CASE WHEN ? THEN excluded.created_at ELSE games.created_at END",
-                (*_to_row(game), game.created_at is not None),
+                (*schema.to_row(game), game.created_at is not None),
             )
-            if first_finish and game.ending in RESULT_ENDINGS:
-                _count_result(conn, game)
+            if first_finish and game.ending in schema.RESULT_ENDINGS:
+                schema.count_result(conn, game)
 
         self._write(f"save game {game.id}", save)
 
     def _load_game(self, game_id: int) -> GameRecord | None:
         def load(conn: sqlite3.Connection) -> GameRecord | None:
-            row = conn.execute(f"SELECT {_COLUMNS} FROM games WHERE id = ?", (game_id,)).fetchone()
-            return None if row is None else _from_row(row)
+            row = conn.execute(
+                f"SELECT {schema.COLUMNS} FROM games WHERE id = ?", (game_id,)
+            ).fetchone()
+            return None if row is None else schema.from_row(row)
 
         return self._read(f"load game {game_id}", load)
 
     def _live_games(self) -> list[GameRecord]:
         def load(conn: sqlite3.Connection) -> list[GameRecord]:
             rows = conn.execute(
-                f"SELECT {_COLUMNS} FROM games WHERE status IN (?, ?) ORDER BY id", LIVE
+                f"SELECT {schema.COLUMNS} FROM games WHERE status IN (?, ?) ORDER BY id",
+                schema.LIVE,
             ).fetchall()
-            return [_from_row(row) for row in rows]
+            return [schema.from_row(row) for row in rows]
 
         return self._read("load the live games", load)
 
@@ -330,11 +269,11 @@ class SQLiteStore:
                 "SELECT rating, rated_games FROM ratings WHERE guild_id = ? AND user_id = ?",
                 (guild, user_id),
             ).fetchone()
-            vs_bot = {level: Record() for level in LEVELS}
-            vs_bot.update({k: v for k, v in records.items() if k != PEOPLE})
+            vs_bot = {level: Record() for level in schema.LEVELS}
+            vs_bot.update({k: v for k, v in records.items() if k != schema.PEOPLE})
             return PlayerStats(
                 user_id=user_id,
-                vs_people=records.get(PEOPLE, Record()),
+                vs_people=records.get(schema.PEOPLE, Record()),
                 vs_bot=vs_bot,
                 rating=row[0] if row else rating.DEFAULT_RATING,
                 rated_games=row[1] if row else 0,
@@ -350,7 +289,7 @@ class SQLiteStore:
                 "ON c.guild_id = r.guild_id AND c.user_id = r.user_id AND c.opponent = ? "
                 "WHERE r.guild_id = ? AND r.rated_games >= 1 "
                 "ORDER BY r.rating DESC, r.rated_games DESC, r.user_id ASC LIMIT ?",
-                (PEOPLE, guild, max(0, limit)),
+                (schema.PEOPLE, guild, max(0, limit)),
             ).fetchall()
             return [
                 LeaderboardRow(rank, user_id, value, Record(wins, draws, losses))
@@ -358,129 +297,3 @@ class SQLiteStore:
             ]
 
         return self._read("load the leaderboard", load)
-
-
-# -- helpers (run on the worker thread) ----------------------------------------------------------
-
-
-def _migrate(conn: sqlite3.Connection) -> None:
-    version = int(conn.execute("PRAGMA user_version").fetchone()[0])
-    for step in MIGRATIONS[version:]:
-        for statement in step:
-            conn.execute(statement)
-    conn.execute(f"PRAGMA user_version = {len(MIGRATIONS)}")
-
-
-def _guild(guild_id: int | None) -> int:
-    return DM_GUILD if guild_id is None else guild_id
-
-
-def _check(game: GameRecord) -> None:
-    """Refuse records that would store or count nonsense (a programming error, not storage)."""
-    if game.ai_side not in (None, "X", "O") or game.winner not in (None, "X", "O"):
-        raise ValueError(f"game {game.id}: sides are 'X' or 'O'")
-    if game.status == Status.FINISHED and game.ending is None:
-        raise ValueError(f"game {game.id} is finished but has no ending")
-    decisive = game.ending in (Ending.WIN, Ending.RESIGN, Ending.TIMEOUT)
-    if game.status == Status.FINISHED and decisive and game.winner is None:
-        raise ValueError(f"game {game.id} ended by {game.ending} but has no winner")
-
-
-def _iso(moment: datetime | None) -> str | None:
-    if moment is None:
-        return None
-    if moment.tzinfo is None:  # the contract says aware UTC; read a naive time as UTC
-        moment = moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC).isoformat(timespec="microseconds")
-
-
-def _to_row(game: GameRecord) -> tuple[Any, ...]:
-    return (
-        game.id,
-        game.guild_id,
-        game.channel_id,
-        game.x_id,
-        game.o_id,
-        game.challenger_id,
-        game.size,
-        game.k,
-        game.ai_side,
-        game.ai_level,
-        ",".join(map(str, game.moves)),
-        Status(game.status).value,
-        None if game.ending is None else Ending(game.ending).value,
-        game.winner,
-        game.message_id,
-        _iso(game.deadline),
-        _iso(game.created_at) or _iso(datetime.now(UTC)),
-    )
-
-
-def _from_row(row: Sequence[Any]) -> GameRecord:
-    (gid, guild, channel, x, o, challenger, size, k, ai_side, ai_level, moves, status, ending,
-     winner, message, deadline, created) = row  # fmt: skip
-    return GameRecord(
-        id=gid,
-        guild_id=guild,
-        channel_id=channel,
-        x_id=x,
-        o_id=o,
-        challenger_id=challenger,
-        size=size,
-        k=k,
-        ai_side=ai_side,
-        ai_level=ai_level,
-        moves=[int(cell) for cell in moves.split(",")] if moves else [],
-        status=Status(status),
-        ending=None if ending is None else Ending(ending),
-        winner=winner,
-        message_id=message,
-        deadline=None if deadline is None else datetime.fromisoformat(deadline),
-        created_at=datetime.fromisoformat(created),
-    )
-
-
-def _count_result(conn: sqlite3.Connection, game: GameRecord) -> None:
-    """Add a finished game's result to the records (and ratings, between people)."""
-    guild = _guild(game.guild_id)
-    score_x = rating.DRAW if game.winner is None else (1.0 if game.winner == "X" else 0.0)
-    if game.ending == Ending.DRAW:
-        score_x = rating.DRAW
-    players = (("X", game.x_id, score_x), ("O", game.o_id, 1.0 - score_x))
-    if game.vs_bot:
-        opponent = game.ai_level or "unknown"
-        for side, user_id, score in players:
-            if side != game.ai_side:
-                _add_record(conn, guild, user_id, opponent, score)
-        return
-    for _side, user_id, score in players:
-        _add_record(conn, guild, user_id, PEOPLE, score)
-    if game.x_id == game.o_id:  # nobody gains rating against themselves
-        return
-    rx, ro = (_rating(conn, guild, user_id) for user_id in (game.x_id, game.o_id))
-    new_x, new_o = rating.update(rx, ro, score_x)
-    for user_id, value in ((game.x_id, new_x), (game.o_id, new_o)):
-        conn.execute(
-            "INSERT INTO ratings (guild_id, user_id, rating, rated_games) VALUES (?, ?, ?, 1) "
-            "ON CONFLICT DO UPDATE SET rating = excluded.rating, rated_games = rated_games + 1",
-            (guild, user_id, value),
-        )
-
-
-def _add_record(
-    conn: sqlite3.Connection, guild: int, user_id: int, opponent: str, score: float
-) -> None:
-    wins, draws, losses = int(score == 1.0), int(score == 0.5), int(score == 0.0)
-    conn.execute(
-        "INSERT INTO records (guild_id, user_id, opponent, wins, draws, losses) "
-        "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET wins = wins + excluded.wins, "
-        "draws = draws + excluded.draws, losses = losses + excluded.losses",
-        (guild, user_id, opponent, wins, draws, losses),
-    )
-
-
-def _rating(conn: sqlite3.Connection, guild: int, user_id: int) -> float:
-    row = conn.execute(
-        "SELECT rating FROM ratings WHERE guild_id = ? AND user_id = ?", (guild, user_id)
-    ).fetchone()
-    return rating.DEFAULT_RATING if row is None else float(row[0])

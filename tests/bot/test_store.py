@@ -12,7 +12,8 @@ import pytest
 
 from bot import rating
 from bot.models import Ending, GameRecord, Record, Status
-from bot.store import SCHEMA_VERSION, SQLiteStore, StorageError
+from bot.schema import SCHEMA_VERSION
+from bot.store import SQLiteStore, StorageError
 
 GUILD = 111
 BOT_ID = 999
@@ -338,18 +339,18 @@ async def test_invalid_record_is_refused_before_storage(store: SQLiteStore) -> N
 
 def test_deadline_sorting_text_is_fixed_width() -> None:
     """Stored times always carry microseconds, so the text sorts like the times."""
-    from bot.store import _iso
+    from bot.schema import iso
 
     moment = datetime(2025, 1, 1, tzinfo=UTC)
-    assert _iso(moment) == "2025-01-01T00:00:00.000000+00:00"
-    assert _iso(moment + timedelta(hours=1)) == "2025-01-01T01:00:00.000000+00:00"
+    assert iso(moment) == "2025-01-01T00:00:00.000000+00:00"
+    assert iso(moment + timedelta(hours=1)) == "2025-01-01T01:00:00.000000+00:00"
 
 
 async def test_migrations_run_in_order_from_version_one(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A file at version 1 gets only the later steps, in order, and ends at the last version."""
-    import bot.store
+    import bot.schema
 
     path = tmp_path / "t.db"
     s = SQLiteStore(path)
@@ -357,12 +358,12 @@ async def test_migrations_run_in_order_from_version_one(
     await s.save_game(game(1))
     await s.close()
     steps = [
-        *bot.store.MIGRATIONS,
+        *bot.schema.MIGRATIONS,
         ("ALTER TABLE games ADD COLUMN note TEXT", "UPDATE games SET note = 'v2'"),
         ("UPDATE games SET note = note || '+v3'",),
     ]
-    monkeypatch.setattr(bot.store, "MIGRATIONS", steps)
-    monkeypatch.setattr(bot.store, "SCHEMA_VERSION", len(steps))
+    monkeypatch.setattr(bot.schema, "MIGRATIONS", steps)
+    monkeypatch.setattr(bot.schema, "SCHEMA_VERSION", len(steps))
     s = SQLiteStore(path)
     await s.open()
     assert (await s.load_game(1)) is not None
@@ -376,11 +377,11 @@ async def test_failed_migration_changes_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A migration step that fails rolls back every step, and the version stays where it was."""
-    import bot.store
+    import bot.schema
 
-    steps = [*bot.store.MIGRATIONS, ("CREATE TABLE extra (a)", "NOT SQL AT ALL")]
-    monkeypatch.setattr(bot.store, "MIGRATIONS", steps)
-    monkeypatch.setattr(bot.store, "SCHEMA_VERSION", len(steps))
+    steps = [*bot.schema.MIGRATIONS, ("CREATE TABLE extra (a)", "NOT SQL AT ALL")]
+    monkeypatch.setattr(bot.schema, "MIGRATIONS", steps)
+    monkeypatch.setattr(bot.schema, "SCHEMA_VERSION", len(steps))
     path = tmp_path / "t.db"
     s = SQLiteStore(path)
     with pytest.raises(StorageError, match="cannot migrate the database"):

@@ -1,0 +1,204 @@
+"""The database's tables, their migrations, and games as rows (run on the store's own thread).
+
+Layout (schema version 1, kept in ``PRAGMA user_version``):
+
+- ``games``: one row per game; ``moves`` is a comma-separated list of cells ("0,4,8"),
+  ``deadline`` and ``created_at`` are ISO 8601 UTC text with microseconds (exact round trip).
+- ``records``: wins/draws/losses per (server, player, opponent kind), where the kind is
+  ``"people"`` or a bot level name. Direct messages (``guild_id`` None) are stored as server 0.
+- ``ratings``: Elo rating and number of rated games per (server, player), people only.
+- ``counter``: the last game id handed out, so ids are never reused.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from bot import rating
+from bot.models import Ending, GameRecord, Status
+
+LEVELS = ("easy", "medium", "hard", "unbeatable")
+PEOPLE = "people"
+DM_GUILD = 0  # Discord never uses 0 as a server id
+RESULT_ENDINGS = frozenset({Ending.WIN, Ending.DRAW, Ending.RESIGN, Ending.TIMEOUT})
+LIVE = (Status.CHALLENGE.value, Status.ACTIVE.value)
+
+# Each step takes the schema from version i to i + 1; all pending steps run in one transaction.
+MIGRATIONS: list[Sequence[str]] = [
+    (
+        """CREATE TABLE games (
+            id INTEGER PRIMARY KEY,
+            guild_id INTEGER,
+            channel_id INTEGER NOT NULL,
+            x_id INTEGER NOT NULL,
+            o_id INTEGER NOT NULL,
+            challenger_id INTEGER NOT NULL,
+            size INTEGER NOT NULL,
+            k INTEGER NOT NULL,
+            ai_side TEXT,
+            ai_level TEXT,
+            moves TEXT NOT NULL,
+            status TEXT NOT NULL,
+            ending TEXT,
+            winner TEXT,
+            message_id INTEGER,
+            deadline TEXT,
+            created_at TEXT NOT NULL
+        )""",
+        "CREATE INDEX games_status ON games (status)",
+        """CREATE TABLE records (
+            guild_id INTEGER NOT NULL,
+            user_id INTEGER NOT NULL,
+            opponent TEXT NOT NULL,
+            wins INTEGER NOT NULL DEFAULT 0,
+            draws INTEGER NOT NULL DEFAULT 0,
+            losses INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (guild_id, user_id, opponent)
+        ) WITHOUT ROWID""",
+        """CREATE TABLE ratings (
+            guild_id INTEGER NOT NULL,
+            user_id INTEGER NOT NULL,
+            rating REAL NOT NULL,
+            rated_games INTEGER NOT NULL,
+            PRIMARY KEY (guild_id, user_id)
+        ) WITHOUT ROWID""",
+        "CREATE INDEX ratings_rank ON ratings (guild_id, rating DESC, rated_games DESC, user_id)",
+        "CREATE TABLE counter (last INTEGER NOT NULL)",
+        "INSERT INTO counter (last) VALUES (0)",
+    ),
+]
+SCHEMA_VERSION = len(MIGRATIONS)
+
+COLUMNS = (
+    "id, guild_id, channel_id, x_id, o_id, challenger_id, size, k, ai_side, ai_level, moves, "
+    "status, ending, winner, message_id, deadline, created_at"
+)
+
+
+# -- functions (run on the storage thread) --------------------------------------------------
+
+
+def migrate(conn: sqlite3.Connection) -> None:
+    version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+    for step in MIGRATIONS[version:]:
+        for statement in step:
+            conn.execute(statement)
+    conn.execute(f"PRAGMA user_version = {len(MIGRATIONS)}")
+
+
+def guild_key(guild_id: int | None) -> int:
+    return DM_GUILD if guild_id is None else guild_id
+
+
+def check(game: GameRecord) -> None:
+    """Refuse records that would store or count nonsense (a programming error, not storage)."""
+    if game.ai_side not in (None, "X", "O") or game.winner not in (None, "X", "O"):
+        raise ValueError(f"game {game.id}: sides are 'X' or 'O'")
+    if game.status == Status.FINISHED and game.ending is None:
+        raise ValueError(f"game {game.id} is finished but has no ending")
+    decisive = game.ending in (Ending.WIN, Ending.RESIGN, Ending.TIMEOUT)
+    if game.status == Status.FINISHED and decisive and game.winner is None:
+        raise ValueError(f"game {game.id} ended by {game.ending} but has no winner")
+
+
+def iso(moment: datetime | None) -> str | None:
+    if moment is None:
+        return None
+    if moment.tzinfo is None:  # the contract says aware UTC; read a naive time as UTC
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).isoformat(timespec="microseconds")
+
+
+def to_row(game: GameRecord) -> tuple[Any, ...]:
+    return (
+        game.id,
+        game.guild_id,
+        game.channel_id,
+        game.x_id,
+        game.o_id,
+        game.challenger_id,
+        game.size,
+        game.k,
+        game.ai_side,
+        game.ai_level,
+        ",".join(map(str, game.moves)),
+        Status(game.status).value,
+        None if game.ending is None else Ending(game.ending).value,
+        game.winner,
+        game.message_id,
+        iso(game.deadline),
+        iso(game.created_at) or iso(datetime.now(UTC)),
+    )
+
+
+def from_row(row: Sequence[Any]) -> GameRecord:
+    (gid, guild, channel, x, o, challenger, size, k, ai_side, ai_level, moves, status, ending,
+     winner, message, deadline, created) = row  # fmt: skip
+    return GameRecord(
+        id=gid,
+        guild_id=guild,
+        channel_id=channel,
+        x_id=x,
+        o_id=o,
+        challenger_id=challenger,
+        size=size,
+        k=k,
+        ai_side=ai_side,
+        ai_level=ai_level,
+        moves=[int(cell) for cell in moves.split(",")] if moves else [],
+        status=Status(status),
+        ending=None if ending is None else Ending(ending),
+        winner=winner,
+        message_id=message,
+        deadline=None if deadline is None else datetime.fromisoformat(deadline),
+        created_at=datetime.fromisoformat(created),
+    )
+
+
+def count_result(conn: sqlite3.Connection, game: GameRecord) -> None:
+    """Add a finished game's result to the records (and ratings, between people)."""
+    guild = guild_key(game.guild_id)
+    score_x = rating.DRAW if game.winner is None else (1.0 if game.winner == "X" else 0.0)
+    if game.ending == Ending.DRAW:
+        score_x = rating.DRAW
+    players = (("X", game.x_id, score_x), ("O", game.o_id, 1.0 - score_x))
+    if game.vs_bot:
+        opponent = game.ai_level or "unknown"
+        for side, user_id, score in players:
+            if side != game.ai_side:
+                add_record(conn, guild, user_id, opponent, score)
+        return
+    for _side, user_id, score in players:
+        add_record(conn, guild, user_id, PEOPLE, score)
+    if game.x_id == game.o_id:  # nobody gains rating against themselves
+        return
+    rx, ro = (rating_of(conn, guild, user_id) for user_id in (game.x_id, game.o_id))
+    new_x, new_o = rating.update(rx, ro, score_x)
+    for user_id, value in ((game.x_id, new_x), (game.o_id, new_o)):
+        conn.execute(
+            "INSERT INTO ratings (guild_id, user_id, rating, rated_games) VALUES (?, ?, ?, 1) "
+            "ON CONFLICT DO UPDATE SET rating = excluded.rating, rated_games = rated_games + 1",
+            (guild, user_id, value),
+        )
+
+
+def add_record(
+    conn: sqlite3.Connection, guild: int, user_id: int, opponent: str, score: float
+) -> None:
+    wins, draws, losses = int(score == 1.0), int(score == 0.5), int(score == 0.0)
+    conn.execute(
+        "INSERT INTO records (guild_id, user_id, opponent, wins, draws, losses) "
+        "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET wins = wins + excluded.wins, "
+        "draws = draws + excluded.draws, losses = losses + excluded.losses",
+        (guild, user_id, opponent, wins, draws, losses),
+    )
+
+
+def rating_of(conn: sqlite3.Connection, guild: int, user_id: int) -> float:
+    row = conn.execute(
+        "SELECT rating FROM ratings WHERE guild_id = ? AND user_id = ?", (guild, user_id)
+    ).fetchone()
+    return rating.DEFAULT_RATING if row is None else float(row[0])
