@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import heapq
+import weakref
 from collections.abc import Callable, Coroutine
 from datetime import datetime, timedelta
 from typing import Any
@@ -30,7 +31,9 @@ class GameRegistry:
     def __init__(self) -> None:
         self._games: dict[int, GameRecord] = {}
         self._channels: dict[int, int] = {}  # channel id -> live game id (or RESERVED)
-        self._locks: dict[int, asyncio.Lock] = {}
+        # A lock lives as long as someone holds or waits for it: ids of games long gone (or
+        # never real: forged clicks) leave nothing behind.
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._deadlines: dict[int, datetime] = {}  # game id -> when it is due
         self._heap: list[tuple[datetime, int]] = []  # (when, game id); stale entries skipped
         self._clock: asyncio.Task[None] | None = None

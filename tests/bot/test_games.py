@@ -1,8 +1,10 @@
-"""The registry's one clock: it wakes for the earliest deadline that still stands, and only then."""
+"""The registry: one clock for every deadline (it wakes for the earliest that still stands), and
+the per-game locks."""
 
 from __future__ import annotations
 
 import asyncio
+import gc
 from datetime import timedelta
 
 import discord
@@ -72,3 +74,27 @@ async def test_a_deadline_that_has_passed_is_handed_to_on_due_once() -> None:
         assert games.deadline(7) is None and games.deadline(8) is not None
     finally:
         games.close()
+
+
+async def test_a_game_lock_lasts_while_it_is_held_or_awaited_then_is_forgotten() -> None:
+    """Two users of one game share its lock; once nobody holds it, a made-up id leaves nothing."""
+    games = GameRegistry()
+    first = games.lock(7)
+    assert games.lock(7) is first
+    async with first:
+        waiter = asyncio.create_task(_take(games, 7))
+        await asyncio.sleep(0)
+        assert not waiter.done()  # the second user waits on the same lock
+    await waiter
+    del first, waiter
+    gc.collect()
+    for forged in range(1000, 2000):
+        async with games.lock(forged):
+            pass
+    gc.collect()
+    assert len(games._locks) == 0
+
+
+async def _take(games: GameRegistry, game_id: int) -> None:
+    async with games.lock(game_id):
+        pass
