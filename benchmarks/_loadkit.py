@@ -128,8 +128,9 @@ class GcWatch:
 
 
 class StoreWatch:
-    """Times the bot's game saves: on the storage thread (the SQLite work, fsync included) and
-    as the event loop awaits them (queueing behind other saves on that one thread included).
+    """Times the bot's game saves: on the storage thread (the SQLite work of one transaction,
+    fsync included, for all the saves written together) and as the event loop awaits them
+    (queueing behind the transaction being written included).
 
     Wraps the store instance's own methods for one run; the bot's code is unchanged.
     """
@@ -141,12 +142,12 @@ class StoreWatch:
 
     def start(self) -> None:
         store, service, awaited = self.store, self.service, self.awaited
-        work, save = store._save_game, store.save_game
+        work, save = store._save_games, store.save_game
 
-        def timed_work(game: Any) -> None:
+        def timed_work(games: Any) -> None:
             started = now()
             try:
-                work(game)
+                work(games)
             finally:
                 service.append(now() - started)
 
@@ -157,10 +158,10 @@ class StoreWatch:
             finally:
                 awaited.append(now() - started)
 
-        store._save_game, store.save_game = timed_work, timed_save
+        store._save_games, store.save_game = timed_work, timed_save
 
     def stop(self) -> None:
-        for name in ("_save_game", "save_game"):
+        for name in ("_save_games", "save_game"):
             self.store.__dict__.pop(name, None)
 
 

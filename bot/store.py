@@ -46,6 +46,8 @@ class SQLiteStore:
         self.busy_timeout = busy_timeout
         self._executor: ThreadPoolExecutor | None = None
         self._conn: sqlite3.Connection | None = None  # touched only on the worker thread
+        self._queue: list[tuple[GameRecord, asyncio.Future[None]]] = []  # saves not yet written
+        self._batch: asyncio.Future[None] | None = None  # the saves being written now
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -56,7 +58,12 @@ class SQLiteStore:
         await self._run(self._open)
 
     async def close(self) -> None:
-        """Checkpoint the log into the main file, close the connection, stop the thread."""
+        """Write the queued saves, checkpoint the log, close the connection, stop the thread."""
+        while self._executor is not None and (self._batch is not None or self._queue):
+            self._flush()
+            if self._batch is not None:
+                await asyncio.wait({self._batch})
+            await asyncio.sleep(0)  # let the batch's callback answer its savers
         executor, self._executor = self._executor, None
         if executor is None:
             return
@@ -72,9 +79,19 @@ class SQLiteStore:
         return await self._run(self._next_game_id)
 
     async def save_game(self, game: GameRecord) -> None:
-        """Upsert the game in one transaction, counting its result the first time it finishes."""
+        """Upsert the game, counting its result the first time it finishes; return once committed.
+
+        Saves that arrive while others are being written go together into the next transaction
+        (group commit): one fsync for all of them, applied in the order they came. If that
+        transaction fails, none of them is written and each saver gets the StorageError.
+        """
         schema.check(game)
-        await self._run(self._save_game, game.copy())
+        if self._executor is None:
+            raise StorageError(f"the database {self.path} is not open")
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._queue.append((game.copy(), done))
+        self._flush()
+        await done
 
     async def load_game(self, game_id: int) -> GameRecord | None:
         """The stored game, or None."""
@@ -96,6 +113,37 @@ class SQLiteStore:
         return await self._run(self._leaderboard, schema.guild_key(guild_id), limit)
 
     # -- plumbing ----------------------------------------------------------------------------
+
+    def _flush(self) -> None:
+        """Start writing the queued saves, unless a batch is being written (it calls back)."""
+        if self._batch is not None or not self._queue or self._executor is None:
+            return
+        batch, self._queue = self._queue, []
+        games = [game for game, _ in batch]
+        written = asyncio.get_running_loop().run_in_executor(
+            self._executor, self._save_games, games
+        )
+        self._batch = written
+        written.add_done_callback(lambda _: self._saved(batch, written))
+
+    def _saved(
+        self, batch: list[tuple[GameRecord, asyncio.Future[None]]], written: asyncio.Future[None]
+    ) -> None:
+        """Answer every saver of a written batch, then write what queued up meanwhile."""
+        self._batch = None
+        error = written.exception()
+        for _, done in batch:
+            if done.done():
+                continue  # the saver stopped waiting (cancelled)
+            if error is None:
+                done.set_result(None)
+            elif isinstance(error, StorageError) and len(batch) > 1:
+                copy = StorageError(str(error))
+                copy.__cause__ = error.__cause__
+                done.set_exception(copy)
+            else:
+                done.set_exception(error)
+        self._flush()
 
     async def _run(self, fn: Callable[..., T], *args: Any) -> T:
         if self._executor is None:
@@ -213,28 +261,13 @@ class SQLiteStore:
 
         return self._write("hand out a game id", bump)
 
-    def _save_game(self, game: GameRecord) -> None:
-        def save(conn: sqlite3.Connection) -> None:
-            row = conn.execute("SELECT status FROM games WHERE id = ?", (game.id,)).fetchone()
-            first_finish = game.status == Status.FINISHED and (
-                row is None or row[0] != Status.FINISHED.value
-            )
-            conn.execute(
-                f"INSERT INTO games ({schema.COLUMNS}) VALUES ({', '.join('?' * 17)}) "
-                "ON CONFLICT (id) DO UPDATE SET guild_id = excluded.guild_id, "
-                "channel_id = excluded.channel_id, x_id = excluded.x_id, o_id = excluded.o_id, "
-                "challenger_id = excluded.challenger_id, size = excluded.size, k = excluded.k, "
-                "ai_side = excluded.ai_side, ai_level = excluded.ai_level, "
-                "moves = excluded.moves, status = excluded.status, ending = excluded.ending, "
-                "winner = excluded.winner, message_id = excluded.message_id, "
-                "deadline = excluded.deadline, "
-                "created_at = CASE WHEN ? THEN excluded.created_at ELSE games.created_at END",
-                (*schema.to_row(game), game.created_at is not None),
-            )
-            if first_finish and game.ending in schema.RESULT_ENDINGS:
-                schema.count_result(conn, game)
+    def _save_games(self, games: list[GameRecord]) -> None:
+        def save_all(conn: sqlite3.Connection) -> None:
+            for game in games:
+                _upsert(conn, game)
 
-        self._write(f"save game {game.id}", save)
+        ids = ", ".join(str(game.id) for game in games)
+        self._write(f"save game {ids}" if len(games) == 1 else f"save games {ids}", save_all)
 
     def _load_game(self, game_id: int) -> GameRecord | None:
         def load(conn: sqlite3.Connection) -> GameRecord | None:
@@ -297,3 +330,25 @@ class SQLiteStore:
             ]
 
         return self._read("load the leaderboard", load)
+
+
+def _upsert(conn: sqlite3.Connection, game: GameRecord) -> None:
+    """Write one game (inside the caller's transaction); count its result when it first ends."""
+    row = conn.execute("SELECT status FROM games WHERE id = ?", (game.id,)).fetchone()
+    first_finish = game.status == Status.FINISHED and (
+        row is None or row[0] != Status.FINISHED.value
+    )
+    conn.execute(
+        f"INSERT INTO games ({schema.COLUMNS}) VALUES ({', '.join('?' * 17)}) "
+        "ON CONFLICT (id) DO UPDATE SET guild_id = excluded.guild_id, "
+        "channel_id = excluded.channel_id, x_id = excluded.x_id, o_id = excluded.o_id, "
+        "challenger_id = excluded.challenger_id, size = excluded.size, k = excluded.k, "
+        "ai_side = excluded.ai_side, ai_level = excluded.ai_level, "
+        "moves = excluded.moves, status = excluded.status, ending = excluded.ending, "
+        "winner = excluded.winner, message_id = excluded.message_id, "
+        "deadline = excluded.deadline, "
+        "created_at = CASE WHEN ? THEN excluded.created_at ELSE games.created_at END",
+        (*schema.to_row(game), game.created_at is not None),
+    )
+    if first_finish and game.ending in schema.RESULT_ENDINGS:
+        schema.count_result(conn, game)

@@ -423,6 +423,60 @@ async def test_concurrent_saves_are_serialized(store: SQLiteStore) -> None:
     assert [g.moves for g in await store.live_games()] == [[gid % 9] for gid in range(1, 51)]
 
 
+async def test_saves_that_queue_up_share_one_commit(store: SQLiteStore) -> None:
+    """200 saves at once take far fewer transactions than saves, each applied in order."""
+    begins: list[str] = []
+    await store._run(
+        lambda: store._db().set_trace_callback(
+            lambda sql: begins.append(sql) if sql.startswith("BEGIN") else None
+        )
+    )
+    first_moves = [store.save_game(game(gid, moves=[0])) for gid in range(1, 101)]
+    second_moves = [store.save_game(game(gid, moves=[0, 4])) for gid in range(1, 101)]
+    await asyncio.gather(*first_moves, *second_moves)
+    await store._run(lambda: store._db().set_trace_callback(None))
+
+    assert 1 <= len(begins) < 20  # one for the first save, then the rest in few batches
+    assert [g.moves for g in await store.live_games()] == [[0, 4]] * 100
+
+
+async def test_a_game_finished_twice_in_one_batch_counts_once(store: SQLiteStore) -> None:
+    """The same final save queued twice (a retried click) is counted a single time."""
+    await store.save_game(game(1, moves=[0, 3, 1, 4]))
+    end = finished(1, 1, 2, "X", moves=[0, 3, 1, 4, 2])
+    await asyncio.gather(store.save_game(game(2)), store.save_game(end), store.save_game(end))
+    assert (await store.player_stats(GUILD, 1)).vs_people == Record(wins=1)
+    assert (await store.player_stats(GUILD, 2)).vs_people == Record(losses=1)
+
+
+async def test_a_failed_batch_fails_every_save_in_it_and_writes_none(store: SQLiteStore) -> None:
+    """On a locked file a batch of saves fails as a whole; each saver gets the StorageError."""
+    await asyncio.gather(*(store.save_game(game(gid)) for gid in (1, 2, 3)))
+    other = sqlite3.connect(store.path, isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")
+    try:
+        results = await asyncio.gather(
+            *(store.save_game(game(gid, moves=[4])) for gid in (1, 2, 3)), return_exceptions=True
+        )
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert all(isinstance(r, StorageError) and "locked" in str(r) for r in results)
+    assert [g.moves for g in await store.live_games()] == [[], [], []]
+
+
+async def test_close_writes_the_saves_still_queued(tmp_path: Path) -> None:
+    """Saves issued just before close are all on disk when it returns."""
+    s = SQLiteStore(tmp_path / "g.db")
+    await s.open()
+    saves = [asyncio.ensure_future(s.save_game(game(gid))) for gid in range(1, 31)]
+    await asyncio.sleep(0)
+    await s.close()
+    assert all(task.done() and task.exception() is None for task in saves)
+    with sqlite3.connect(tmp_path / "g.db") as conn:
+        assert conn.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 30
+
+
 async def test_saving_does_not_keep_the_callers_object(store: SQLiteStore) -> None:
     """Changing a record after save_game returns does not change what was stored."""
     record = game(1, moves=[0])
