@@ -27,6 +27,9 @@ from bot.models import GameRecord, LeaderboardRow, PlayerStats, Record, Status
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+# Saves written in one transaction at most: bigger batches save fsyncs, but wake all their
+# savers in the same turn of the event loop.
+BATCH = 32
 
 
 class StorageError(Exception):
@@ -118,7 +121,7 @@ class SQLiteStore:
         """Start writing the queued saves, unless a batch is being written (it calls back)."""
         if self._batch is not None or not self._queue or self._executor is None:
             return
-        batch, self._queue = self._queue, []
+        batch, self._queue = self._queue[:BATCH], self._queue[BATCH:]
         games = [game for game, _ in batch]
         written = asyncio.get_running_loop().run_in_executor(
             self._executor, self._save_games, games
