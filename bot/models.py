@@ -96,12 +96,14 @@ class PlayerStats:
 
 @dataclass(frozen=True, slots=True)
 class LeaderboardRow:
-    """One line of a server's leaderboard (games against people only)."""
+    """One line of a server's leaderboard: ranked by games against people, with the player's
+    record against the bot (every level together) kept apart."""
 
     rank: int
     user_id: int
     rating: float
     record: Record
+    vs_bot: Record = field(default_factory=Record)
 
 
 class Store(Protocol):

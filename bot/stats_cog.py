@@ -116,11 +116,14 @@ class StatsCog(commands.Cog):
             lines = [f"**Tic-tac-toe leaderboard of {name}** (games against people)"]
             medals = {1: "🥇", 2: "🥈", 3: "🥉"}
             for row in rows:
+                against_bot = (
+                    f" · vs the bot {format_record(row.vs_bot)}" if row.vs_bot.games else ""
+                )
                 lines.append(
                     f"{medals.get(row.rank, f'{row.rank}.')} <@{row.user_id}> "
-                    f"**{row.rating:.0f}** · {format_record(row.record)}"
+                    f"**{row.rating:.0f}** · {format_record(row.record)}{against_bot}"
                 )
-            lines.append("Records against the bot: `/tictactoe-stats`.")
+            lines.append("Each level of the bot apart: `/tictactoe-stats`.")
             text = "\n".join(lines)
         await interaction.response.send_message(
             text, allowed_mentions=discord.AllowedMentions.none()

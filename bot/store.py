@@ -321,15 +321,25 @@ class SQLiteStore:
         def load(conn: sqlite3.Connection) -> list[LeaderboardRow]:
             rows = conn.execute(
                 "SELECT r.user_id, r.rating, COALESCE(c.wins, 0), COALESCE(c.draws, 0), "
-                "COALESCE(c.losses, 0) FROM ratings AS r LEFT JOIN records AS c "
+                "COALESCE(c.losses, 0), "
+                "(SELECT COALESCE(SUM(b.wins), 0) || ',' || COALESCE(SUM(b.draws), 0) || ',' || "
+                "COALESCE(SUM(b.losses), 0) FROM records AS b WHERE b.guild_id = r.guild_id "
+                "AND b.user_id = r.user_id AND b.opponent != ?) "
+                "FROM ratings AS r LEFT JOIN records AS c "
                 "ON c.guild_id = r.guild_id AND c.user_id = r.user_id AND c.opponent = ? "
                 "WHERE r.guild_id = ? AND r.rated_games >= 1 "
                 "ORDER BY r.rating DESC, r.rated_games DESC, r.user_id ASC LIMIT ?",
-                (schema.PEOPLE, guild, max(0, limit)),
+                (schema.PEOPLE, schema.PEOPLE, guild, max(0, limit)),
             ).fetchall()
             return [
-                LeaderboardRow(rank, user_id, value, Record(wins, draws, losses))
-                for rank, (user_id, value, wins, draws, losses) in enumerate(rows, start=1)
+                LeaderboardRow(
+                    rank,
+                    user_id,
+                    value,
+                    Record(wins, draws, losses),
+                    Record(*(int(n) for n in vs_bot.split(","))),
+                )
+                for rank, (user_id, value, wins, draws, losses, vs_bot) in enumerate(rows, 1)
             ]
 
         return self._read("load the leaderboard", load)

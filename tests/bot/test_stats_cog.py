@@ -122,8 +122,9 @@ async def test_leaderboard_ranks_by_rating(simcord_env: Env, world) -> None:
     assert [f"<@{p.id}>" in line for line, p in zip(ranked, (cy, ann, bob), strict=True)] == [
         True
     ] * 3
-    assert "2W 0D 0L" in ranked[0]
+    assert "2W 0D 0L" in ranked[0] and "vs the bot" not in ranked[0]
     assert "1W 0D 2L" in ranked[1]
+    assert ranked[2].endswith("0W 0D 1L · vs the bot 1W 0D 0L")  # rated apart from the bot game
 
 
 async def test_leaderboard_empty_server(simcord_env: Env, world) -> None:

@@ -312,6 +312,11 @@ async def test_leaderboard_order_after_scripted_games(store: SQLiteStore) -> Non
     for row in board:
         assert row.rating == pytest.approx(expected_ratings[row.user_id])
     assert board[order.index(1)].record == Record(wins=2, losses=1)
+    assert all(row.vs_bot == Record() for row in board)
+    await store.save_game(finished(100, 1, BOT_ID, "O", ai_side="O", ai_level="hard"))
+    await store.save_game(finished(101, BOT_ID, 1, None, ai_side="X", ai_level="easy"))
+    row = next(r for r in await store.leaderboard(GUILD) if r.user_id == 1)
+    assert row.vs_bot == Record(draws=1, losses=1) and row.record == Record(wins=2, losses=1)
     # Players 5 and 6 drew their only game: equal ratings, lower id first.
     assert order.index(5) + 1 == order.index(6)
     assert [row.user_id for row in await store.leaderboard(GUILD, limit=2)] == order[:2]
