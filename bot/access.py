@@ -19,6 +19,12 @@ NAMES = {
     "send_messages_in_threads": "Send Messages in Threads",
     "read_message_history": "Read Message History",
 }
+GONE_CODES = frozenset({10003, 10008})  # Unknown Channel, Unknown Message
+
+
+def board_gone(error: discord.HTTPException) -> bool:
+    """True when Discord says the board message (or its channel) no longer exists."""
+    return isinstance(error, discord.NotFound) and error.code in GONE_CODES
 
 
 def missing(interaction: discord.Interaction[Any]) -> list[str]:

@@ -1,9 +1,10 @@
-"""Everything that changes a game: opening it, moves, the engine's replies, deadlines.
+"""Everything that changes a game: opening it, moves, the engine's replies, its deadline's clock.
 
 Each change follows one order, under the game's lock: read the game again, validate, save, then
 show. A move is never shown before it is stored, and a save that fails leaves the game (and the
 message) as it was. Edits made long after a click (deadlines, restarts) go through the channel
-message, since an interaction token lives only 15 minutes.
+message, since an interaction token lives only 15 minutes. What happens when a deadline comes due
+is in ``bot.deadlines``.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import access, play, render
+from bot.deadlines import Deadlines
 from bot.games import GameRegistry
 from bot.models import Ending, GameRecord, Status
 from bot.store import StorageError
@@ -36,15 +38,8 @@ UNSHOWN = (
 BOARD_GONE = (
     "The board message was deleted, so this game has ended. Start a new one with /tictactoe."
 )
-RETRY = 30.0  # seconds before a deadline whose result could not be saved is tried again
 MAX_ID = 2**63 - 1  # the largest id SQLite can store
-GONE_CODES = frozenset({10003, 10008})  # Unknown Channel, Unknown Message
 BOARD = "ttt-board"  # in Interaction.extras: the interaction's response is the board message
-
-
-def board_gone(error: discord.HTTPException) -> bool:
-    """True when Discord says the board message (or its channel) no longer exists."""
-    return isinstance(error, discord.NotFound) and error.code in GONE_CODES
 
 
 class GameFlow:
@@ -53,7 +48,8 @@ class GameFlow:
     def __init__(self, bot: TicTacToeBot, games: GameRegistry) -> None:
         self.bot = bot
         self.games = games
-        games.on_due = self._due
+        self.deadlines = Deadlines(self)
+        games.on_due = self.deadlines.due
 
     # ------------------------------------------------------------ plumbing
 
@@ -123,7 +119,7 @@ class GameFlow:
         self, game: GameRecord, error: discord.HTTPException, interaction: Interaction | None
     ) -> None:
         """Deal with a board that could not be edited (lock held) and tell the clicker why."""
-        if board_gone(error):
+        if access.board_gone(error):
             log.warning("the board of game %s is gone (%s); the game is abandoned", game.id, error)
             if play.is_live(game):
                 await self._drop(game)
@@ -247,7 +243,7 @@ class GameFlow:
         is tried at once; if it shows the board, the click is acknowledged without a word.
         """
         log.warning("could not update the board of game %s with the click: %s", game.id, error)
-        if isinstance(error, discord.Forbidden) or board_gone(error):
+        if isinstance(error, discord.Forbidden) or access.board_gone(error):
             await self.unshown(game, error, interaction)
             return
         if await self.publish(game):
@@ -303,53 +299,3 @@ class GameFlow:
         """Set (or clear) the game's deadline on the registry's clock."""
         live = play.is_live(game) and game.deadline is not None
         self.games.set_deadline(game.id, game.deadline if live else None)
-
-    async def _due(self, game_id: int) -> None:
-        """The game's deadline has come: end it if, under the lock, it is still due."""
-        async with self.games.lock(game_id):
-            game = self.games.get(game_id)
-            if game is None or not play.is_live(game) or game.deadline is None:
-                return
-            if game.deadline > discord.utils.utcnow():
-                self.arm(game)  # moved on meanwhile
-                return
-            after = await self._expire(game_id)
-            if after is not None:
-                if after.ending is not Ending.ABANDONED:  # else there is no board to edit
-                    await self.publish(after)
-                return
-        # The end could not be saved: try again a little later.
-        retry = discord.utils.utcnow() + timedelta(seconds=RETRY)
-        self.games.set_deadline(game_id, retry)
-
-    async def _board_exists(self, game: GameRecord) -> bool:
-        """False only when Discord says the board message is gone (any other error: True)."""
-        if game.message_id is None:
-            return True
-        channel = self.bot.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
-        try:
-            await channel.fetch_message(game.message_id)
-        except discord.HTTPException as exc:
-            return not board_gone(exc)
-        return True
-
-    async def _expire(self, game_id: int) -> GameRecord | None:
-        """End a game whose deadline has passed (lock held); None if it was not saved."""
-        game = self.games.get(game_id)
-        if game is None or game.deadline is None or game.deadline > discord.utils.utcnow():
-            return None  # gone, or a move came in while we waited for the lock
-        if game.status is Status.CHALLENGE:
-            after = play.finish(game, Ending.EXPIRED, None)
-        elif not await self._board_exists(game):
-            # Deleted while we were not listening (down, or a lost gateway session): nobody
-            # could play it, so nobody forfeits it.
-            log.info("the board of game %s is gone; the game is abandoned", game_id)
-            after = play.finish(game, Ending.ABANDONED, None)
-        else:
-            after = play.finish(game, Ending.TIMEOUT, play.other(play.turn(game)))
-        try:
-            await self.save(after)
-        except StorageError as exc:
-            log.error("could not save the end of game %s: %s", game_id, exc)
-            return None
-        return after

@@ -17,7 +17,8 @@ from bot.__main__ import main
 from bot.clicks import THINKING
 from bot.client import create_bot
 from bot.config import Settings
-from bot.flow import AI_NOT_SAVED, RETRY
+from bot.deadlines import RETRY
+from bot.flow import AI_NOT_SAVED
 from bot.store import StorageError
 from tests.bot.game_support import board_message, cells, free, guild_with, people_game, text
 from tests.bot.test_startup import SETTINGS
