@@ -51,11 +51,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import random
 import sys
 import tempfile
 import time
+import tracemalloc
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -486,17 +488,17 @@ async def measure_memory(n: int, size: int, args: argparse.Namespace) -> dict[st
                 await burst(driver, [spare], rng=rng, waves=1)
                 kit.forget_transcript(env)
                 held0 = kit.reachable_bytes(bot)
-                tracked0 = len(kit.gc.get_objects())
+                tracked0 = len(gc.get_objects())
                 kit.start_tracing()
                 rss0, before = kit.rss_bytes(), kit.owned_bytes()
                 await burst(driver, games, rng=rng, waves=1)
                 kit.forget_transcript(env)
                 after, rss1 = kit.owned_bytes(), kit.rss_bytes()
             finally:
-                kit.tracemalloc.stop()
+                tracemalloc.stop()
                 responses.close()
             held1 = kit.reachable_bytes(bot)
-            tracked1 = len(kit.gc.get_objects())
+            tracked1 = len(gc.get_objects())
             live = sum(not g.over and g.message_id is not None for g in games)
         kit.retire_engine(pool)
     per = {owner: (after.get(owner, 0) - before.get(owner, 0)) / n for owner in after}
