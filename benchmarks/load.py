@@ -1,43 +1,55 @@
-"""The whole bot under load, through discord.py's real dispatch and SimCord (measured only).
+"""The whole bot under load, through discord.py's real dispatch (measured only).
 
     python benchmarks/load.py [--games 10,100,500] [--size 3,5] [--quick]
-                              [--modes alone,burst,spread,memory,engine] [--json FILE]
+                              [--modes alone,burst,spread,memory,engine]
+                              [--discord local|simcord] [--json FILE]
+
+Where Discord is (--discord):
+
+- local (the default): a Discord of our own on 127.0.0.1 (`_fakediscord`: a gateway websocket
+  and the REST routes the bot uses), with the players, in this process; the bot in a process of
+  its own (`_wire_bot`), the real bot and the real discord.py speaking HTTP and the gateway to
+  it. The bot's loop lag, CPU and memory are then its own, with no simulation in its process.
+- simcord: SimCord in this process, the bot on the same event loop. SimCord's cost (building,
+  copying and validating every payload, storing its world) then falls in every figure, so they
+  are upper bounds. The engine mode always runs this way.
 
 N games run at once, one per channel (guilds of up to 450 channels), half against the bot (the
 four levels in turn, the bot moving first in every other one) and half between two members (a
 challenge, accepted, then random legal moves). Modes:
 
-- alone: games against the bot (3x3: the issue's in-process figure) played one after another,
-  nothing else running; --alone of them, whatever --games says.
-- burst: every player to move clicks at once (the clicks reach the bot back to back, one turn
-  of the loop apart, as the gateway reader hands them over); the next wave goes as soon as every
-  answer, the bot's reply moves included, is in (moves as fast as the answers allow).
-- spread: games start at random moments over --window seconds and each player thinks --think
-  seconds (real time, 1 to 5 by default: people reading a board) before each click, so clicks
-  reach the bot while it is busy with other games.
-- memory: N games opened and one move played in each, all live; traced memory of bot-side
-  objects divided by N.
+- alone: games against the bot played one after another, nothing else running; --alone of them,
+  whatever --games says.
+- spread: the issue's 500 simultaneous games at people's pace. Games start at random moments
+  over --window seconds and each player thinks --think seconds (real time, 1 to 5 by default:
+  people reading a board) before each click, so clicks reach the bot while it is busy with
+  other games (500 games: about 170 clicks a second, plus the bot's own moves).
+- burst: a stress test, moves as fast as the answers allow. Every player to move clicks in the
+  same instant (back to back on the gateway); the next wave goes as soon as every answer, the
+  bot's reply moves included, is in. The bot then answers a wave of N clicks one after another,
+  so its figures measure throughput: the last click of a wave waits for the N - 1 before it.
+- memory: N games opened and one move played in each, all live; memory per live game (see
+  `_wire.wire_memory`, or `measure_memory` with SimCord).
 - engine: one 5x5 (4 in a row) game against the unbeatable bot; the loop lag while the engine
   computes its first replies, with the engine in its process pool and, to compare, in a thread.
   The player picks each move to make the engine think longest (see `engine_lag`).
 
 Figures, all in real time (SimCord's virtual clocks are not used for any of them):
 
-- ack: from the INTERACTION_CREATE leaving SimCord to the bot's initial response (callback)
-  accepted by SimCord's route. reply: from the click to the edit that shows the bot's move.
-- loop lag: how late a 10 ms ticker on the event loop runs.
-- CPU per move: CPU time of this process (bot, discord.py, SimCord, storage thread) plus the
-  engine's worker processes, over the run, divided by the moves played (people's and bot's).
-  With --profile, "bot" takes out the loop thread's CPU in SimCord's and the players' code, as
-  sampled every 4 ms (`kit.Sampler`, whose shares per package are in the JSON); the sampler
-  shortens the GIL switch interval, so it is off unless asked for.
-- memory per live game: see `measure_memory`.
+- ack: from the INTERACTION_CREATE leaving the players (written to the gateway socket, or handed
+  to discord.py by SimCord) to the bot's initial response (callback) reaching the server.
+  reply: from the click to the edit that shows the bot's move.
+- loop lag: how late a 10 ms ticker on the bot's event loop runs.
+- CPU per move: CPU time of the bot's process (bot, discord.py, storage thread; with SimCord,
+  SimCord too) plus the engine's worker processes, over the run, divided by the moves played
+  (people's and bot's). With SimCord and --profile, "bot" takes out the loop thread's CPU in
+  SimCord's and the players' code, as sampled every 4 ms (`kit.Sampler`); the sampler shortens
+  the GIL switch interval, so it is off unless asked for.
 
-The simulation is kept out of the measured path where it can be: the players wait for the
-answers themselves (woken by the route hooks) instead of SimCord's settling, which scans every
-bot task and timer on each pass, and SimCord's callback records compare by identity
-(`kit.lighten_simcord`). What SimCord still does per action (building and parsing payloads,
-validating components, storing the world) is in every figure, so they are upper bounds.
+With SimCord, the simulation is kept out of the measured path where it can be: the players wait
+for the answers themselves (woken by the route hooks) instead of SimCord's settling, which scans
+every bot task and timer on each pass, and SimCord's callback records compare by identity
+(`kit.lighten_simcord`).
 
 The database is a real SQLite file (WAL, synchronous=FULL) in a temporary folder (or --dir), and
 the engine runs in the bot's own runner (thread for 3x3, process pool for bigger boards). On 5x5,
@@ -50,7 +62,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import gc
 import json
 import random
@@ -58,7 +69,6 @@ import sys
 import tempfile
 import time
 import tracemalloc
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -68,188 +78,16 @@ import simcord
 
 import engine
 from benchmarks import _loadkit as kit
+from benchmarks import _scenario as scenario
+from benchmarks import _wire
+from benchmarks._scenario import SETTLE, Game, Run, build_world, burst, play_mode
+from benchmarks._wire_bot import settings_for
 from bot import play
 from bot.client import TicTacToeBot, create_bot
-from bot.config import Settings, default_engine_workers
 from bot.engine_runner import MOVE_BUDGET, EngineRunner
 from engine import search as engine_search
 
-LEVELS = ("easy", "medium", "hard", "unbeatable")
-CHANNELS_PER_GUILD = 450  # Discord allows 500 channels in a guild
-SETTLE = 600.0  # seconds a wave may take before SimCord gives up
-
-
-@dataclass
-class Game:
-    """One channel's game as the players see it."""
-
-    channel: Any
-    human: Any  # the member who runs /tictactoe (plays X, or O when the bot starts)
-    opponent: Any | None  # the challenged member; None against the bot
-    size: int
-    k: int
-    level: str | None = None
-    bot_first: bool = False
-    message_id: int | None = None
-    game_id: int | None = None
-    plies: int = 0
-    over: bool = False
-    stuck: bool = False  # refused, or no answer in time
-
-    @property
-    def vs_bot(self) -> bool:
-        return self.opponent is None
-
-    def slash_options(self) -> dict[str, Any]:
-        options: dict[str, Any] = {"size": self.size, "win_length": self.k}
-        if self.vs_bot:
-            options["difficulty"] = self.level
-            options["first"] = "opponent" if self.bot_first else "me"
-        else:
-            options["opponent"] = self.opponent
-        return options
-
-    def to_move(self, board: kit.Board) -> Any | None:
-        """The member whose click comes next, or None (over, waiting, or the bot's turn)."""
-        if board.over or board.challenge or board.cells == 0:
-            return None
-        x_turn = board.taken % 2 == 0
-        if self.vs_bot:
-            return self.human if x_turn != self.bot_first else None
-        return self.human if x_turn else self.opponent
-
-
-@dataclass
-class Run:
-    """What one scenario measured."""
-
-    mode: str
-    size: int
-    games: int
-    wall: float = 0.0
-    cpu: float = 0.0
-    moves: int = 0
-    finished: int = 0
-    stuck: int = 0
-    main_cpu: float = 0.0
-    shares: dict[str, float] = field(default_factory=dict)
-    lags: list[float] = field(default_factory=list)
-    gc_pauses: list[float] = field(default_factory=list)
-    save_service: list[float] = field(default_factory=list)  # on the storage thread
-    save_awaited: list[float] = field(default_factory=list)  # as the loop awaited it
-    timings: list[kit.Timing] = field(default_factory=list)
-    errors: list[str] = field(default_factory=list)
-
-    def per_move(self, seconds: float) -> float:
-        return seconds / self.moves * 1e3 if self.moves else float("nan")
-
-    def report(self) -> dict[str, Any]:
-        acks = [t.ack_latency for t in self.timings if t.ack_latency is not None]
-        # From the click (or the slash command, when the bot starts) to the bot's move shown.
-        replies = [t.edits[0] - t.emitted for t in self.timings if t.edits]
-        return {
-            "mode": self.mode,
-            "size": self.size,
-            "games": self.games,
-            "finished": self.finished,
-            "stuck": self.stuck,
-            "main_thread_shares": self.shares,
-            "interactions": len(self.timings),
-            "unanswered": sum(t.acked is None for t in self.timings),
-            "refused": sum(t.ephemeral for t in self.timings),
-            "moves": self.moves,
-            "ack_ms": kit.summary_ms(acks),
-            "ack_over_3s": sum(a > 3.0 for a in acks),
-            "slash_ack_ms": kit.summary_ms(
-                [t.ack_latency for t in self.timings if t.kind == "slash" and t.acked]
-            ),
-            "click_ack_ms": kit.summary_ms(
-                [t.ack_latency for t in self.timings if t.kind != "slash" and t.acked]
-            ),
-            "reply_ms": kit.summary_ms(replies),
-            "lag_ms": kit.summary_ms(self.lags),
-            "gc_pause_ms": kit.summary_ms(self.gc_pauses),
-            "save_thread_ms": kit.summary_ms(self.save_service),
-            "save_awaited_ms": kit.summary_ms(self.save_awaited),
-            "cpu_ms_per_move": self.per_move(self.cpu),
-            # The loop thread's CPU spent in SimCord's code (sampled share) taken out.
-            # Less the loop thread's time in SimCord and in the players (sampled, --profile).
-            "cpu_ms_per_move_bot": self.per_move(
-                self.cpu
-                - self.main_cpu * (self.shares.get("simcord", 0) + self.shares.get("driver", 0))
-            )
-            if self.shares
-            else float("nan"),
-            "wall_s": self.wall,
-            "errors": self.errors,
-        }
-
-
 # ----------------------------------------------------------------------------------- setup
-
-
-def settings_for(folder: Path) -> Settings:
-    """The bot's settings with long deadlines, so no timeout fires during a run."""
-    return Settings(
-        token="load.test.token",
-        database_path=folder / "tictactoe.db",
-        engine_workers=default_engine_workers(),
-        challenge_timeout=3600.0,
-        turn_timeout=86400.0,
-        challenge_cooldown=0.0,
-    )
-
-
-def build_world(env: simcord.Env, n: int, size: int, *, bot_k5: int) -> list[Game]:
-    """N channels (in as many guilds as needed), each with its players; half play the bot."""
-    games: list[Game] = []
-    guild = None
-    for i in range(n):
-        if i % CHANNELS_PER_GUILD == 0:
-            guild = env.create_guild(f"load-{i // CHANNELS_PER_GUILD}")
-        assert guild is not None
-        channel = guild.create_text_channel(f"game-{i}")
-        human = guild.add_member(env.create_user(f"p{i}a"))
-        k = 3 if size == 3 else 4
-        if i % 2 == 0:
-            level = LEVELS[(i // 2) % len(LEVELS)]
-            game = Game(channel, human, None, size, bot_k5 if size == 5 else k, level)
-            game.bot_first = (i // 2) % 2 == 1
-        else:
-            game = Game(channel, human, guild.add_member(env.create_user(f"p{i}b")), size, k)
-        games.append(game)
-    return games
-
-
-def refresh(env: simcord.Env, game: Game) -> kit.Board | None:
-    """Read the game's board from SimCord's world (finding its message the first time)."""
-    if game.message_id is None:
-        return None
-    board = kit.read_board(kit.message_of(env, game.channel.id, game.message_id).components)
-    game.game_id = board.game_id or game.game_id
-    game.plies = board.taken
-    game.over = board.over
-    return board
-
-
-def note_message(env: simcord.Env, game: Game, interaction_id: int) -> None:
-    """Remember the board message the slash command answered with."""
-    record = env.backend.interactions.get(interaction_id)
-    if record is not None and record.message_id is not None and not record.ephemeral:
-        game.message_id = record.message_id
-
-
-def next_click(env: simcord.Env, game: Game, board: kit.Board, rng: random.Random, max_plies: int):
-    """(member, stored message, custom_id) of the game's next click, or None."""
-    stored = kit.message_of(env, game.channel.id, game.message_id)
-    if board.challenge and game.opponent is not None:
-        return game.opponent, stored, f"ttt:{board.game_id}:accept", "accept"
-    player = game.to_move(board)
-    if player is None or not board.free:
-        return None
-    if board.taken >= max_plies:
-        return player, stored, f"ttt:{board.game_id}:resign", "resign"
-    return player, stored, f"ttt:{board.game_id}:{rng.choice(board.free)}", "cell"
 
 
 def engine_pool(bot: TicTacToeBot) -> Any:
@@ -260,8 +98,8 @@ def engine_pool(bot: TicTacToeBot) -> Any:
 # ---------------------------------------------------------------------------------- modes
 
 
-class Driver:
-    """Emits the players' actions and notices, without SimCord's settling, when they are answered.
+class Driver(scenario.Players):
+    """The players, through SimCord, without its settling.
 
     Settling scans every bot task and timer on each pass, a cost that grows with the games and
     blocks the loop; the measured runs instead wait on the answers themselves (woken by the
@@ -269,122 +107,36 @@ class Driver:
     """
 
     def __init__(self, env: simcord.Env, responses: kit.Responses, *, max_plies: int) -> None:
+        super().__init__(max_plies=max_plies)
         self.env = env
         self.responses = responses
-        self.max_plies = max_plies
+        self.timings = responses.timings
+        self.listeners = responses.listeners
 
-    async def answered(self, game: Game, ready: Any, timeout: float = SETTLE) -> kit.Board | None:
-        """Wait until the game's board satisfies `ready` (or `timeout` passes)."""
-        event = self.responses.listeners.setdefault(game.channel.id, asyncio.Event())
-        deadline = time.perf_counter() + timeout
-        while True:
-            event.clear()
-            board = refresh(self.env, game)
-            if board is not None and ready(board):
-                return board
-            left = deadline - time.perf_counter()
-            if left <= 0:
-                game.stuck = True
-                return board
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(event.wait(), left)
-
-    def start(self, game: Game) -> int:
-        """Emit the game's /tictactoe."""
+    async def _emit_slash(self, game: Game) -> int:
         self.responses.pending_kind = "slash"
         return kit.emit_slash(
             self.env, game.human, game.channel, "tictactoe", **game.slash_options()
         )
 
-    async def opened(self, game: Game, interaction_id: int) -> kit.Board | None:
-        """Wait for the board (after the bot's first move, when it starts)."""
-        event = self.responses.listeners.setdefault(game.channel.id, asyncio.Event())
-        while game.message_id is None:
-            event.clear()
-            note_message(self.env, game, interaction_id)
-            if self.responses.timings[interaction_id].ephemeral:
-                game.stuck = True  # refused: a bug in the bot or this driver, counted
-                return None
-            if game.message_id is None:
-                await event.wait()
-        return await self.answered(
-            game, lambda b: b.challenge or b.over or game.to_move(b) is not None
-        )
-
-    def click(self, game: Game, board: kit.Board, rng: random.Random) -> Any | None:
-        """Emit the game's next click; returns the condition its answer fulfils, or None."""
-        click = next_click(self.env, game, board, rng, self.max_plies)
-        if click is None:
-            return None
-        player, stored, custom_id, kind = click
-        before = board.taken
-
-        def moved(b: kit.Board) -> bool:
-            return b.over or (
-                not b.challenge
-                and game.to_move(b) is not None
-                and (kind == "accept" or b.taken > before)
-            )
-
+    async def _emit_click(self, game: Game, player: Any, custom_id: str, kind: str) -> int:
+        assert game.message_id is not None
+        stored = kit.message_of(self.env, game.channel.id, game.message_id)
         self.responses.pending_kind = kind
-        kit.emit_click(self.env, player, stored, custom_id)
-        return moved
+        return kit.emit_click(self.env, player, stored, custom_id)
 
+    def _components(self, game: Game) -> list[Any]:
+        assert game.message_id is not None
+        return kit.message_of(self.env, game.channel.id, game.message_id).components
 
-async def burst(
-    driver: Driver, games: list[Game], *, rng: random.Random, waves: int | None = None
-) -> None:
-    """Open every game at once, then wave after wave of simultaneous clicks.
+    def _response_message(self, interaction_id: int) -> int | None:
+        record = self.env.backend.interactions.get(interaction_id)
+        if record is not None and record.message_id is not None and not record.ephemeral:
+            return int(record.message_id)
+        return None
 
-    The actions of a wave reach the bot one after another with no pause but a turn of the loop
-    between them, the way discord.py's gateway reader hands them over.
-    """
-    opened = []
-    for game in games:
-        opened.append(driver.opened(game, driver.start(game)))
-        await asyncio.sleep(0)
-    await asyncio.gather(*opened)
-    done = 0
-    while waves is None or done < waves:
-        pending, moves = [], False
-        for game in games:
-            board = refresh(driver.env, game)
-            if board is None or game.over or game.stuck:
-                continue
-            ready = driver.click(game, board, rng)
-            if ready is not None:
-                moves = moves or not board.challenge
-                pending.append(driver.answered(game, ready))
-                await asyncio.sleep(0)
-        if not pending:
-            break
-        await asyncio.gather(*pending)
-        kit.forget_transcript(driver.env)
-        done += moves
-
-
-async def spread(
-    driver: Driver,
-    games: list[Game],
-    *,
-    rng: random.Random,
-    window: float,
-    think: tuple[float, float],
-) -> None:
-    """Each game on its own: a random start, then `think` seconds (low, high) before each click."""
-
-    async def play(game: Game, seed: int) -> None:
-        mine = random.Random(seed)
-        await asyncio.sleep(mine.uniform(0, window))
-        board = await driver.opened(game, driver.start(game))
-        while board is not None and not board.over and not game.stuck:
-            await asyncio.sleep(mine.uniform(*think))
-            ready = driver.click(game, board, mine)
-            if ready is None:
-                break
-            board = await driver.answered(game, ready)
-
-    await asyncio.gather(*(play(g, rng.getrandbits(32)) for g in games))
+    def tidy(self) -> None:
+        kit.forget_transcript(self.env)
 
 
 async def load_run(mode: str, n: int, size: int, args: argparse.Namespace) -> Run:
@@ -420,13 +172,7 @@ async def load_run(mode: str, n: int, size: int, args: argparse.Namespace) -> Ru
                     kit.now(),
                 )
                 driver = Driver(env, responses, max_plies=args.max_plies)
-                if mode == "burst":
-                    await burst(driver, games, rng=rng)
-                elif mode == "alone":
-                    for game in games:
-                        await burst(driver, [game], rng=rng)
-                else:
-                    await spread(driver, games, rng=rng, window=args.window, think=args.think)
+                await play_mode(mode, driver, games, rng=rng, args=args)
                 t1 = kit.now()
                 run.cpu = (
                     time.process_time() - cpu0 + kit.process_cpu(kit.engine_pids(bot)) - engine0
@@ -504,6 +250,7 @@ async def measure_memory(n: int, size: int, args: argparse.Namespace) -> dict[st
     per = {owner: (after.get(owner, 0) - before.get(owner, 0)) / n for owner in after}
     bot_side = per.get("bot", 0) + per.get("engine", 0) + per.get("discord", 0)
     return {
+        "discord": "simcord",
         "size": size,
         "games": n,
         "live": live,
@@ -610,7 +357,7 @@ async def engine_lag(args: argparse.Namespace, *, processes: bool, replies: int)
                             "lag_ms": kit.summary_ms(lags),
                         }
                     )
-                board = await driver.opened(game, driver.start(game))
+                board = await driver.opened(game, await driver.start(game))
                 for _ in range(replies):
                     if board is None or board.over or not board.free:
                         break
@@ -662,13 +409,15 @@ def print_tables(
     """The markdown tables the README shows."""
     if runs:
         print(
-            "| mode | board | games | interactions | moves | ack p50 ms | ack p99 ms | ack max ms "
-            "| reply p99 ms | loop lag p99 ms | loop lag max ms | CPU ms/move | wall s |"
+            "| mode | Discord | board | games | interactions | moves | ack p50 ms | ack p99 ms "
+            "| ack max ms | reply p99 ms | loop lag p99 ms | loop lag max ms | CPU ms/move "
+            "| wall s |"
         )
-        print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+        print("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         for r in runs:
             print(
-                f"| {r['mode']} | {r['size']}x{r['size']} | {r['games']} | {r['interactions']} | "
+                f"| {r['mode']} | {r['discord']} | {r['size']}x{r['size']} | {r['games']} | "
+                f"{r['interactions']} | "
                 f"{r['moves']} | {fmt(r['ack_ms']['p50'])} | {fmt(r['ack_ms']['p99'])} | "
                 f"{fmt(r['ack_ms']['max'])} | {fmt(r['reply_ms']['p99'])} | "
                 f"{fmt(r['lag_ms']['p99'])} | {fmt(r['lag_ms']['max'])} | "
@@ -677,18 +426,20 @@ def print_tables(
         print()
     if memory:
         print(
-            "| board | live games | bot/ + engine/ KB | discord.py KB | bot side KB/game "
-            "| held by the bot KB/game | SimCord KB/game (excluded) | RSS KB/game (all) |"
+            "| board | Discord | live games | bot/ + engine/ KB | discord.py KB | the rest KB "
+            "| counted KB/game | held by the bot KB/game | RSS KB/game |"
         )
-        print("|---|---:|---:|---:|---:|---:|---:|---:|")
+        print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
         for m in memory:
             per = m["per_game_bytes"]
             own = per.get("bot", 0) + per.get("engine", 0)
+            rest = m["bot_side_bytes"] - own - per.get("discord", 0)
             print(
-                f"| {m['size']}x{m['size']} | {m['live']} | {fmt(own / 1024, 2)} | "
-                f"{fmt(per.get('discord', 0) / 1024, 2)} | {fmt(m['bot_side_bytes'] / 1024, 2)} | "
+                f"| {m['size']}x{m['size']} | {m['discord']} | {m['live']} | "
+                f"{fmt(own / 1024, 2)} | {fmt(per.get('discord', 0) / 1024, 2)} | "
+                f"{fmt(rest / 1024, 2) if m['discord'] == 'local' else 'not counted'} | "
+                f"{fmt(m['bot_side_bytes'] / 1024, 2)} | "
                 f"{fmt(m['held_per_game_bytes'] / 1024, 2)} | "
-                f"{fmt(per.get('simcord', 0) / 1024, 2)} | "
                 f"{fmt(m['rss_per_game_bytes'] / 1024, 2)} |"
             )
         print()
@@ -713,7 +464,7 @@ def print_targets(
     for r in runs:
         if r["games"] == 500:
             lines.append(
-                f"{r['mode']} {r['size']}x{r['size']} x500: ack p99 "
+                f"{r['mode']} {r['size']}x{r['size']} x500 ({r['discord']}): ack p99 "
                 f"{fmt(r['ack_ms']['p99'])} ms (target <= 100), over 3 s: "
                 f"{r['ack_over_3s']} (target 0), loop lag p99 {fmt(r['lag_ms']['p99'])} ms "
                 f"(target <= 10)"
@@ -727,7 +478,7 @@ def print_targets(
             )
     for m in memory:
         lines.append(
-            f"memory {m['size']}x{m['size']} x{m['games']}: "
+            f"memory {m['size']}x{m['size']} x{m['games']} ({m['discord']}): "
             f"{fmt(m['bot_side_bytes'] / 1024, 2)} KB allocated, "
             f"{fmt(m['held_per_game_bytes'] / 1024, 2)} KB held per live game (target <= 20)"
         )
@@ -762,6 +513,13 @@ async def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument(
         "--engine-tries", type=int, default=8, help="engine mode: cells tried for a slow reply"
     )
+    parser.add_argument(
+        "--discord",
+        choices=("local", "simcord"),
+        default="local",
+        help="burst, spread, alone and memory: the fake Discord on 127.0.0.1 with the bot in a "
+        "process of its own (local), or SimCord in this process",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--dir", default=None, help="folder for the SQLite file")
     parser.add_argument("--json", default=None, help="also write the figures to this file")
@@ -780,7 +538,8 @@ async def main(argv: list[str] | None = None) -> dict[str, Any]:
     runs, memory, engines = [], [], []
 
     async def one(mode: str, n: int, size: int) -> None:
-        runs.append((await load_run(mode, n, size, args)).report())
+        runner = _wire.wire_run if args.discord == "local" else load_run
+        runs.append((await runner(mode, n, size, args)).report())
         r = runs[-1]
         print(
             f"  {mode} {size}x{size} x{n}: {r['finished']}/{n} finished, "
@@ -796,7 +555,8 @@ async def main(argv: list[str] | None = None) -> dict[str, Any]:
                 if mode in modes:
                     await one(mode, n, size)
         if "memory" in modes:
-            memory.append(await measure_memory(max(counts), size, args))
+            measure = _wire.wire_memory if args.discord == "local" else measure_memory
+            memory.append(await measure(max(counts), size, args))
     if "engine" in modes:
         engines.append(await engine_lag(args, processes=True, replies=args.replies))
         engines.append(await engine_lag(args, processes=False, replies=args.replies))

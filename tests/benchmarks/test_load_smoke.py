@@ -24,27 +24,20 @@ FIELDS = {
 }
 
 
+def tiny(folder: Path, *options: str) -> list[str]:
+    """Arguments of a tiny run of every timed mode and memory, with `options` added."""
+    return [
+        *("--modes", "alone,burst,spread,memory", "--alone", "2"),
+        *("--window", "0.2", "--think", "0.01,0.05", "--dir", str(folder)),
+        *options,
+    ]
+
+
 async def test_every_game_completes_in_each_mode(tmp_path: Path) -> None:
-    """Every mode finishes every game, answers every interaction, and reports the figures."""
+    """Through SimCord, every mode finishes every game, answers every interaction, and reports
+    the figures."""
     result = await load.main(
-        [
-            "--games",
-            "3",
-            "--size",
-            "3",
-            "--modes",
-            "alone,burst,spread,memory",
-            "--alone",
-            "2",
-            "--window",
-            "0.2",
-            "--think",
-            "0.01,0.05",
-            "--profile",
-            "5",
-            "--dir",
-            str(tmp_path),
-        ]
+        tiny(tmp_path, "--discord", "simcord", "--games", "3", "--size", "3", "--profile", "5")
     )
     assert [r["mode"] for r in result["runs"]] == ["alone", "burst", "spread"]
     for run in result["runs"]:
@@ -63,6 +56,28 @@ async def test_every_game_completes_in_each_mode(tmp_path: Path) -> None:
     (memory,) = result["memory"]
     assert memory["live"] == 3 and memory["bot_side_bytes"] > 0
     assert memory["held_per_game_bytes"] > 0 and memory["held_objects_per_game"] > 0
+
+
+async def test_the_bot_in_its_own_process_against_the_local_discord(tmp_path: Path) -> None:
+    """Against the fake Discord on 127.0.0.1, with the bot in a process of its own, every mode
+    finishes every game on 3x3 and 5x5, every interaction is answered once, no request goes
+    where the fake Discord does not answer, and the bot logs no error."""
+    result = await load.main(tiny(tmp_path, "--games", "4", "--size", "3,5"))
+    modes = [(r["mode"], r["size"]) for r in result["runs"]]
+    assert modes == [(m, s) for s in (3, 5) for m in ("alone", "burst", "spread")]
+    for run in result["runs"]:
+        assert run["discord"] == "local"
+        assert run["finished"] == run["games"] == (2 if run["mode"] == "alone" else 4), run
+        assert run["stuck"] == 0 and run["unanswered"] == 0 and run["refused"] == 0, run
+        assert not run["errors"], run
+        assert run["moves"] >= run["games"] * 5
+        assert run["ack_ms"]["n"] == run["interactions"] > 0
+        assert run["reply_ms"]["n"] > 0 and run["lag_ms"]["n"] > 0
+        assert run["cpu_ms_per_move"] > 0
+    for memory in result["memory"]:
+        assert memory["discord"] == "local" and not memory["errors"], memory
+        assert memory["live"] == memory["live_rss"] == 4, memory
+        assert memory["bot_side_bytes"] > 0 and memory["held_per_game_bytes"] > 0, memory
 
 
 async def test_lag_probe_leaves_settling_alone(tmp_path: Path) -> None:

@@ -1,0 +1,338 @@
+"""The load benchmark's scenario, whichever Discord the bot talks to: games, players, modes.
+
+A `Players` object emits the players' actions and waits for the bot's answers; its subclasses
+speak to SimCord (in `load.py`) or to the local fake Discord (`_wire.py`). The modes (`burst`,
+`spread`) and the world (`build_world`) are the same for both.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from benchmarks import _measure as kit
+
+LEVELS = ("easy", "medium", "hard", "unbeatable")
+CHANNELS_PER_GUILD = 450  # Discord allows 500 channels in a guild
+SETTLE = 600.0  # seconds an answer may take before a game is counted stuck
+
+
+@dataclass
+class Game:
+    """One channel's game as the players see it."""
+
+    channel: Any
+    human: Any  # the member who runs /tictactoe (plays X, or O when the bot starts)
+    opponent: Any | None  # the challenged member; None against the bot
+    size: int
+    k: int
+    level: str | None = None
+    bot_first: bool = False
+    message_id: int | None = None
+    game_id: int | None = None
+    plies: int = 0
+    over: bool = False
+    stuck: bool = False  # refused, or no answer in time
+
+    @property
+    def vs_bot(self) -> bool:
+        return self.opponent is None
+
+    def slash_options(self) -> dict[str, Any]:
+        options: dict[str, Any] = {"size": self.size, "win_length": self.k}
+        if self.vs_bot:
+            options["difficulty"] = self.level
+            options["first"] = "opponent" if self.bot_first else "me"
+        else:
+            options["opponent"] = self.opponent
+        return options
+
+    def to_move(self, board: kit.Board) -> Any | None:
+        """The member whose click comes next, or None (over, waiting, or the bot's turn)."""
+        if board.over or board.challenge or board.cells == 0:
+            return None
+        x_turn = board.taken % 2 == 0
+        if self.vs_bot:
+            return self.human if x_turn != self.bot_first else None
+        return self.human if x_turn else self.opponent
+
+
+@dataclass
+class Run:
+    """What one scenario measured."""
+
+    mode: str
+    size: int
+    games: int
+    discord: str = "simcord"  # or "local": the fake Discord on 127.0.0.1, the bot in a process
+    wall: float = 0.0
+    cpu: float = 0.0
+    moves: int = 0
+    finished: int = 0
+    stuck: int = 0
+    main_cpu: float = 0.0
+    shares: dict[str, float] = field(default_factory=dict)
+    lags: list[float] = field(default_factory=list)
+    gc_pauses: list[float] = field(default_factory=list)
+    save_service: list[float] = field(default_factory=list)  # on the storage thread
+    save_awaited: list[float] = field(default_factory=list)  # as the loop awaited it
+    timings: list[kit.Timing] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    def per_move(self, seconds: float) -> float:
+        return seconds / self.moves * 1e3 if self.moves else float("nan")
+
+    def report(self) -> dict[str, Any]:
+        acks = [t.ack_latency for t in self.timings if t.ack_latency is not None]
+        # From the click (or the slash command, when the bot starts) to the bot's move shown.
+        replies = [t.edits[0] - t.emitted for t in self.timings if t.edits]
+        return {
+            "mode": self.mode,
+            "discord": self.discord,
+            "size": self.size,
+            "games": self.games,
+            "finished": self.finished,
+            "stuck": self.stuck,
+            "main_thread_shares": self.shares,
+            "interactions": len(self.timings),
+            "unanswered": sum(t.acked is None for t in self.timings),
+            "refused": sum(t.ephemeral for t in self.timings),
+            "moves": self.moves,
+            "ack_ms": kit.summary_ms(acks),
+            "ack_over_3s": sum(a > 3.0 for a in acks),
+            "slash_ack_ms": kit.summary_ms(
+                [t.ack_latency for t in self.timings if t.kind == "slash" and t.acked]
+            ),
+            "click_ack_ms": kit.summary_ms(
+                [t.ack_latency for t in self.timings if t.kind != "slash" and t.acked]
+            ),
+            "reply_ms": kit.summary_ms(replies),
+            "lag_ms": kit.summary_ms(self.lags),
+            "gc_pause_ms": kit.summary_ms(self.gc_pauses),
+            "save_thread_ms": kit.summary_ms(self.save_service),
+            "save_awaited_ms": kit.summary_ms(self.save_awaited),
+            "cpu_ms_per_move": self.per_move(self.cpu),
+            # The loop thread's CPU spent in SimCord's code (sampled share) taken out.
+            # Less the loop thread's time in SimCord and in the players (sampled, --profile).
+            "cpu_ms_per_move_bot": self.per_move(
+                self.cpu
+                - self.main_cpu * (self.shares.get("simcord", 0) + self.shares.get("driver", 0))
+            )
+            if self.shares
+            else float("nan"),
+            "wall_s": self.wall,
+            "errors": self.errors,
+        }
+
+
+def build_world(world: Any, n: int, size: int, *, bot_k5: int) -> list[Game]:
+    """N channels (in as many guilds as needed), each with its players; half play the bot."""
+    games: list[Game] = []
+    guild = None
+    for i in range(n):
+        if i % CHANNELS_PER_GUILD == 0:
+            guild = world.create_guild(f"load-{i // CHANNELS_PER_GUILD}")
+        assert guild is not None
+        channel = guild.create_text_channel(f"game-{i}")
+        human = guild.add_member(world.create_user(f"p{i}a"))
+        k = 3 if size == 3 else 4
+        if i % 2 == 0:
+            level = LEVELS[(i // 2) % len(LEVELS)]
+            game = Game(channel, human, None, size, bot_k5 if size == 5 else k, level)
+            game.bot_first = (i // 2) % 2 == 1
+        else:
+            game = Game(channel, human, guild.add_member(world.create_user(f"p{i}b")), size, k)
+        games.append(game)
+    return games
+
+
+class Players:
+    """Emits the players' actions and notices when the bot has answered them.
+
+    Waiting is on per-channel events that the answers set (never by polling or settling).
+    Subclasses say how to emit an action and read the world: `_emit_slash`, `_emit_click`,
+    `_components`, `_response_message` and `timings`.
+    """
+
+    def __init__(self, *, max_plies: int) -> None:
+        self.max_plies = max_plies
+        self.listeners: dict[int, asyncio.Event] = {}
+
+    # what a subclass provides
+    timings: dict[int, kit.Timing]
+
+    async def _emit_slash(self, game: Game) -> int:
+        raise NotImplementedError
+
+    async def _emit_click(self, game: Game, player: Any, custom_id: str, kind: str) -> int:
+        raise NotImplementedError
+
+    def _components(self, game: Game) -> list[Any]:
+        """The components of the game's board message as the world stores them."""
+        raise NotImplementedError
+
+    def _response_message(self, interaction_id: int) -> int | None:
+        """The board message an interaction's (public) response created, if any."""
+        raise NotImplementedError
+
+    def tidy(self) -> None:
+        """Drop whatever the world logs between waves (nothing by default)."""
+
+    # the players' logic
+
+    def refresh(self, game: Game) -> kit.Board | None:
+        """Read the game's board from the world (None before the board exists)."""
+        if game.message_id is None:
+            return None
+        board = kit.read_board(self._components(game))
+        game.game_id = board.game_id or game.game_id
+        game.plies = board.taken
+        game.over = board.over
+        return board
+
+    async def answered(self, game: Game, ready: Any, timeout: float = SETTLE) -> kit.Board | None:
+        """Wait until the game's board satisfies `ready` (or `timeout` passes)."""
+        event = self.listeners.setdefault(game.channel.id, asyncio.Event())
+        deadline = time.perf_counter() + timeout
+        while True:
+            event.clear()
+            board = self.refresh(game)
+            if board is not None and ready(board):
+                return board
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                game.stuck = True
+                return board
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(event.wait(), left)
+
+    async def start(self, game: Game) -> int:
+        """Emit the game's /tictactoe."""
+        self.listeners.setdefault(game.channel.id, asyncio.Event())
+        return await self._emit_slash(game)
+
+    async def opened(self, game: Game, interaction_id: int) -> kit.Board | None:
+        """Wait for the board (after the bot's first move, when it starts)."""
+        event = self.listeners.setdefault(game.channel.id, asyncio.Event())
+        while game.message_id is None:
+            event.clear()
+            game.message_id = self._response_message(interaction_id)
+            if self.timings[interaction_id].ephemeral:
+                game.stuck = True  # refused: a bug in the bot or this driver, counted
+                return None
+            if game.message_id is None:
+                await event.wait()
+        return await self.answered(
+            game, lambda b: b.challenge or b.over or game.to_move(b) is not None
+        )
+
+    async def click(
+        self, game: Game, board: kit.Board, rng: random.Random
+    ) -> Callable[[kit.Board], bool] | None:
+        """Emit the game's next click; returns the condition its answer fulfils, or None."""
+        click = next_click(game, board, rng, self.max_plies)
+        if click is None:
+            return None
+        player, custom_id, kind = click
+        before = board.taken
+
+        def moved(b: kit.Board) -> bool:
+            return b.over or (
+                not b.challenge
+                and game.to_move(b) is not None
+                and (kind == "accept" or b.taken > before)
+            )
+
+        await self._emit_click(game, player, custom_id, kind)
+        return moved
+
+
+def next_click(
+    game: Game, board: kit.Board, rng: random.Random, max_plies: int
+) -> tuple[Any, str, str] | None:
+    """(member, custom_id, kind) of the game's next click, or None."""
+    if board.challenge and game.opponent is not None:
+        return game.opponent, f"ttt:{board.game_id}:accept", "accept"
+    player = game.to_move(board)
+    if player is None or not board.free:
+        return None
+    if board.taken >= max_plies:
+        return player, f"ttt:{board.game_id}:resign", "resign"
+    return player, f"ttt:{board.game_id}:{rng.choice(board.free)}", "cell"
+
+
+# ---------------------------------------------------------------------------------- modes
+
+
+async def burst(
+    driver: Players, games: list[Game], *, rng: random.Random, waves: int | None = None
+) -> None:
+    """Open every game at once, then wave after wave of simultaneous clicks.
+
+    The actions of a wave reach the bot one after another with no pause but a turn of the loop
+    between them, the way discord.py's gateway reader hands them over.
+    """
+    opened = []
+    for game in games:
+        opened.append(driver.opened(game, await driver.start(game)))
+        await asyncio.sleep(0)
+    await asyncio.gather(*opened)
+    done = 0
+    while waves is None or done < waves:
+        pending, moves = [], False
+        for game in games:
+            board = driver.refresh(game)
+            if board is None or game.over or game.stuck:
+                continue
+            ready = await driver.click(game, board, rng)
+            if ready is not None:
+                moves = moves or not board.challenge
+                pending.append(driver.answered(game, ready))
+                await asyncio.sleep(0)
+        if not pending:
+            break
+        await asyncio.gather(*pending)
+        driver.tidy()
+        done += moves
+
+
+async def spread(
+    driver: Players,
+    games: list[Game],
+    *,
+    rng: random.Random,
+    window: float,
+    think: tuple[float, float],
+) -> None:
+    """Each game on its own: a random start, then `think` seconds (low, high) before each click."""
+
+    async def play(game: Game, seed: int) -> None:
+        mine = random.Random(seed)
+        await asyncio.sleep(mine.uniform(0, window))
+        board = await driver.opened(game, await driver.start(game))
+        while board is not None and not board.over and not game.stuck:
+            await asyncio.sleep(mine.uniform(*think))
+            ready = await driver.click(game, board, mine)
+            if ready is None:
+                break
+            board = await driver.answered(game, ready)
+
+    await asyncio.gather(*(play(g, rng.getrandbits(32)) for g in games))
+
+
+async def play_mode(
+    mode: str, driver: Players, games: list[Game], *, rng: random.Random, args: Any
+) -> None:
+    """Play the games in one of the timed modes: burst, spread, or alone (one after another)."""
+    if mode == "burst":
+        await burst(driver, games, rng=rng)
+    elif mode == "alone":
+        for game in games:
+            await burst(driver, [game], rng=rng)
+    else:
+        await spread(driver, games, rng=rng, window=args.window, think=args.think)

@@ -1,0 +1,225 @@
+"""The load benchmark against a Discord of our own on 127.0.0.1, the bot in a process of its own.
+
+The benchmark's process runs the fake Discord (`_fakediscord`) and the players; the bot runs in
+a child process (`_wire_bot`), the real bot with the real discord.py, talking HTTP and a
+websocket to the fake Discord. So the bot's loop lag, CPU and memory are its own: nothing of
+the simulation shares its process, its event loop or its garbage collector. On a machine with
+two cores the players and the fake Discord have one, the bot (and its storage thread and engine
+workers) the other, as far as the scheduler keeps them apart.
+
+Acknowledgements are timed in the benchmark's process, from the INTERACTION_CREATE frame
+written to the gateway socket to the bot's callback request parsed by the server: the
+gateway's and the HTTP round trip's cost is in every figure, as with a real Discord (minus the
+internet), and so is any delay of the benchmark's own loop in noticing the request.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import random
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from benchmarks import _measure as kit
+from benchmarks._fakediscord import FakeDiscord
+from benchmarks._scenario import Game, Players, Run, build_world, burst, play_mode
+
+BOT_SCRIPT = Path(__file__).with_name("_wire_bot.py")
+OPENING_WAVE = 25  # memory: games opened together while RSS is measured
+START_TIMEOUT = 120.0  # seconds for the bot to start (engine pool warm-up included)
+
+
+class WireBot:
+    """The bot's process: started, commanded over stdin/stdout, stopped; its log kept."""
+
+    def __init__(self, fake: FakeDiscord, folder: Path) -> None:
+        self.fake = fake
+        self.folder = folder
+        self.log_path = folder / "bot.log"
+        self.process: asyncio.subprocess.Process | None = None
+
+    async def start(self) -> None:
+        with open(self.log_path, "wb") as log:
+            self.process = await asyncio.create_subprocess_exec(
+                sys.executable,
+                str(BOT_SCRIPT),
+                str(self.fake.port),
+                str(self.folder),
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=log,
+                limit=256 * 1024 * 1024,  # the "end" answer holds every lag sample
+            )
+        try:
+            answer = await self._answer(START_TIMEOUT)
+        except TimeoutError:
+            answer = {"timeout": START_TIMEOUT}
+        if not answer.get("ready"):
+            await self.stop()
+            raise RuntimeError(f"the bot did not start ({answer}); its log ends:\n{self.log()}")
+
+    async def _answer(self, timeout: float) -> dict[str, Any]:
+        assert self.process is not None and self.process.stdout is not None
+        line = await asyncio.wait_for(self.process.stdout.readline(), timeout)
+        if not line:
+            raise RuntimeError(f"the bot's process ended; its log ends:\n{self.log()}")
+        result: dict[str, Any] = json.loads(line)
+        return result
+
+    async def command(self, name: str, timeout: float = 300.0) -> dict[str, Any]:
+        """Send one command; its answer."""
+        assert self.process is not None and self.process.stdin is not None
+        self.process.stdin.write(name.encode() + b"\n")
+        await self.process.stdin.drain()
+        return await self._answer(timeout)
+
+    async def stop(self) -> None:
+        if self.process is None or self.process.returncode is not None:
+            return
+        with contextlib.suppress(OSError):
+            assert self.process.stdin is not None
+            self.process.stdin.write(b"stop\n")
+            await self.process.stdin.drain()
+        try:
+            await asyncio.wait_for(self.process.wait(), 30.0)
+        except TimeoutError:
+            self.process.kill()
+            await self.process.wait()
+
+    def log(self, tail: int = 3000) -> str:
+        """The end of the bot's log."""
+        return self.log_path.read_text(errors="replace")[-tail:] if self.log_path.exists() else ""
+
+    def errors(self) -> list[str]:
+        """The log lines of the bot that are errors (warnings and errors, tracebacks' heads)."""
+        if not self.log_path.exists():
+            return []
+        lines = self.log_path.read_text(errors="replace").splitlines()
+        return [line for line in lines if line.startswith(("ERROR", "CRITICAL", "Traceback"))]
+
+
+class WireDriver(Players):
+    """The players, through the fake Discord's gateway."""
+
+    def __init__(self, fake: FakeDiscord, *, max_plies: int) -> None:
+        super().__init__(max_plies=max_plies)
+        self.fake = fake
+        self.timings = fake.timings
+        self.listeners = fake.listeners
+
+    async def _emit_slash(self, game: Game) -> int:
+        return await self.fake.slash(game.human, game.channel, "tictactoe", **game.slash_options())
+
+    async def _emit_click(self, game: Game, player: Any, custom_id: str, kind: str) -> int:
+        assert game.message_id is not None
+        return await self.fake.click(kind, player, game.channel, game.message_id, custom_id)
+
+    def _components(self, game: Game) -> list[Any]:
+        assert game.message_id is not None
+        components: list[Any] = self.fake.messages[game.message_id]["components"]
+        return components
+
+    def _response_message(self, interaction_id: int) -> int | None:
+        interaction = self.fake.interactions.get(interaction_id)
+        if interaction is None or interaction.timing.ephemeral:
+            return None
+        return interaction.message_id
+
+
+async def _connected(fake: FakeDiscord, bot: WireBot) -> None:
+    await bot.start()
+    await asyncio.wait_for(fake.synced.wait(), 10.0)
+    await asyncio.wait_for(fake.connected.wait(), 10.0)
+
+
+async def wire_run(mode: str, n: int, size: int, args: argparse.Namespace) -> Run:
+    """One mode on N games of one size: a fresh fake Discord, world and bot process."""
+    rng = random.Random(args.seed * 1000 + n * 10 + size)
+    fake = FakeDiscord()
+    await fake.start()
+    if mode == "alone":  # n games against the bot, so twice the channels
+        games = [g for g in build_world(fake, 2 * n, size, bot_k5=args.bot_k5) if g.vs_bot]
+    else:
+        games = build_world(fake, n, size, bot_k5=args.bot_k5)
+    run = Run(mode, size, n, discord="local")
+    with tempfile.TemporaryDirectory(dir=args.dir) as folder:
+        bot = WireBot(fake, Path(folder))
+        try:
+            await _connected(fake, bot)
+            driver = WireDriver(fake, max_plies=args.max_plies)
+            await bot.command("begin")
+            await play_mode(mode, driver, games, rng=rng, args=args)
+            measured = await bot.command("end")
+        finally:
+            await bot.stop()
+            await fake.close()
+        run.errors = bot.errors() + [f"unexpected request: {r}" for r in fake.unexpected]
+    run.wall = measured["wall"]
+    run.cpu = measured["cpu"] + measured["engine_cpu"]
+    run.main_cpu = measured["main_cpu"]
+    run.lags = measured["lags"]
+    run.gc_pauses = measured["gc_pauses"]
+    run.save_service, run.save_awaited = measured["save_service"], measured["save_awaited"]
+    run.timings = list(fake.timings.values())
+    run.moves = sum(g.plies for g in games)
+    run.finished = sum(g.over for g in games)
+    run.stuck = sum(g.stuck for g in games)
+    return run
+
+
+async def wire_memory(n: int, size: int, args: argparse.Namespace) -> dict[str, Any]:
+    """Memory per live game in the bot's own process, after one warm-up game: N games opened
+    (challenges accepted; against the bot, one move and its reply) and left running, twice.
+
+    The first N are measured by the process's resident memory (RSS, allocator slack included),
+    with nothing traced, opened `OPENING_WAVE` at a time: memory a burst of interactions uses
+    for a moment (payloads, buffers, tasks) stays in the process's heap after it is freed, so
+    opening all N in one instant would charge that peak to the live games (26 KB per 3x3 game
+    instead of about 8 in one run). The next N (the first still live) are traced: everything in that
+    process is the bot's, so every byte allocated and still live counts ("counted"), split by
+    owner (bot/ and engine/, discord.py, the rest: asyncio, aiohttp, the standard library);
+    "held" is what is reachable from the bot object.
+    """
+    rng = random.Random(args.seed + size)
+    fake = FakeDiscord()
+    await fake.start()
+    *games, spare = build_world(fake, 2 * n + 1, size, bot_k5=args.bot_k5)
+    untraced, traced = games[:n], games[n:]
+    with tempfile.TemporaryDirectory(dir=args.dir) as folder:
+        bot = WireBot(fake, Path(folder))
+        try:
+            await _connected(fake, bot)
+            driver = WireDriver(fake, max_plies=args.max_plies)
+            # One game first, so first-use caches are not charged to the N measured.
+            await burst(driver, [spare], rng=rng, waves=1)
+            rss0 = (await bot.command("rss"))["rss"]
+            for wave in kit.chunks(untraced, OPENING_WAVE):
+                await burst(driver, list(wave), rng=rng, waves=1)
+            rss1 = (await bot.command("rss"))["rss"]
+            await bot.command("memory-begin")
+            await burst(driver, traced, rng=rng, waves=1)
+            after = await bot.command("memory-end")
+        finally:
+            await bot.stop()
+            await fake.close()
+        errors = bot.errors() + [f"unexpected request: {r}" for r in fake.unexpected]
+    per = {owner: size_ / n for owner, size_ in after["owned"].items()}
+    return {
+        "discord": "local",
+        "size": size,
+        "games": n,
+        "live": sum(not g.over and g.message_id is not None for g in traced),
+        "live_rss": sum(not g.over and g.message_id is not None for g in untraced),
+        "per_game_bytes": per,
+        "bot_side_bytes": sum(per.values()),
+        "held_per_game_bytes": after["held_bytes"] / n,
+        "held_objects_per_game": after["held_objects"] / n,
+        "gc_objects_per_game": after["gc_objects"] / n,
+        "rss_per_game_bytes": (rss1 - rss0) / n,
+        "errors": errors,
+    }

@@ -1,0 +1,170 @@
+"""The bot in a process of its own, against the load benchmark's Discord on 127.0.0.1.
+
+    python benchmarks/_wire_bot.py PORT FOLDER [-v]
+
+FOLDER receives the SQLite file; -v logs at DEBUG level. The real bot (``create_bot``,
+discord.py's HTTP client and gateway) with two things changed: discord.py's API base and
+gateway address point at the local server. Nothing of SimCord or the players is in this
+process. The benchmark drives it with one-line commands on stdin and reads one JSON line per
+command on stdout:
+
+- ``begin``: start the loop-lag probe, the GC watch and the save timings, note the CPU clocks;
+- ``end``: stop them and report (loop lag, GC pauses, saves, CPU of this process, of the loop
+  thread and of the engine's worker processes);
+- ``memory-begin`` / ``memory-end``: traced memory by owner and memory reachable from the bot,
+  before and after (the benchmark divides by the games that went live in between);
+- ``rss``: the process's resident memory;
+- ``stop``: close the bot and exit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import json
+import logging
+import sys
+import threading
+import time
+import tracemalloc
+from pathlib import Path
+from typing import Any
+
+import discord
+import yarl
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmarks import _measure as measure
+from bot.client import TicTacToeBot, create_bot
+from bot.config import Settings, default_engine_workers
+
+TOKEN = "load.test.token"
+
+
+def settings_for(folder: Path) -> Settings:
+    """The bot's settings with long deadlines, so no timeout fires during a run."""
+    return Settings(
+        token=TOKEN,
+        database_path=folder / "tictactoe.db",
+        engine_workers=default_engine_workers(),
+        challenge_timeout=3600.0,
+        turn_timeout=86400.0,
+        challenge_cooldown=0.0,
+    )
+
+
+class Control:
+    """Carries out the benchmark's commands inside the bot's process."""
+
+    def __init__(self, bot: TicTacToeBot) -> None:
+        self.bot = bot
+        self.probe = measure.LagProbe()
+        self.collector = measure.GcWatch()
+        self.saves = measure.StoreWatch(bot.store)
+        self.clocks: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
+        self.memory: tuple[dict[str, int], tuple[int, int], int] | None = None
+
+    def begin(self) -> dict[str, Any]:
+        self.probe = measure.LagProbe()
+        self.collector = measure.GcWatch()
+        self.saves = measure.StoreWatch(self.bot.store)
+        self.probe.start()
+        self.collector.start()
+        self.saves.start()
+        self.clocks = (
+            measure.now(),
+            time.process_time(),
+            time.thread_time(),
+            measure.process_cpu(measure.engine_pids(self.bot)),
+        )
+        return {"ok": True}
+
+    def end(self) -> dict[str, Any]:
+        wall0, cpu0, main0, engine0 = self.clocks
+        self.probe.stop()
+        self.collector.stop()
+        self.saves.stop()
+        return {
+            "wall": measure.now() - wall0,
+            "cpu": time.process_time() - cpu0,
+            "main_cpu": time.thread_time() - main0,
+            "engine_cpu": measure.process_cpu(measure.engine_pids(self.bot)) - engine0,
+            "lags": self.probe.lags(),
+            "gc_pauses": self.collector.pauses,
+            "save_service": self.saves.service,
+            "save_awaited": self.saves.awaited,
+        }
+
+    def memory_begin(self) -> dict[str, Any]:
+        held = measure.reachable_bytes(self.bot)
+        tracked = len(gc.get_objects())
+        measure.start_tracing()
+        self.memory = (measure.owned_bytes(), held, tracked)
+        return {"ok": True}
+
+    def memory_end(self) -> dict[str, Any]:
+        assert self.memory is not None, "memory-begin first"
+        before, held0, tracked0 = self.memory
+        after = measure.owned_bytes()
+        tracemalloc.stop()
+        held1 = measure.reachable_bytes(self.bot)
+        return {
+            "owned": {k: after.get(k, 0) - before.get(k, 0) for k in after.keys() | before},
+            "held_bytes": held1[0] - held0[0],
+            "held_objects": held1[1] - held0[1],
+            "gc_objects": len(gc.get_objects()) - tracked0,
+        }
+
+
+async def serve(control: Control, stopped: asyncio.Event) -> None:
+    """Read commands from stdin (in a thread) and answer each on stdout."""
+    loop = asyncio.get_running_loop()
+    lines: asyncio.Queue[str] = asyncio.Queue()
+
+    def read() -> None:
+        for line in sys.stdin:
+            loop.call_soon_threadsafe(lines.put_nowait, line.strip())
+        loop.call_soon_threadsafe(lines.put_nowait, "stop")
+
+    threading.Thread(target=read, name="control", daemon=True).start()
+    actions = {
+        "begin": control.begin,
+        "end": control.end,
+        "memory-begin": control.memory_begin,
+        "memory-end": control.memory_end,
+        "rss": lambda: {"rss": measure.rss_bytes()},
+    }
+    while True:
+        command = await lines.get()
+        if command == "stop":
+            stopped.set()
+            return
+        answer = actions[command]() if command in actions else {"error": command}
+        print(json.dumps(answer), flush=True)
+
+
+async def run(port: int, folder: Path) -> None:
+    bot = create_bot(settings_for(folder))
+    stopped = asyncio.Event()
+    async with bot:
+        connection = asyncio.create_task(bot.start(TOKEN))
+        await bot.wait_until_ready()
+        print(json.dumps({"ready": True}), flush=True)
+        await serve(Control(bot), stopped)
+        await bot.close()
+        await connection
+
+
+def main() -> None:
+    port, folder = int(sys.argv[1]), Path(sys.argv[2])
+    level = logging.DEBUG if "-v" in sys.argv else logging.WARNING
+    logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
+    base = f"http://127.0.0.1:{port}/api/v10"
+    discord.http.Route.BASE = base
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(f"ws://127.0.0.1:{port}/gateway")
+    asyncio.run(run(port, folder))
+
+
+if __name__ == "__main__":
+    main()
