@@ -36,18 +36,6 @@ OFF_BOARD = "That cell is not on this board; pick an empty cell of the board."
 NOT_MINE = "That is not a button of mine, so it does nothing. Start a game with /tictactoe."
 
 
-def _custom_ids(components: Any) -> Any:
-    """Every custom id in a message's components, nested ones (rows, sections) included."""
-    for component in components or ():
-        custom_id = getattr(component, "custom_id", None)
-        if custom_id:
-            yield custom_id
-        yield from _custom_ids(getattr(component, "children", None))
-        accessory = getattr(component, "accessory", None)
-        if accessory is not None:
-            yield from _custom_ids([accessory])
-
-
 class GameCog(commands.Cog):
     """Tic-tac-toe against the bot or another member, on boards from 3x3 to 5x5."""
 
@@ -62,6 +50,7 @@ class GameCog(commands.Cog):
         self.bot.add_dynamic_items(GameButton)
         for game in await self.bot.store.live_games():
             self.games.put(game)
+            self.games.unverified.add(game.id)
             self.flow.arm(game)  # a deadline already past fires at once
             if play.ai_to_move(game):
                 self.games.spawn(self._resume(game.id), name=f"ttt-resume-{game.id}")
@@ -239,6 +228,8 @@ class GameCog(commands.Cog):
         if game is not None and what.isdigit() and int(what) >= game.size * game.size:
             await self.flow.tell(interaction, OFF_BOARD)
             return
+        if self.games.first_click(game_id) and not render.shows(interaction.message, game):
+            self.games.stale.add(game_id)  # saved, never shown: the last process died
         stale = game_id in self.games.stale  # an earlier edit failed (this click's are retried)
         await self.clicks.handle(interaction, game_id, what)
         if stale and game_id in self.games.stale:
@@ -270,7 +261,8 @@ class GameCog(commands.Cog):
         custom_id = str(data.get("custom_id", ""))
         match = GameButton.__discord_ui_compiled_template__.fullmatch(custom_id)
         message = interaction.message
-        if match and message is not None and custom_id in set(_custom_ids(message.components)):
+        shown = render.buttons_in(message.components) if message is not None else ()
+        if match and any(button.custom_id == custom_id for button in shown):
             return  # GameButton has it
         try:
             if match is None:

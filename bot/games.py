@@ -43,6 +43,16 @@ class GameRegistry:
         self._last_challenge: dict[int, datetime] = {}
         self.thinking: set[int] = set()  # games whose engine move is being computed
         self.stale: set[int] = set()  # games whose board message failed to show the last change
+        # Games live at start-up: the last process may have died between saving a change and
+        # showing it, so the first click on each compares its board with the stored game.
+        self.unverified: set[int] = set()
+
+    def first_click(self, game_id: int) -> bool:
+        """True for the first click on a game that was live at start-up (once per game)."""
+        if game_id not in self.unverified:
+            return False
+        self.unverified.discard(game_id)
+        return True
 
     # ------------------------------------------------------------------ games
 
@@ -58,6 +68,7 @@ class GameRegistry:
             self._channels[game.channel_id] = game.id
             return
         self._games.pop(game.id, None)
+        self.unverified.discard(game.id)
         if self._channels.get(game.channel_id) == game.id:
             del self._channels[game.channel_id]
 

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import discord
 from simcord import Env
 
+from bot import play
 from bot.client import TicTacToeBot
 from tests.bot.game_support import (
     board_message,
@@ -19,9 +21,16 @@ from tests.bot.game_support import (
     controls,
     free,
     guild_with,
+    people_game,
     text,
 )
 from tests.support.burst import click_together
+
+
+def channel_edits(env: Env, message: discord.Message) -> int:
+    """How many times the bot has edited the message through its channel so far."""
+    path = f"/channels/{message.channel.id}/messages/{message.id}"
+    return sum(r.method == "PATCH" and r.path == path for r in env.http_requests)
 
 
 async def restart(env: Env, make_bot: Callable[..., TicTacToeBot], **changes: object) -> None:
@@ -151,3 +160,44 @@ async def test_a_result_counts_once_when_the_final_click_is_retried(
     loser = await simcord_env.bot.store.player_stats(guild.id, bob.id)
     assert (loser.vs_people.losses, loser.vs_people.games) == (1, 1)
     assert stats.rating > loser.rating
+
+
+async def test_a_board_left_behind_by_a_dead_process_is_shown_again(
+    simcord_env: Env, make_bot
+) -> None:
+    """Bob's move was saved but never shown (the process died in between). After the restart
+    his click on the old board is refused, as the game is past it, and the board is brought up
+    to date; the next click there leaves an up-to-date board alone."""
+    _, alice, bob, _, message = await people_game(simcord_env)
+    await alice.click(message, custom_id="ttt:1:0")
+    store = simcord_env.bot.store
+    game = await store.load_game(1)
+    assert game is not None
+    await store.save_game(play.play(game, 4))  # saved; the edit never went out
+
+    await restart(simcord_env, make_bot)
+    assert [c.mark for c in cells(simcord_env, message, 3)][:5] == ["X", None, None, None, None]
+
+    refused = await bob.click(message, custom_id="ttt:1:4")
+    assert refused.ephemeral and "not your turn" in refused.response.content
+    shown = [c.mark for c in cells(simcord_env, message, 3)]
+    assert shown[0] == "X" and shown[4] == "O" and shown.count(None) == 7
+
+    before = channel_edits(simcord_env, message)
+    again = await bob.click(message, custom_id="ttt:1:8")
+    assert again.ephemeral and "not your turn" in again.response.content
+    assert channel_edits(simcord_env, message) == before
+
+
+async def test_an_up_to_date_board_is_left_alone_after_a_restart(
+    simcord_env: Env, make_bot
+) -> None:
+    """A refused first click after a restart does not edit a board that shows the game."""
+    _, alice, _, _, message = await people_game(simcord_env)
+    await alice.click(message, custom_id="ttt:1:0")
+    await restart(simcord_env, make_bot)
+    before = channel_edits(simcord_env, message)
+
+    refused = await alice.click(message, custom_id="ttt:1:4")
+    assert refused.ephemeral and "not your turn" in refused.response.content
+    assert channel_edits(simcord_env, message) == before
