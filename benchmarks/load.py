@@ -82,9 +82,9 @@ from benchmarks import _scenario as scenario
 from benchmarks import _wire
 from benchmarks._scenario import SETTLE, Game, Run, build_world, burst, play_mode
 from benchmarks._wire_bot import settings_for
-from bot import play
 from bot.client import TicTacToeBot, create_bot
-from bot.engine_runner import MOVE_BUDGET, EngineRunner
+from bot.compute.runner import MOVE_BUDGET, EngineRunner
+from bot.games import rules as play
 from engine import search as engine_search
 
 # ----------------------------------------------------------------------------------- setup

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import random
 import statistics
 import sys
@@ -34,8 +35,8 @@ import simcord
 
 from bot.client import create_bot
 from bot.config import Settings
-from bot.models import Ending, GameRecord, Status
-from bot.store import SQLiteStore
+from bot.games.record import Ending, GameRecord, Status
+from bot.storage.sqlite import SQLiteStore
 
 
 def percentile(samples: list[float], fraction: float) -> float:
@@ -72,11 +73,13 @@ async def per_move(folder: Path, saves: int) -> list[float]:
             cells = list(range(game.size * game.size))
             rng.shuffle(cells)
             for cell in cells[: rng.randrange(5, len(cells) + 1)]:
-                game.moves.append(cell)
+                game = dataclasses.replace(game, moves=(*game.moves, cell))
                 start = time.perf_counter()
                 await store.save_game(game)
                 times.append((time.perf_counter() - start) * 1000)
-            game.status, game.ending, game.winner = Status.FINISHED, Ending.DRAW, None
+            game = dataclasses.replace(
+                game, status=Status.FINISHED, ending=Ending.DRAW, winner=None
+            )
             await store.save_game(game)  # the finishing save counts stats: not a plain move
     finally:
         await store.close()
@@ -91,11 +94,14 @@ async def startup(folder: Path, live: int, finished: int) -> tuple[float, float,
     rng = random.Random(2)
     for gid in range(1, live + finished + 1):
         game = new_game(gid, rng)
-        game.moves = rng.sample(range(game.size * game.size), rng.randrange(0, 6))
-        # A live game's clock runs: its deadline is re-armed at start-up.
-        game.deadline = datetime.now(UTC) + timedelta(days=1, seconds=rng.randrange(300))
+        game = dataclasses.replace(
+            game,
+            moves=tuple(rng.sample(range(game.size * game.size), rng.randrange(0, 6))),
+            # A live game's clock runs: its deadline is re-armed at start-up.
+            deadline=datetime.now(UTC) + timedelta(days=1, seconds=rng.randrange(300)),
+        )
         if gid > live:
-            game.status, game.ending, game.winner = Status.FINISHED, Ending.WIN, "X"
+            game = dataclasses.replace(game, status=Status.FINISHED, ending=Ending.WIN, winner="X")
         await store.save_game(game)
     await store.close()
 

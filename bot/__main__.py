@@ -45,7 +45,7 @@ def main() -> int:
     except ConfigError as error:
         return _fail(str(error), 2)
     _configure_logging(settings)
-    from bot.store import StorageError
+    from bot.storage.base import StorageError
 
     try:
         asyncio.run(_run(settings))

@@ -8,21 +8,17 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.compute.runner import EngineRunner
 from bot.config import Settings
-from bot.engine_runner import EngineRunner
-from bot.models import Store
-from bot.tree import CheckedTree
+from bot.discord_ui.access import BOARD
+from bot.discord_ui.tree import CheckedTree
+from bot.storage.base import Store
 
 log = logging.getLogger(__name__)
 
-# What a board in a channel needs; no embeds, no privileged intents.
-PERMISSIONS = discord.Permissions(
-    view_channel=True,
-    send_messages=True,
-    send_messages_in_threads=True,
-    read_message_history=True,
-)
 SCOPES = ("bot", "applications.commands")
+# Loaded by name, so this module imports no cog: each extension's setup() wires its own parts.
+EXTENSIONS = ("bot.cogs.games", "bot.cogs.stats")
 
 
 class TicTacToeBot(commands.Bot):
@@ -41,14 +37,11 @@ class TicTacToeBot(commands.Bot):
         self.engine = engine
 
     async def setup_hook(self) -> None:
-        """Open storage, warm the engine, load the game cog, sync the slash commands."""
-        from bot.game_cog import GameCog  # the cogs import the client's type
-        from bot.stats_cog import StatsCog
-
+        """Open storage, warm the engine, load the extensions, sync the slash commands."""
         await self.store.open()
         await self.engine.start()
-        await self.add_cog(GameCog(self))
-        await self.add_cog(StatsCog(self))
+        for name in EXTENSIONS:
+            await self.load_extension(name)
         await self.sync_commands()
 
     async def sync_commands(self) -> list[app_commands.AppCommand]:
@@ -70,7 +63,7 @@ class TicTacToeBot(commands.Bot):
     def invite_url(self) -> str:
         """The OAuth2 link that adds the bot to a server with what it needs."""
         client_id = self.application_id or (self.user.id if self.user else 0)
-        return discord.utils.oauth_url(client_id, permissions=PERMISSIONS, scopes=SCOPES)
+        return discord.utils.oauth_url(client_id, permissions=BOARD, scopes=SCOPES)
 
     async def close(self) -> None:
         """Disconnect, then stop the engine and close storage."""
@@ -90,7 +83,7 @@ def create_bot(
 ) -> TicTacToeBot:
     """Build the bot from its settings; tests pass their own store or engine runner."""
     if store is None:
-        from bot.store import SQLiteStore
+        from bot.storage.sqlite import SQLiteStore
 
         # A locked database must fail fast enough to still answer within Discord's 3 s, even
         # where one click writes twice (a new game: its id, then the game).

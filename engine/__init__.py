@@ -3,7 +3,9 @@
 `Board` is the immutable position; `best_move` chooses a move at one of `LEVELS`; `evaluate` and
 `analyse` give exact game values (a win in n plies is 100 - n, a draw 0, a loss in n plies
 -(100 - n)); `classify` gives only its sign, more cheaply off the book. Errors are
-`IllegalMoveError`, a ValueError.
+`IllegalMoveError`, a ValueError. The facts a caller needs are exported here too: the board
+`SIZES`, `default_k`, the value scale `WIN`, the move budget, and cell names (`cell_name`,
+`parse_cell`: "A1" is the top-left cell).
 
 The solver and the opening book load on first use, so a 3x3 game starts quickly.
 """
@@ -11,11 +13,15 @@ The solver and the opening book load on first use, so a 3x3 game starts quickly.
 from __future__ import annotations
 
 from engine.board import Board, IllegalMoveError, Outcome
-from engine.play import LEVELS, best_move
+from engine.cells import cell_name, parse_cell
+from engine.play import LEVELS, MOVE_BUDGET, best_move
+from engine.rules import SIZES, WIN, default_k
 
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing at run time
 if TYPE_CHECKING:
     from engine.api import analyse, classify, evaluate
+    from engine.board import Side as Side
+    from engine.play import Level as Level
 
 
 def __getattr__(name: str) -> object:
@@ -28,11 +34,17 @@ def __getattr__(name: str) -> object:
 
 __all__ = [
     "LEVELS",
+    "MOVE_BUDGET",
+    "SIZES",
+    "WIN",
     "Board",
     "IllegalMoveError",
     "Outcome",
     "analyse",
     "best_move",
+    "cell_name",
     "classify",
+    "default_k",
     "evaluate",
+    "parse_cell",
 ]

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from engine import book
 from engine.board import Board, IllegalMoveError
-from engine.search import WIN, SearchTimeout, Solver, solver, trim_tables
+from engine.rules import WIN
+from engine.search import SearchTimeout, Solver, solver, trim_tables
 
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing at run time
 if TYPE_CHECKING:
@@ -171,21 +172,11 @@ def ranked_moves(s: Solver, me: int, opp: int) -> list[int]:
     return s.order(me, opp, s.r.full & ~occupied, live, -1)
 
 
-def optimal_moves(board: Board) -> list[int]:
-    """Every game-theoretically optimal move of a running board, in increasing order."""
-    me, opp = _sides(board)
-    s = solver(board.size, board.k)
-    trim_tables()
-    best = _exact(s, me, opp)
-    return [c for c in board.legal_moves() if _move_value(s, me, opp, c, best - 1, best) >= best]
-
-
 __all__ = [
     "SearchTimeout",
     "analyse",
     "classify",
     "evaluate",
     "optimal_move",
-    "optimal_moves",
     "ranked_moves",
 ]

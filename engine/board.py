@@ -7,6 +7,9 @@ from engine.rules import SIZES, default_k, rules
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing at run time
 if TYPE_CHECKING:
     from collections.abc import Iterable
+    from typing import Literal
+
+    Side = Literal["X", "O"]  # a mark; X moves first
 
 
 class IllegalMoveError(ValueError):
@@ -17,10 +20,10 @@ class Outcome:
     """The end of a game: the winner ("X" or "O"; None for a draw) and the winning line's cells."""
 
     __slots__ = ("line", "winner")
-    winner: str | None
+    winner: Side | None
     line: tuple[int, ...]
 
-    def __init__(self, winner: str | None, line: tuple[int, ...] = ()) -> None:
+    def __init__(self, winner: Side | None, line: tuple[int, ...] = ()) -> None:
         object.__setattr__(self, "winner", winner)
         object.__setattr__(self, "line", line)
 
@@ -38,7 +41,7 @@ class Outcome:
     def __repr__(self) -> str:
         return f"Outcome(winner={self.winner!r}, line={self.line!r})"
 
-    def __reduce__(self) -> tuple[type[Outcome], tuple[str | None, tuple[int, ...]]]:
+    def __reduce__(self) -> tuple[type[Outcome], tuple[Side | None, tuple[int, ...]]]:
         return Outcome, (self.winner, self.line)
 
 
@@ -144,7 +147,7 @@ class Board:
         return self.to_string()
 
     @property
-    def turn(self) -> str:
+    def turn(self) -> Side:
         """Whose turn it is, "X" or "O" (X moves first)."""
         return "X" if self.x.bit_count() == self.o.bit_count() else "O"
 
@@ -160,7 +163,8 @@ class Board:
 
     def outcome(self) -> Outcome | None:
         """None while the game runs; else the winner (None for a draw) and the winning line."""
-        for mark, mask in (("X", self.x), ("O", self.o)):
+        sides: tuple[tuple[Side, int], ...] = (("X", self.x), ("O", self.o))
+        for mark, mask in sides:
             won = _winning_lines(self.size, self.k, mask)
             if won:
                 return Outcome(mark, _cells(won[0]))

@@ -14,9 +14,8 @@ from typing import TextIO
 
 from engine.api import analyse
 from engine.board import Board, IllegalMoveError
+from engine.cells import COLUMNS, cell_name
 from engine.play import LEVELS, best_move
-
-COLUMNS = "ABCDE"
 
 
 def render(board: Board) -> str:
@@ -63,7 +62,7 @@ def _play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
                 print(f"bad move: {error}", file=stdout)
         else:
             cell = best_move(board, level=args.level, rng=rng)
-            print(f"Engine ({board.turn}) plays {_name(cell, board.size)}", file=stdout)
+            print(f"Engine ({board.turn}) plays {cell_name(cell, board.size)}", file=stdout)
             board = board.play(cell)
     print(render(board), file=stdout)
     outcome = board.outcome()
@@ -75,10 +74,6 @@ def _play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     return 0
 
 
-def _name(cell: int, size: int) -> str:
-    return f"{COLUMNS[cell % size]}{cell // size + 1}"
-
-
 def _analyse(args: argparse.Namespace, stdout: TextIO) -> int:
     board = Board.from_string(args.board, args.k)
     if board.outcome() is not None:
@@ -88,7 +83,7 @@ def _analyse(args: argparse.Namespace, stdout: TextIO) -> int:
     print(f"{board.turn} to move", file=stdout)
     for cell, value in sorted(values.items(), key=lambda item: (-item[1], item[0])):
         print(
-            f"{_name(cell, board.size):>3} (cell {cell:>2}): {value:>4}  {_words(value)}",
+            f"{cell_name(cell, board.size):>3} (cell {cell:>2}): {value:>4}  {_words(value)}",
             file=stdout,
         )
     return 0

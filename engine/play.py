@@ -23,13 +23,16 @@ from engine.rules import rules
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing at run time
 if TYPE_CHECKING:
     import random
+    from typing import Literal
+
+    Level = Literal["easy", "medium", "hard", "unbeatable"]
 
 # Without a deadline, a move on a big board still returns within this many seconds: the book
 # and the solver answer exactly well inside it on the engine's own lines; elsewhere (a position
 # the book does not cover and the solver cannot finish in time) the best move found so far.
 MOVE_BUDGET = 0.9
 
-LEVELS = ("easy", "medium", "hard", "unbeatable")
+LEVELS: tuple[Level, ...] = ("easy", "medium", "hard", "unbeatable")
 
 # (chance of a random move, chance of blocking a win in one) per level.
 _MISTAKES = {
@@ -145,8 +148,3 @@ def _fallback(board: Board) -> int:
     s = solver(board.size, board.k)
     found = s.table_move(me, opp)
     return found if found >= 0 else ranked_moves(s, me, opp)[0]
-
-
-def budget_deadline(seconds: float) -> float:
-    """A deadline `seconds` from now on this process's monotonic clock."""
-    return time.monotonic() + seconds

@@ -5,6 +5,8 @@ from __future__ import annotations
 from functools import cache
 
 SIZES = (3, 4, 5)
+# The value scale of `evaluate`: a win whose last move is n plies away is WIN - n.
+WIN = 100
 
 
 class Rules:

@@ -17,9 +17,8 @@ from __future__ import annotations
 import time
 
 from engine.pairing import Pairing
-from engine.rules import Rules, rules
+from engine.rules import WIN, Rules, rules
 
-WIN = 100
 _INF = 1000
 _TABLE_LIMIT = 1_200_000  # entries across all solvers: about 120 MB at worst
 _SYMMETRY_EMPTIES = 9  # canonicalise under the 8 symmetries while at least this many cells empty

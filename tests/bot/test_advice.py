@@ -7,9 +7,8 @@ import re
 import pytest
 from simcord import Env
 
-from bot import advice
-from bot.coords import parse_cell
-from engine import Board, analyse
+from bot.cogs.games import advice
+from engine import Board, analyse, parse_cell
 from tests.bot.game_support import board_message, cells, controls, guild_with
 
 CELL_NAME = re.compile(r"Play ([A-E][1-5])")

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from bot import review
-from bot.engine_runner import AnalysisTimeout, EngineRunner
+from bot.compute.runner import AnalysisTimeout, EngineRunner
+from bot.games import review
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -15,8 +15,8 @@ from simcord.backend import serializers
 from simcord.backend.models import Overwrite
 from simcord.enums import OverwriteType
 
-from bot import render
-from bot.models import Ending, GameRecord, Status
+from bot.discord_ui import board as render
+from bot.games.record import Ending, GameRecord, Status
 from tests.bot.game_support import board_message, cells, guild_with, text
 
 CALLBACK = "/interactions/*/callback"  # a click's own response (here: the board update)
@@ -74,13 +74,13 @@ async def test_a_click_whose_board_update_fails_is_answered_once_and_repaired_ne
 
     assert answered_once(failed) and failed.ephemeral
     assert "would not let me update the board" in failed.response.content
-    assert (await stored(simcord_env, game)).moves == [4]
+    assert (await stored(simcord_env, game)).moves == (4,)
     assert marks(simcord_env, message)[4] is None  # not shown yet
 
     nxt = await bob.click(message, custom_id=f"ttt:{game}:0")
 
     assert answered_once(nxt) and not nxt.ephemeral
-    assert (await stored(simcord_env, game)).moves == [4, 0]
+    assert (await stored(simcord_env, game)).moves == (4, 0)
     assert marks(simcord_env, message)[4] == "X" and marks(simcord_env, message)[0] == "O"
     assert await shows_store(simcord_env, message, game)
 
@@ -98,7 +98,7 @@ async def test_a_refused_click_repairs_a_board_whose_update_failed(simcord_env: 
 
     assert answered_once(again) and again.ephemeral
     assert f"It's not your turn: waiting for {bob.mention}." in again.response.content
-    assert (await stored(simcord_env, game)).moves == [4]
+    assert (await stored(simcord_env, game)).moves == (4,)
     assert await shows_store(simcord_env, message, game)
 
 
@@ -145,7 +145,7 @@ async def test_the_bots_reply_that_cannot_be_shown_shows_with_the_next_click(
 
     assert answered_once(second) and not second.ephemeral
     now = await stored(simcord_env, game)
-    assert now.moves[:3] == [4, reply, free]
+    assert now.moves[:3] == (4, reply, free)
     assert marks(simcord_env, message)[reply] == "O"
     assert await shows_store(simcord_env, message, game)
 
@@ -288,7 +288,7 @@ async def test_a_click_whose_update_is_forbidden_names_the_missing_permission(
     first = result.response.content
     assert "I can't update the board" in first
     assert "**View Channel** and **Read Message History** permissions" in first
-    assert (await stored(simcord_env, game)).moves == [4]
+    assert (await stored(simcord_env, game)).moves == (4,)
 
     # The permission comes back: Bob's move shows the whole board again.
     set_bot_overwrite(simcord_env, channel, discord.PermissionOverwrite())
@@ -387,7 +387,7 @@ async def test_a_game_goes_on_across_a_gateway_reconnect(simcord_env: Env, resum
 
     assert readies == ([] if resume else ["ready"] * 5)  # a new session really went through READY
     won = await stored(simcord_env, game)
-    assert (won.ending, won.winner, won.moves) == (Ending.WIN, "X", [0, 3, 1, 4, 2])
+    assert (won.ending, won.winner, won.moves) == (Ending.WIN, "X", (0, 3, 1, 4, 2))
     assert await shows_store(simcord_env, message, game)
     stats = await simcord_env.bot.store.player_stats(guild.id, alice.id)
     assert (stats.vs_people.wins, stats.vs_people.games) == (1, 1)

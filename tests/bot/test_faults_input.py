@@ -137,7 +137,7 @@ async def test_a_thousand_clicks_on_one_cell_apply_one_move_and_answer_each(
     marks = [c.mark for c in cells(simcord_env, message, 3)]
     assert marks == [None, None, None, None, "X", None, None, None, None]
     stored = await simcord_env.bot.store.load_game(game)
-    assert stored is not None and stored.moves == [4]
+    assert stored is not None and stored.moves == (4,)
     assert simcord_env.errors == []
 
 

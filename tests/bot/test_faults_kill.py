@@ -22,8 +22,8 @@ import simcord
 
 from bot.client import TicTacToeBot, create_bot
 from bot.config import Settings
-from bot.models import Ending, GameRecord, Status
-from bot.store import SQLiteStore
+from bot.games.record import Ending, GameRecord, Status
+from bot.storage.sqlite import SQLiteStore
 from tests.support.save_kill_driver import MOVES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -92,9 +92,9 @@ async def test_a_kill_inside_the_save_of_a_move_leaves_it_before_or_after(
         assert where == "after save"
 
     game = await stored_game(db)
-    expected = list(MOVES[: ply - 1 if inside else ply])
+    expected = tuple(MOVES[: ply - 1 if inside else ply])
     assert game.moves == expected
-    won = expected == list(MOVES)
+    won = expected == tuple(MOVES)
     assert (game.status is Status.FINISHED) == won
     records, ratings = counted(db)
     if won:

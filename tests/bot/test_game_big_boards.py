@@ -13,8 +13,8 @@ import pytest
 from simcord import Env
 
 import engine
-from bot import engine_jobs
-from bot.coords import cell_name
+from bot.compute import jobs as engine_jobs
+from engine import cell_name
 from tests.bot.game_support import board_message, cells, controls, free, guild_with, text
 from tests.support import held_engine
 from tests.support.burst import _emit_click
@@ -308,4 +308,4 @@ async def test_resigning_while_the_bot_thinks_ends_the_game_and_drops_its_move(
     marks = [c.mark for c in cells(simcord_env, message, 5)]
     assert marks.count("X") == 1 and marks.count("O") == 0  # no move after the resignation
     stored = await simcord_env.bot.store.load_game(game_id)
-    assert stored is not None and stored.moves == [12]
+    assert stored is not None and stored.moves == (12,)

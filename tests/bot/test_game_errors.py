@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from simcord import Env
 
-from bot.buttons import SORRY
+from bot.discord_ui.replies import SORRY
 from tests.bot.game_support import board_message, cells, free, guild_with, text
 
 

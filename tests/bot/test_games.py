@@ -9,7 +9,7 @@ from datetime import timedelta
 
 import discord
 
-from bot.games import GameRegistry
+from bot.live.registry import GameRegistry
 
 
 async def settle() -> None:
@@ -20,7 +20,7 @@ async def settle() -> None:
 
 async def test_a_replaced_deadline_no_longer_wakes_the_clock() -> None:
     """A challenge's 60 s deadline replaced by a turn's 300 s: the clock sleeps for 300 s."""
-    games = GameRegistry()
+    games = GameRegistry(on_due=lambda game_id: None, now=discord.utils.utcnow)
     now = discord.utils.utcnow()
     try:
         games.set_deadline(1, now + timedelta(seconds=60))
@@ -40,7 +40,7 @@ async def test_a_replaced_deadline_no_longer_wakes_the_clock() -> None:
 
 async def test_the_clock_wakes_for_the_earliest_of_several_games() -> None:
     """Clearing the earliest of two deadlines leaves the clock waiting for the other one."""
-    games = GameRegistry()
+    games = GameRegistry(on_due=lambda game_id: None, now=discord.utils.utcnow)
     now = discord.utils.utcnow()
     try:
         games.set_deadline(1, now + timedelta(seconds=100))
@@ -58,13 +58,8 @@ async def test_the_clock_wakes_for_the_earliest_of_several_games() -> None:
 
 async def test_a_deadline_that_has_passed_is_handed_to_on_due_once() -> None:
     """Due games are handed over at once; a later one keeps the clock asleep."""
-    games = GameRegistry()
     due: list[int] = []
-
-    async def on_due(game_id: int) -> None:
-        due.append(game_id)
-
-    games.on_due = on_due
+    games = GameRegistry(on_due=due.append, now=discord.utils.utcnow)
     now = discord.utils.utcnow()
     try:
         games.set_deadline(7, now - timedelta(seconds=1))
@@ -78,7 +73,7 @@ async def test_a_deadline_that_has_passed_is_handed_to_on_due_once() -> None:
 
 async def test_a_game_lock_lasts_while_it_is_held_or_awaited_then_is_forgotten() -> None:
     """Two users of one game share its lock; once nobody holds it, a made-up id leaves nothing."""
-    games = GameRegistry()
+    games = GameRegistry(on_due=lambda game_id: None, now=discord.utils.utcnow)
     first = games.lock(7)
     assert games.lock(7) is first
     async with first:

@@ -24,8 +24,8 @@ import simcord
 import engine
 from bot.client import TicTacToeBot, create_bot
 from bot.config import Settings
-from bot.models import GameRecord, Status
-from bot.store import SQLiteStore
+from bot.games.record import GameRecord, Status
+from bot.storage.sqlite import SQLiteStore
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = 6

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.rating import DEFAULT_RATING, K, expected, update
+from bot.games.rating import DEFAULT_RATING, K, expected, update
 
 
 def test_equal_ratings_expect_half() -> None:

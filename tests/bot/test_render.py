@@ -7,8 +7,10 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot import play, render
-from bot.models import Ending, GameRecord, Status
+import engine
+from bot.discord_ui import board as render
+from bot.games import rules as play
+from bot.games.record import Ending, GameRecord, Status
 
 ALICE, BOB, BOT = 11, 22, 99
 
@@ -23,7 +25,7 @@ def game(moves: list[int], *, size: int = 3, k: int | None = None, **changes: ob
         o_id=BOB,
         challenger_id=ALICE,
         size=size,
-        k=k if k is not None else play.default_k(size),
+        k=k if k is not None else engine.default_k(size),
     )
     for cell in moves:
         record = play.play(record, cell)

@@ -12,8 +12,8 @@ from collections.abc import Callable
 import discord
 from simcord import Env
 
-from bot import play
 from bot.client import TicTacToeBot
+from bot.games import rules as play
 from tests.bot.game_support import (
     board_message,
     cells,

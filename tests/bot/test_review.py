@@ -8,9 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.coords import cell_name, parse_cell
-from bot.review import best_of, hint, result_class, review, winner_moves
-from engine import Board, IllegalMoveError, analyse
+from bot.games.review import best_of, hint, result_class, review, winner_moves
+from engine import Board, IllegalMoveError, analyse, cell_name, parse_cell
 
 NAMES = {"X": "Alice", "O": "Bob"}
 ROOT = Path(__file__).resolve().parents[2]
@@ -134,7 +133,7 @@ def test_cell_names_on_every_size() -> None:
 
 def test_review_module_is_pure() -> None:
     """Importing the review loads neither discord nor asyncio (it runs in an executor)."""
-    code = "import sys, bot.review; print(sorted({'discord', 'asyncio'} & set(sys.modules)))"
+    code = "import sys, bot.games.review; print(sorted({'discord', 'asyncio'} & set(sys.modules)))"
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
     )

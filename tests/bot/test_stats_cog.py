@@ -8,7 +8,7 @@ import pytest
 from simcord import Env
 
 from bot.client import TicTacToeBot
-from bot.models import Ending, GameRecord, Status
+from bot.games.record import Ending, GameRecord, Status
 
 _ids = itertools.count(1)
 
@@ -36,7 +36,7 @@ async def finish(
         challenger_id=x,
         ai_side=ai_side,
         ai_level=level,
-        moves=[0, 3, 1, 4, 2] if winner else [0, 4, 8, 1, 7, 6, 2, 5, 3],
+        moves=(0, 3, 1, 4, 2) if winner else [0, 4, 8, 1, 7, 6, 2, 5, 3],
         status=Status.FINISHED,
         ending=Ending.WIN if winner else Ending.DRAW,
         winner=winner,

@@ -14,12 +14,12 @@ import simcord
 from simcord import Env
 
 from bot.__main__ import main
-from bot.clicks import THINKING
 from bot.client import create_bot
+from bot.cogs.games.flow import AI_NOT_SAVED
+from bot.cogs.games.watch import RETRY
 from bot.config import Settings
-from bot.deadlines import RETRY
-from bot.flow import AI_NOT_SAVED
-from bot.store import StorageError
+from bot.games.rules import THINKING
+from bot.storage.base import StorageError
 from tests.bot.game_support import board_message, cells, free, guild_with, people_game, text
 from tests.bot.test_startup import SETTINGS
 from tests.support.discord_http import Answer, discord_answering
@@ -85,14 +85,14 @@ async def test_a_move_on_a_locked_database_is_refused_and_nothing_changes(
     assert "sorry" in result.response.content.lower()
     assert [c.mark for c in cells(simcord_env, message, 3)][:5] == [None, None, None, None, "X"]
     stored = await simcord_env.bot.store.load_game(1)
-    assert stored is not None and stored.moves == [4]
+    assert stored is not None and stored.moves == (4,)
     assert len(errors) == 1 and "locked" in str(errors[0])
     one_clear_line(caplog, errors[0])
 
     again = await bob.click(message, custom_id="ttt:1:0")
     assert not again.ephemeral
     assert cells(simcord_env, message, 3)[0].mark == "O"
-    assert (await simcord_env.bot.store.load_game(1)).moves == [4, 0]
+    assert (await simcord_env.bot.store.load_game(1)).moves == (4, 0)
 
 
 async def read_only(store: Any, on: bool) -> None:
@@ -119,7 +119,7 @@ async def test_a_move_on_a_read_only_database_is_refused_and_nothing_changes(
 
     assert result.ephemeral and "sorry" in result.response.content.lower()
     assert [c.mark for c in cells(simcord_env, message, 3)] == [None] * 9
-    assert (await store.load_game(1)).moves == []  # type: ignore[union-attr]
+    assert (await store.load_game(1)).moves == ()  # type: ignore[union-attr]
     assert len(errors) == 1 and "read-only" in str(errors[0])
     one_clear_line(caplog, errors[0])
     again = await alice.click(message, custom_id="ttt:1:4")
@@ -157,7 +157,7 @@ async def test_the_bots_reply_on_a_locked_database_is_retried_by_the_next_click(
     assert result.followups[0].ephemeral
     marks = [c.mark for c in cells(simcord_env, message, 3)]
     assert marks[0] == "X" and marks.count("O") == 0
-    assert (await simcord_env.bot.store.load_game(1)).moves == [0]  # type: ignore[union-attr]
+    assert (await simcord_env.bot.store.load_game(1)).moves == (0,)  # type: ignore[union-attr]
     assert len(errors) == 1
     one_clear_line(caplog, errors[0])
 
@@ -167,7 +167,7 @@ async def test_the_bots_reply_on_a_locked_database_is_retried_by_the_next_click(
     marks = [c.mark for c in cells(simcord_env, message, 3)]
     assert marks[0] == "X" and marks[8] is None and marks.count("O") == 1
     stored = await simcord_env.bot.store.load_game(1)
-    assert stored is not None and stored.moves == [0, marks.index("O")]
+    assert stored is not None and stored.moves == (0, marks.index("O"))
     assert f"{alice.mention}, your move (❌)" in text(simcord_env, message)
 
 

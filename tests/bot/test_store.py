@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import sqlite3
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
@@ -10,10 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from bot import rating
-from bot.models import Ending, GameRecord, Record, Status
-from bot.schema import SCHEMA_VERSION
-from bot.store import SQLiteStore, StorageError
+from bot.games import rating
+from bot.games.record import Ending, GameRecord, Status
+from bot.games.stats import Record
+from bot.storage.base import StorageError
+from bot.storage.schema import SCHEMA_VERSION
+from bot.storage.sqlite import SQLiteStore
 
 GUILD = 111
 BOT_ID = 999
@@ -31,9 +34,7 @@ async def store(tmp_path: Path) -> AsyncIterator[SQLiteStore]:
 def game(gid: int, x: int = 1, o: int = 2, **changes: object) -> GameRecord:
     """A game between people in GUILD, with any field changed."""
     base = GameRecord(id=gid, guild_id=GUILD, channel_id=10, x_id=x, o_id=o, challenger_id=x)
-    for name, value in changes.items():
-        setattr(base, name, value)
-    return base
+    return dataclasses.replace(base, **changes)  # type: ignore[arg-type]
 
 
 def finished(gid: int, x: int, o: int, winner: str | None, **changes: object) -> GameRecord:
@@ -57,7 +58,7 @@ async def test_round_trip_keeps_every_field(store: SQLiteStore) -> None:
         k=4,
         ai_side="O",
         ai_level="hard",
-        moves=[12, 0, 24, 6],
+        moves=(12, 0, 24, 6),
         status=Status.ACTIVE,
         ending=None,
         winner=None,
@@ -67,9 +68,14 @@ async def test_round_trip_keeps_every_field(store: SQLiteStore) -> None:
     )
     await store.save_game(original)
     assert await store.load_game(7) == original
-    done = original.copy()
-    done.moves.append(18)
-    done.status, done.ending, done.winner, done.deadline = Status.FINISHED, Ending.RESIGN, "X", None
+    done = dataclasses.replace(
+        original,
+        moves=(*original.moves, 18),
+        status=Status.FINISHED,
+        ending=Ending.RESIGN,
+        winner="X",
+        deadline=None,
+    )
     await store.save_game(done)
     assert await store.load_game(7) == done
     assert await store.load_game(8) is None
@@ -82,9 +88,9 @@ async def test_created_at_defaults_to_first_save_and_is_kept(store: SQLiteStore)
     first = await store.load_game(1)
     assert first is not None and first.created_at is not None
     assert before <= first.created_at <= datetime.now(UTC)
-    await store.save_game(game(1, moves=[4]))
+    await store.save_game(game(1, moves=(4,)))
     again = await store.load_game(1)
-    assert again is not None and again.created_at == first.created_at and again.moves == [4]
+    assert again is not None and again.created_at == first.created_at and again.moves == (4,)
 
 
 async def test_naive_deadline_is_read_as_utc(store: SQLiteStore) -> None:
@@ -124,11 +130,11 @@ async def test_reopen_keeps_data_and_does_not_migrate_again(tmp_path: Path) -> N
     path = tmp_path / "t.db"
     s = SQLiteStore(path)
     await s.open()
-    await s.save_game(game(await s.next_game_id(), moves=[0, 4]))
+    await s.save_game(game(await s.next_game_id(), moves=(0, 4)))
     await s.close()
     s = SQLiteStore(path)
     await s.open()
-    assert [g.moves for g in await s.live_games()] == [[0, 4]]
+    assert [g.moves for g in await s.live_games()] == [(0, 4)]
     assert await s.next_game_id() == 2
     await s.close()
 
@@ -181,21 +187,21 @@ async def test_locked_database_fails_then_recovers(store: SQLiteStore) -> None:
     other.execute("BEGIN EXCLUSIVE")
     try:
         with pytest.raises(StorageError, match="locked by another process") as info:
-            await store.save_game(game(1, moves=[4]))
+            await store.save_game(game(1, moves=(4,)))
         assert isinstance(info.value.__cause__, sqlite3.OperationalError)
     finally:
         other.execute("ROLLBACK")
         other.close()
     loaded = await store.load_game(1)
-    assert loaded is not None and loaded.moves == []  # nothing half written
-    await store.save_game(game(1, moves=[4]))
+    assert loaded is not None and loaded.moves == ()  # nothing half written
+    await store.save_game(game(1, moves=(4,)))
     loaded = await store.load_game(1)
-    assert loaded is not None and loaded.moves == [4]
+    assert loaded is not None and loaded.moves == (4,)
 
 
 async def test_failed_save_rolls_back_the_whole_game(store: SQLiteStore) -> None:
     """A save that fails midway (here: writing the ratings) leaves no trace of the game."""
-    await store.save_game(game(1, moves=[0, 4, 8]))
+    await store.save_game(game(1, moves=(0, 4, 8)))
 
     def sql(statement: str) -> None:
         assert store._conn is not None
@@ -206,10 +212,10 @@ async def test_failed_save_rolls_back_the_whole_game(store: SQLiteStore) -> None
         "CREATE TEMP TRIGGER fail BEFORE INSERT ON ratings BEGIN SELECT RAISE(ABORT, 'boom'); END",
     )
     with pytest.raises(StorageError, match=r"cannot save game 1.*boom"):
-        await store.save_game(finished(1, 1, 2, "X", moves=[0, 4, 8, 1, 2, 3, 6]))
+        await store.save_game(finished(1, 1, 2, "X", moves=(0, 4, 8, 1, 2, 3, 6)))
     await store._run(sql, "DROP TRIGGER fail")
     loaded = await store.load_game(1)
-    assert loaded is not None and loaded.status == Status.ACTIVE and loaded.moves == [0, 4, 8]
+    assert loaded is not None and loaded.status == Status.ACTIVE and loaded.moves == (0, 4, 8)
     stats = await store.player_stats(GUILD, 1)
     assert stats.vs_people == Record()
 
@@ -233,18 +239,18 @@ async def test_live_games_are_challenges_and_active_games(store: SQLiteStore) ->
 async def test_thousand_live_games_load(store: SQLiteStore) -> None:
     """A thousand stored live games all come back, with their moves."""
     for gid in range(1, 1001):
-        await store.save_game(game(gid, moves=list(range(gid % 9))))
+        await store.save_game(game(gid, moves=tuple(range(gid % 9))))
     for gid in range(1001, 1101):
         await store.save_game(finished(gid, 1, 2, None))
     live = await store.live_games()
     assert len(live) == 1000
-    assert live[8].moves == list(range(9 % 9)) and live[7].moves == list(range(8))
+    assert live[8].moves == tuple(range(9 % 9)) and live[7].moves == tuple(range(8))
 
 
 async def test_result_is_counted_once(store: SQLiteStore) -> None:
     """Saving the same finished game twice (a retried final click) counts it once."""
-    await store.save_game(game(1, moves=[0, 3, 1, 4]))
-    done = finished(1, 1, 2, "X", moves=[0, 3, 1, 4, 2])
+    await store.save_game(game(1, moves=(0, 3, 1, 4)))
+    done = finished(1, 1, 2, "X", moves=(0, 3, 1, 4, 2))
     await store.save_game(done)
     await store.save_game(done)
     x, o = await store.player_stats(GUILD, 1), await store.player_stats(GUILD, 2)
@@ -344,7 +350,7 @@ async def test_invalid_record_is_refused_before_storage(store: SQLiteStore) -> N
 
 def test_deadline_sorting_text_is_fixed_width() -> None:
     """Stored times always carry microseconds, so the text sorts like the times."""
-    from bot.schema import iso
+    from bot.storage.schema import iso
 
     moment = datetime(2025, 1, 1, tzinfo=UTC)
     assert iso(moment) == "2025-01-01T00:00:00.000000+00:00"
@@ -355,7 +361,7 @@ async def test_migrations_run_in_order_from_version_one(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A file at version 1 gets only the later steps, in order, and ends at the last version."""
-    import bot.schema
+    import bot.storage.schema
 
     path = tmp_path / "t.db"
     s = SQLiteStore(path)
@@ -363,12 +369,12 @@ async def test_migrations_run_in_order_from_version_one(
     await s.save_game(game(1))
     await s.close()
     steps = [
-        *bot.schema.MIGRATIONS,
+        *bot.storage.schema.MIGRATIONS,
         ("ALTER TABLE games ADD COLUMN note TEXT", "UPDATE games SET note = 'v2'"),
         ("UPDATE games SET note = note || '+v3'",),
     ]
-    monkeypatch.setattr(bot.schema, "MIGRATIONS", steps)
-    monkeypatch.setattr(bot.schema, "SCHEMA_VERSION", len(steps))
+    monkeypatch.setattr(bot.storage.schema, "MIGRATIONS", steps)
+    monkeypatch.setattr(bot.storage.schema, "SCHEMA_VERSION", len(steps))
     s = SQLiteStore(path)
     await s.open()
     assert (await s.load_game(1)) is not None
@@ -382,11 +388,11 @@ async def test_failed_migration_changes_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A migration step that fails rolls back every step, and the version stays where it was."""
-    import bot.schema
+    import bot.storage.schema
 
-    steps = [*bot.schema.MIGRATIONS, ("CREATE TABLE extra (a)", "NOT SQL AT ALL")]
-    monkeypatch.setattr(bot.schema, "MIGRATIONS", steps)
-    monkeypatch.setattr(bot.schema, "SCHEMA_VERSION", len(steps))
+    steps = [*bot.storage.schema.MIGRATIONS, ("CREATE TABLE extra (a)", "NOT SQL AT ALL")]
+    monkeypatch.setattr(bot.storage.schema, "MIGRATIONS", steps)
+    monkeypatch.setattr(bot.storage.schema, "SCHEMA_VERSION", len(steps))
     path = tmp_path / "t.db"
     s = SQLiteStore(path)
     with pytest.raises(StorageError, match="cannot migrate the database"):
@@ -424,8 +430,8 @@ async def test_concurrent_saves_are_serialized(store: SQLiteStore) -> None:
     """Many saves issued at once all land, and ids handed out at once are distinct."""
     ids = await asyncio.gather(*(store.next_game_id() for _ in range(50)))
     assert sorted(ids) == list(range(1, 51))
-    await asyncio.gather(*(store.save_game(game(gid, moves=[gid % 9])) for gid in ids))
-    assert [g.moves for g in await store.live_games()] == [[gid % 9] for gid in range(1, 51)]
+    await asyncio.gather(*(store.save_game(game(gid, moves=(gid % 9,))) for gid in ids))
+    assert [g.moves for g in await store.live_games()] == [(gid % 9,) for gid in range(1, 51)]
 
 
 async def test_saves_that_queue_up_share_one_commit(store: SQLiteStore) -> None:
@@ -436,19 +442,19 @@ async def test_saves_that_queue_up_share_one_commit(store: SQLiteStore) -> None:
             lambda sql: begins.append(sql) if sql.startswith("BEGIN") else None
         )
     )
-    first_moves = [store.save_game(game(gid, moves=[0])) for gid in range(1, 101)]
-    second_moves = [store.save_game(game(gid, moves=[0, 4])) for gid in range(1, 101)]
+    first_moves = [store.save_game(game(gid, moves=(0,))) for gid in range(1, 101)]
+    second_moves = [store.save_game(game(gid, moves=(0, 4))) for gid in range(1, 101)]
     await asyncio.gather(*first_moves, *second_moves)
     await store._run(lambda: store._db().set_trace_callback(None))
 
     assert 1 <= len(begins) < 20  # one for the first save, then the rest in few batches
-    assert [g.moves for g in await store.live_games()] == [[0, 4]] * 100
+    assert [g.moves for g in await store.live_games()] == [(0, 4)] * 100
 
 
 async def test_a_game_finished_twice_in_one_batch_counts_once(store: SQLiteStore) -> None:
     """The same final save queued twice (a retried click) is counted a single time."""
-    await store.save_game(game(1, moves=[0, 3, 1, 4]))
-    end = finished(1, 1, 2, "X", moves=[0, 3, 1, 4, 2])
+    await store.save_game(game(1, moves=(0, 3, 1, 4)))
+    end = finished(1, 1, 2, "X", moves=(0, 3, 1, 4, 2))
     await asyncio.gather(store.save_game(game(2)), store.save_game(end), store.save_game(end))
     assert (await store.player_stats(GUILD, 1)).vs_people == Record(wins=1)
     assert (await store.player_stats(GUILD, 2)).vs_people == Record(losses=1)
@@ -461,13 +467,13 @@ async def test_a_failed_batch_fails_every_save_in_it_and_writes_none(store: SQLi
     other.execute("BEGIN EXCLUSIVE")
     try:
         results = await asyncio.gather(
-            *(store.save_game(game(gid, moves=[4])) for gid in (1, 2, 3)), return_exceptions=True
+            *(store.save_game(game(gid, moves=(4,))) for gid in (1, 2, 3)), return_exceptions=True
         )
     finally:
         other.execute("ROLLBACK")
         other.close()
     assert all(isinstance(r, StorageError) and "locked" in str(r) for r in results)
-    assert [g.moves for g in await store.live_games()] == [[], [], []]
+    assert [g.moves for g in await store.live_games()] == [(), (), ()]
 
 
 async def test_close_writes_the_saves_still_queued(tmp_path: Path) -> None:
@@ -483,12 +489,15 @@ async def test_close_writes_the_saves_still_queued(tmp_path: Path) -> None:
 
 
 async def test_saving_does_not_keep_the_callers_object(store: SQLiteStore) -> None:
-    """Changing a record after save_game returns does not change what was stored."""
-    record = game(1, moves=[0])
+    """A saved record cannot be changed afterwards (it is frozen, its moves a tuple), so what
+    was stored stays as it was."""
+    record = game(1, moves=(0,))
     await store.save_game(record)
-    record.moves.append(4)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        record.moves = (0, 4)  # type: ignore[misc]
+    assert not hasattr(record.moves, "append")
     loaded = await store.load_game(1)
-    assert loaded is not None and loaded.moves == [0]
+    assert loaded is not None and loaded.moves == (0,)
 
 
 async def _pragma(store: SQLiteStore, statement: str) -> None:
@@ -508,10 +517,10 @@ async def test_full_disk_fails_cleanly_then_recovers(store: SQLiteStore) -> None
     await _pragma(store, f"PRAGMA max_page_count = {pages}")
     with pytest.raises(StorageError, match="is full"):
         for gid in range(2, 2000):
-            await store.save_game(game(gid, moves=list(range(25))))
+            await store.save_game(game(gid, moves=tuple(range(25))))
     await _pragma(store, "PRAGMA max_page_count = 1073741823")
     stored = await store.live_games()
-    assert all(g.moves == list(range(25)) for g in stored[1:])  # whole games or none
+    assert all(g.moves == tuple(range(25)) for g in stored[1:])  # whole games or none
     await store.save_game(game(5000))
     assert await store.load_game(5000) is not None
 

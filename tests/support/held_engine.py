@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import engine
-from bot import engine_jobs
+from bot.compute import jobs as engine_jobs
 
 HOLD_AT_MOST = 30.0  # seconds: a gate never opened must not hang the test run
 

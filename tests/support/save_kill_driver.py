@@ -21,10 +21,10 @@ from pathlib import Path
 import simcord
 
 from bot.client import create_bot
+from bot.compute.runner import EngineRunner
 from bot.config import Settings
-from bot.engine_runner import EngineRunner
-from bot.models import GameRecord
-from bot.store import SQLiteStore
+from bot.games.record import GameRecord
+from bot.storage.sqlite import SQLiteStore
 from tests.bot.game_support import board_message, cells
 
 # X takes the top row; O answers on the middle row. X wins with move 5.

@@ -15,15 +15,18 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
-from bot import rating
-from bot.models import Ending, GameRecord, Status
+import engine
+from bot.games.record import PLAYED, Ending, GameRecord, Status
 
-LEVELS = ("easy", "medium", "hard", "unbeatable")
+if TYPE_CHECKING:
+    from engine import Level, Side
+
+LEVELS = engine.LEVELS
 PEOPLE = "people"
 DM_GUILD = 0  # Discord never uses 0 as a server id
-RESULT_ENDINGS = frozenset({Ending.WIN, Ending.DRAW, Ending.RESIGN, Ending.TIMEOUT})
+RESULT_ENDINGS = PLAYED
 LIVE = (Status.CHALLENGE.value, Status.ACTIVE.value)
 
 # Each step takes the schema from version i to i + 1; all pending steps run in one transaction.
@@ -93,17 +96,6 @@ def guild_key(guild_id: int | None) -> int:
     return DM_GUILD if guild_id is None else guild_id
 
 
-def check(game: GameRecord) -> None:
-    """Refuse records that would store or count nonsense (a programming error, not storage)."""
-    if game.ai_side not in (None, "X", "O") or game.winner not in (None, "X", "O"):
-        raise ValueError(f"game {game.id}: sides are 'X' or 'O'")
-    if game.status == Status.FINISHED and game.ending is None:
-        raise ValueError(f"game {game.id} is finished but has no ending")
-    decisive = game.ending in (Ending.WIN, Ending.RESIGN, Ending.TIMEOUT)
-    if game.status == Status.FINISHED and decisive and game.winner is None:
-        raise ValueError(f"game {game.id} ended by {game.ending} but has no winner")
-
-
 def iso(moment: datetime | None) -> str | None:
     if moment is None:
         return None
@@ -146,59 +138,13 @@ def from_row(row: Sequence[Any]) -> GameRecord:
         challenger_id=challenger,
         size=size,
         k=k,
-        ai_side=ai_side,
-        ai_level=ai_level,
-        moves=[int(cell) for cell in moves.split(",")] if moves else [],
+        ai_side=cast("Side | None", ai_side),
+        ai_level=cast("Level | None", ai_level),
+        moves=tuple(int(cell) for cell in moves.split(",")) if moves else (),
         status=Status(status),
         ending=None if ending is None else Ending(ending),
-        winner=winner,
+        winner=cast("Side | None", winner),
         message_id=message,
         deadline=None if deadline is None else datetime.fromisoformat(deadline),
         created_at=datetime.fromisoformat(created),
     )
-
-
-def count_result(conn: sqlite3.Connection, game: GameRecord) -> None:
-    """Add a finished game's result to the records (and ratings, between people)."""
-    guild = guild_key(game.guild_id)
-    score_x = rating.DRAW if game.winner is None else (1.0 if game.winner == "X" else 0.0)
-    if game.ending == Ending.DRAW:
-        score_x = rating.DRAW
-    players = (("X", game.x_id, score_x), ("O", game.o_id, 1.0 - score_x))
-    if game.vs_bot:
-        opponent = game.ai_level or "unknown"
-        for side, user_id, score in players:
-            if side != game.ai_side:
-                add_record(conn, guild, user_id, opponent, score)
-        return
-    for _side, user_id, score in players:
-        add_record(conn, guild, user_id, PEOPLE, score)
-    if game.x_id == game.o_id:  # nobody gains rating against themselves
-        return
-    rx, ro = (rating_of(conn, guild, user_id) for user_id in (game.x_id, game.o_id))
-    new_x, new_o = rating.update(rx, ro, score_x)
-    for user_id, value in ((game.x_id, new_x), (game.o_id, new_o)):
-        conn.execute(
-            "INSERT INTO ratings (guild_id, user_id, rating, rated_games) VALUES (?, ?, ?, 1) "
-            "ON CONFLICT DO UPDATE SET rating = excluded.rating, rated_games = rated_games + 1",
-            (guild, user_id, value),
-        )
-
-
-def add_record(
-    conn: sqlite3.Connection, guild: int, user_id: int, opponent: str, score: float
-) -> None:
-    wins, draws, losses = int(score == 1.0), int(score == 0.5), int(score == 0.0)
-    conn.execute(
-        "INSERT INTO records (guild_id, user_id, opponent, wins, draws, losses) "
-        "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET wins = wins + excluded.wins, "
-        "draws = draws + excluded.draws, losses = losses + excluded.losses",
-        (guild, user_id, opponent, wins, draws, losses),
-    )
-
-
-def rating_of(conn: sqlite3.Connection, guild: int, user_id: int) -> float:
-    row = conn.execute(
-        "SELECT rating FROM ratings WHERE guild_id = ? AND user_id = ?", (guild, user_id)
-    ).fetchone()
-    return rating.DEFAULT_RATING if row is None else float(row[0])

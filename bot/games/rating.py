@@ -18,7 +18,7 @@ LOSS = 0.0
 
 def expected(ra: float, rb: float) -> float:
     """The score player A is expected to make against player B (0 to 1)."""
-    return 1.0 / (1.0 + 10.0 ** ((rb - ra) / 400.0))
+    return 1.0 / (1.0 + float(10.0 ** ((rb - ra) / 400.0)))
 
 
 def update(ra: float, rb: float, score_a: float, *, k: float = K) -> tuple[float, float]:

@@ -1,11 +1,14 @@
 """Live games in memory: by id and by channel, one lock per game, and one clock for all deadlines.
 
 The store is the record of truth; this registry is the fast path in front of it and the place
-where per-process things live (locks, tasks, who is thinking, challenge cooldowns). It is filled
-from ``store.live_games()`` when the cog loads, so a restart picks every game up again.
+where per-process things live (locks, tasks, who is thinking, challenge cooldowns, boards that
+are behind). It is filled from ``store.live_games()`` when the game cog loads, so a restart picks
+every game up again.
 
 Deadlines are kept in a heap watched by a single task, not a sleeping task per game: a thousand
-live games cost a thousand heap entries, and a start-up re-arms them all at once.
+live games cost a thousand heap entries, and a start-up re-arms them all at once. When one comes
+due the registry calls ``on_due(game_id)``, which the game cog turns into an event. The clock
+itself is passed in (``now``), so a simulated Discord can move it.
 """
 
 from __future__ import annotations
@@ -17,64 +20,63 @@ from collections.abc import Callable, Coroutine
 from datetime import datetime, timedelta
 from typing import Any
 
-import discord
-
-from bot import play
-from bot.models import GameRecord
+from bot.games import rules
+from bot.games.record import GameRecord
 
 RESERVED = 0  # a channel whose game is being created (no id yet)
 
 
 class GameRegistry:
-    """Live games of this process, and the locks and tasks that go with them."""
+    """Live games of this process, and the locks, clock and tasks that go with them."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, on_due: Callable[[int], None], now: Callable[[], datetime]) -> None:
         self._games: dict[int, GameRecord] = {}
         self._channels: dict[int, int] = {}  # channel id -> live game id (or RESERVED)
         # A lock lives as long as someone holds or waits for it: ids of games long gone (or
         # never real: forged clicks) leave nothing behind.
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._on_due = on_due
+        self.now = now  # the clock deadlines are read on (aware UTC)
         self._deadlines: dict[int, datetime] = {}  # game id -> when it is due
         self._heap: list[tuple[datetime, int]] = []  # (when, game id); stale entries skipped
         self._clock: asyncio.Task[None] | None = None
         self._clock_wakes_at: datetime | None = None
-        self.on_due: Callable[[int], Coroutine[Any, Any, None]] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._last_challenge: dict[int, datetime] = {}
-        self.thinking: set[int] = set()  # games whose engine move is being computed
-        self.stale: set[int] = set()  # games whose board message failed to show the last change
+        self._thinking: set[int] = set()  # games whose engine move is being computed
+        self._stale: set[int] = set()  # games whose board failed to show the last change
         # Games live at start-up: the last process may have died between saving a change and
         # showing it, so the first click on each compares its board with the stored game.
-        self.unverified: set[int] = set()
-
-    def first_click(self, game_id: int) -> bool:
-        """True for the first click on a game that was live at start-up (once per game)."""
-        if game_id not in self.unverified:
-            return False
-        self.unverified.discard(game_id)
-        return True
+        self._unverified: set[int] = set()
 
     # ------------------------------------------------------------------ games
 
     def get(self, game_id: int) -> GameRecord | None:
-        """The live game with this id (a copy), or None."""
-        game = self._games.get(game_id)
-        return game.copy() if game is not None else None
+        """The live game with this id, or None."""
+        return self._games.get(game_id)
 
     def put(self, game: GameRecord) -> None:
-        """Remember the game as saved; a finished game leaves memory and frees its channel."""
-        if play.is_live(game):
-            self._games[game.id] = game.copy()
+        """Remember the game as saved and arm its deadline; a finished game leaves memory and
+        frees its channel."""
+        if rules.is_live(game):
+            self._games[game.id] = game
             self._channels[game.channel_id] = game.id
-            return
-        self._games.pop(game.id, None)
-        self.unverified.discard(game.id)
-        if self._channels.get(game.channel_id) == game.id:
-            del self._channels[game.channel_id]
+        else:
+            self._games.pop(game.id, None)
+            self._unverified.discard(game.id)
+            if self._channels.get(game.channel_id) == game.id:
+                del self._channels[game.channel_id]
+        live = rules.is_live(game) and game.deadline is not None
+        self.set_deadline(game.id, game.deadline if live else None)
+
+    def restore(self, game: GameRecord) -> None:
+        """Take a game that was live when the last process stopped; its board is unverified."""
+        self.put(game)
+        self._unverified.add(game.id)
 
     def live(self) -> list[GameRecord]:
-        """Every live game (copies)."""
-        return [game.copy() for game in self._games.values()]
+        """Every live game."""
+        return list(self._games.values())
 
     def lock(self, game_id: int) -> asyncio.Lock:
         """The lock that serializes every change to one game."""
@@ -88,7 +90,7 @@ class GameRegistry:
     def in_channel(self, channel_id: int) -> GameRecord | None:
         """The live game in a channel, if any (not a reservation)."""
         game_id = self._channels.get(channel_id)
-        return self.get(game_id) if game_id else None
+        return self._games.get(game_id) if game_id else None
 
     def reserve(self, channel_id: int) -> bool:
         """Claim a channel for a game about to be created; False if it already has one.
@@ -105,10 +107,6 @@ class GameRegistry:
         if self._channels.get(channel_id) == RESERVED:
             del self._channels[channel_id]
 
-    def busy(self, channel_id: int) -> bool:
-        """True when the channel has a live game or one being created."""
-        return channel_id in self._channels
-
     # -------------------------------------------------------------- cooldowns
 
     def cooldown_left(self, user_id: int, now: datetime, cooldown: float) -> float:
@@ -122,7 +120,42 @@ class GameRegistry:
         """Start the user's challenge cooldown."""
         self._last_challenge[user_id] = now
 
-    # ------------------------------------------------------------------ tasks
+    # ------------------------------------------------------- what is going on
+
+    def start_thinking(self, game_id: int) -> bool:
+        """Note that the engine's move in this game is being computed; False if it already is."""
+        if game_id in self._thinking:
+            return False
+        self._thinking.add(game_id)
+        return True
+
+    def stop_thinking(self, game_id: int) -> None:
+        """The engine's move in this game is no longer being computed."""
+        self._thinking.discard(game_id)
+
+    def is_thinking(self, game_id: int) -> bool:
+        """True while the engine's move in this game is being computed."""
+        return game_id in self._thinking
+
+    def behind(self, game_id: int, *, behind: bool = True) -> None:
+        """Note whether the game's board message fails to show the stored game."""
+        if behind:
+            self._stale.add(game_id)
+        else:
+            self._stale.discard(game_id)
+
+    def is_behind(self, game_id: int) -> bool:
+        """True when the game's last change could not be shown on its board."""
+        return game_id in self._stale
+
+    def first_click(self, game_id: int) -> bool:
+        """True for the first click on a game that was live at start-up (once per game)."""
+        if game_id not in self._unverified:
+            return False
+        self._unverified.discard(game_id)
+        return True
+
+    # ------------------------------------------------------------------ clock
 
     def set_deadline(self, game_id: int, when: datetime | None) -> None:
         """When the game is due (``on_due(game_id)`` runs then); None: it has no deadline."""
@@ -148,9 +181,9 @@ class GameRegistry:
         self._clock = asyncio.create_task(self._run_clock(), name="ttt-deadlines")
 
     async def _run_clock(self) -> None:
-        """Sleep until the earliest deadline; start the handler of every game that is due."""
+        """Sleep until the earliest deadline; report every game that is due."""
         while True:
-            now = discord.utils.utcnow()
+            now = self.now()
             while self._heap:
                 when, game_id = self._heap[0]
                 if self._deadlines.get(game_id) != when:
@@ -158,8 +191,7 @@ class GameRegistry:
                 elif when <= now:
                     heapq.heappop(self._heap)
                     del self._deadlines[game_id]
-                    if self.on_due is not None:
-                        self.spawn(self.on_due(game_id), name=f"ttt-due-{game_id}")
+                    self._on_due(game_id)
                 else:
                     break
             if not self._heap:
@@ -168,6 +200,8 @@ class GameRegistry:
                 return
             self._clock_wakes_at = self._heap[0][0]
             await asyncio.sleep((self._clock_wakes_at - now).total_seconds())
+
+    # ------------------------------------------------------------------ tasks
 
     def spawn(self, coro: Coroutine[Any, Any, Any], *, name: str) -> asyncio.Task[Any]:
         """Run background work (an engine move after a restart) and keep a reference to it."""

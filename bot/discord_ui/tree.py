@@ -1,4 +1,5 @@
-"""The command tree: refuses a garbled command before discord.py parses its options.
+"""The command tree: refuses a garbled command before discord.py parses its options, and is
+the one error handler of every slash command.
 
 discord.py turns the options of a slash command into Python values before any command code
 runs, and a malformed option (a user id that is not a number, an option without a type) makes
@@ -13,6 +14,8 @@ from typing import Any
 
 import discord
 from discord import app_commands
+
+from bot.discord_ui import replies
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +44,15 @@ def well_formed(options: Any) -> bool:
 
 
 class CheckedTree(app_commands.CommandTree[Any]):
-    """A command tree that answers a malformed command instead of failing in silence."""
+    """A command tree that answers a malformed or failed command instead of failing in silence."""
+
+    async def on_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError, /
+    ) -> None:
+        """Log the cause and apologize privately, whether or not the command had answered."""
+        cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+        log.error("/%s failed", getattr(interaction.command, "name", "?"), exc_info=cause)
+        await replies.apologize(interaction)
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         data: Any = interaction.data or {}

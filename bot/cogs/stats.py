@@ -11,9 +11,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import buttons
-from bot.models import PlayerStats, Record
-from bot.store import StorageError
+from bot.games.stats import PlayerStats, Record
+from bot.storage.base import StorageError, Store
 
 if TYPE_CHECKING:
     from bot.client import TicTacToeBot
@@ -23,7 +22,6 @@ T = TypeVar("T")
 
 # A read must come back in time for the one response Discord waits 3 s for.
 READ_BUDGET = 2.0
-LEVEL_NAMES = {"easy": "Easy", "medium": "Medium", "hard": "Hard", "unbeatable": "Unbeatable"}
 STORAGE_APOLOGY = "Sorry, I can't read the records right now. Please try again in a minute."
 
 
@@ -42,7 +40,7 @@ def format_stats(stats: PlayerStats, *, mention: str, where: str) -> str:
         people += f" · rating **{stats.rating:.0f}** ({stats.rated_games} rated)"
     lines.append(f"Against people: {people}")
     bot_lines = [
-        f"  {LEVEL_NAMES.get(level, level)}: {format_record(record)}"
+        f"  {level.capitalize()}: {format_record(record)}"
         for level, record in stats.vs_bot.items()
         if record.games
     ]
@@ -54,16 +52,8 @@ def format_stats(stats: PlayerStats, *, mention: str, where: str) -> str:
 class StatsCog(commands.Cog):
     """Read-only commands over finished games."""
 
-    def __init__(self, bot: TicTacToeBot) -> None:
-        self.bot = bot
-
-    async def cog_app_command_error(
-        self, interaction: discord.Interaction, error: app_commands.AppCommandError
-    ) -> None:
-        """Log the cause and apologize privately, so no failure goes unanswered."""
-        cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
-        log.error("/%s failed", getattr(interaction.command, "name", "?"), exc_info=cause)
-        await buttons.apologize(interaction)
+    def __init__(self, store: Store) -> None:
+        self.store = store
 
     async def _read(self, interaction: discord.Interaction, read: Awaitable[T]) -> T | None:
         """Await a store read within the budget; on failure apologise (the one response)."""
@@ -77,7 +67,7 @@ class StatsCog(commands.Cog):
     @app_commands.command(name="tictactoe-stats")
     @app_commands.describe(user="Whose record to show (default: yours)")
     async def stats(
-        self, interaction: discord.Interaction, user: discord.User | None = None
+        self, interaction: discord.Interaction, user: discord.Member | discord.User | None = None
     ) -> None:
         """Show wins, draws and losses against people and against each level of the bot."""
         target = user or interaction.user
@@ -89,7 +79,7 @@ class StatsCog(commands.Cog):
             )
             return
         found = await self._read(
-            interaction, self.bot.store.player_stats(interaction.guild_id, target.id)
+            interaction, self.store.player_stats(interaction.guild_id, target.id)
         )
         if found is None:
             return
@@ -103,7 +93,7 @@ class StatsCog(commands.Cog):
     @app_commands.guild_only()
     async def leaderboard(self, interaction: discord.Interaction) -> None:
         """Show this server's best players against people, by rating."""
-        rows = await self._read(interaction, self.bot.store.leaderboard(interaction.guild_id))
+        rows = await self._read(interaction, self.store.leaderboard(interaction.guild_id))
         if rows is None:
             return
         name = interaction.guild.name if interaction.guild else "this server"
@@ -128,3 +118,8 @@ class StatsCog(commands.Cog):
         await interaction.response.send_message(
             text, allowed_mentions=discord.AllowedMentions.none()
         )
+
+
+async def setup(bot: TicTacToeBot) -> None:
+    """Add the stats cog to the bot (``load_extension("bot.cogs.stats")``)."""
+    await bot.add_cog(StatsCog(bot.store))

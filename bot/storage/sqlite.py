@@ -5,7 +5,7 @@ move) is fsynced to the write-ahead log before ``save_game`` returns, so a move 
 survives a crash of the process *and* a power loss. ``NORMAL`` would only survive the process
 dying; a move would then be lost on power failure although players had already seen it.
 
-The tables, their migrations and the row conversions are in :mod:`bot.schema`.
+The tables, their migrations and the row conversions are in ``schema``, the SQL in ``queries``.
 
 Every SQLite error becomes :class:`StorageError` with a one-line message (the cause chained),
 after the transaction has been rolled back.
@@ -21,8 +21,11 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
-from bot import rating, schema
-from bot.models import GameRecord, LeaderboardRow, PlayerStats, Record, Status
+from bot.games import rules
+from bot.games.record import GameRecord
+from bot.games.stats import LeaderboardRow, PlayerStats
+from bot.storage import queries, schema
+from bot.storage.base import StorageError
 
 log = logging.getLogger(__name__)
 
@@ -32,12 +35,8 @@ T = TypeVar("T")
 BATCH = 32
 
 
-class StorageError(Exception):
-    """Storage failed; the message is one line saying what and where, the cause is chained."""
-
-
 class SQLiteStore:
-    """The bot's :class:`bot.models.Store` on a SQLite file (created, with its folder, if absent).
+    """The bot's ``Store`` on a SQLite file (created, with its folder, if absent).
 
     All SQLite work runs on one worker thread owning one connection, so writes are serialized
     and never run on the event loop. ``busy_timeout`` is how long (seconds) to wait for another
@@ -88,11 +87,11 @@ class SQLiteStore:
         (group commit): one fsync for all of them, applied in the order they came. If that
         transaction fails, none of them is written and each saver gets the StorageError.
         """
-        schema.check(game)
+        rules.check(game)
         if self._executor is None:
             raise StorageError(f"the database {self.path} is not open")
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._queue.append((game.copy(), done))
+        self._queue.append((game, done))
         self._flush()
         await done
 
@@ -174,28 +173,14 @@ class SQLiteStore:
             raise StorageError(f"cannot {what}: {self._explain(exc)}") from exc
         return result
 
+    def _explain(self, exc: sqlite3.Error) -> str:
+        return queries.explain(exc, self.path, self.busy_timeout)
+
     def _read(self, what: str, body: Callable[[sqlite3.Connection], T]) -> T:
         try:
             return body(self._db())
         except sqlite3.Error as exc:
             raise StorageError(f"cannot {what}: {self._explain(exc)}") from exc
-
-    def _explain(self, exc: sqlite3.Error) -> str:
-        name = getattr(exc, "sqlite_errorname", "") or ""
-        where = f"the database {self.path}"
-        if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
-            return f"{where} is locked by another process (waited {self.busy_timeout:g} s)"
-        if name.startswith(("SQLITE_NOTADB", "SQLITE_CORRUPT")):
-            return f"{where} is corrupt or not a SQLite database ({exc})"
-        if name.startswith("SQLITE_FULL"):
-            return f"the disk holding {where} is full"
-        if name.startswith(("SQLITE_READONLY", "SQLITE_PERM")):
-            return f"{where} is read-only ({exc})"
-        if name.startswith("SQLITE_CANTOPEN"):
-            return f"{where} cannot be opened ({exc})"
-        if name.startswith("SQLITE_IOERR"):
-            return f"reading or writing {where} failed ({exc})"
-        return f"{where}: {exc}"
 
     # -- worker-thread bodies ----------------------------------------------------------------
 
@@ -267,7 +252,7 @@ class SQLiteStore:
     def _save_games(self, games: list[GameRecord]) -> None:
         def save_all(conn: sqlite3.Connection) -> None:
             for game in games:
-                _upsert(conn, game)
+                queries.upsert(conn, game)
 
         ids = ", ".join(str(game.id) for game in games)
         self._write(f"save game {ids}" if len(games) == 1 else f"save games {ids}", save_all)
@@ -292,76 +277,12 @@ class SQLiteStore:
         return self._read("load the live games", load)
 
     def _player_stats(self, guild: int, user_id: int) -> PlayerStats:
-        def load(conn: sqlite3.Connection) -> PlayerStats:
-            records = {
-                opponent: Record(wins, draws, losses)
-                for opponent, wins, draws, losses in conn.execute(
-                    "SELECT opponent, wins, draws, losses FROM records "
-                    "WHERE guild_id = ? AND user_id = ?",
-                    (guild, user_id),
-                )
-            }
-            row = conn.execute(
-                "SELECT rating, rated_games FROM ratings WHERE guild_id = ? AND user_id = ?",
-                (guild, user_id),
-            ).fetchone()
-            vs_bot = {level: Record() for level in schema.LEVELS}
-            vs_bot.update({k: v for k, v in records.items() if k != schema.PEOPLE})
-            return PlayerStats(
-                user_id=user_id,
-                vs_people=records.get(schema.PEOPLE, Record()),
-                vs_bot=vs_bot,
-                rating=row[0] if row else rating.DEFAULT_RATING,
-                rated_games=row[1] if row else 0,
-            )
-
-        return self._read(f"load the stats of player {user_id}", load)
+        return self._read(
+            f"load the stats of player {user_id}",
+            lambda conn: queries.player_stats(conn, guild, user_id),
+        )
 
     def _leaderboard(self, guild: int, limit: int) -> list[LeaderboardRow]:
-        def load(conn: sqlite3.Connection) -> list[LeaderboardRow]:
-            rows = conn.execute(
-                "SELECT r.user_id, r.rating, COALESCE(c.wins, 0), COALESCE(c.draws, 0), "
-                "COALESCE(c.losses, 0), "
-                "(SELECT COALESCE(SUM(b.wins), 0) || ',' || COALESCE(SUM(b.draws), 0) || ',' || "
-                "COALESCE(SUM(b.losses), 0) FROM records AS b WHERE b.guild_id = r.guild_id "
-                "AND b.user_id = r.user_id AND b.opponent != ?) "
-                "FROM ratings AS r LEFT JOIN records AS c "
-                "ON c.guild_id = r.guild_id AND c.user_id = r.user_id AND c.opponent = ? "
-                "WHERE r.guild_id = ? AND r.rated_games >= 1 "
-                "ORDER BY r.rating DESC, r.rated_games DESC, r.user_id ASC LIMIT ?",
-                (schema.PEOPLE, schema.PEOPLE, guild, max(0, limit)),
-            ).fetchall()
-            return [
-                LeaderboardRow(
-                    rank,
-                    user_id,
-                    value,
-                    Record(wins, draws, losses),
-                    Record(*(int(n) for n in vs_bot.split(","))),
-                )
-                for rank, (user_id, value, wins, draws, losses, vs_bot) in enumerate(rows, 1)
-            ]
-
-        return self._read("load the leaderboard", load)
-
-
-def _upsert(conn: sqlite3.Connection, game: GameRecord) -> None:
-    """Write one game (inside the caller's transaction); count its result when it first ends."""
-    row = conn.execute("SELECT status FROM games WHERE id = ?", (game.id,)).fetchone()
-    first_finish = game.status == Status.FINISHED and (
-        row is None or row[0] != Status.FINISHED.value
-    )
-    conn.execute(
-        f"INSERT INTO games ({schema.COLUMNS}) VALUES ({', '.join('?' * 17)}) "
-        "ON CONFLICT (id) DO UPDATE SET guild_id = excluded.guild_id, "
-        "channel_id = excluded.channel_id, x_id = excluded.x_id, o_id = excluded.o_id, "
-        "challenger_id = excluded.challenger_id, size = excluded.size, k = excluded.k, "
-        "ai_side = excluded.ai_side, ai_level = excluded.ai_level, "
-        "moves = excluded.moves, status = excluded.status, ending = excluded.ending, "
-        "winner = excluded.winner, message_id = excluded.message_id, "
-        "deadline = excluded.deadline, "
-        "created_at = CASE WHEN ? THEN excluded.created_at ELSE games.created_at END",
-        (*schema.to_row(game), game.created_at is not None),
-    )
-    if first_finish and game.ending in schema.RESULT_ENDINGS:
-        schema.count_result(conn, game)
+        return self._read(
+            "load the leaderboard", lambda conn: queries.leaderboard(conn, guild, limit)
+        )

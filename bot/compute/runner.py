@@ -19,11 +19,11 @@ from multiprocessing.process import BaseProcess
 from typing import Any, TypeVar
 
 import engine
-from bot import engine_jobs
+from bot.compute import jobs
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
-MOVE_BUDGET = 0.9  # seconds of search for one move on 4x4 and 5x5
+MOVE_BUDGET = engine.MOVE_BUDGET  # seconds of search for one move on 4x4 and 5x5
 ANALYSES = 2  # deep analyses (reviews, hints) running at once on big boards
 
 
@@ -54,7 +54,7 @@ class EngineRunner:
             self._processes = ProcessPoolExecutor(
                 max_workers=self._workers,
                 mp_context=context,
-                initializer=engine_jobs.exit_with_parent,
+                initializer=jobs.exit_with_parent,
             )
         # Workers are spawned (and polled by multiprocessing) off the loop thread, all now.
         # In an empty context, like every process start here (see _run_limited).
@@ -63,10 +63,10 @@ class EngineRunner:
         log.debug("engine ready: 1 thread, %d processes", self._workers if self._processes else 0)
 
     def _warm_all(self) -> None:
-        engine_jobs.warm_up()
+        jobs.warm_up()
         if self._processes is not None:
             # One submission per worker: each finds no idle worker and spawns a new one.
-            warm = [self._processes.submit(engine_jobs.warm_up) for _ in range(self._workers)]
+            warm = [self._processes.submit(jobs.warm_up) for _ in range(self._workers)]
             for future in warm:
                 future.result()
 
@@ -94,7 +94,7 @@ class EngineRunner:
     async def call(self, size: int, fn: Callable[..., T], *args: Any) -> T:
         """Run `fn(*args)` (module-level, picklable) off the loop, in the pool fit for `size`."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool_for(size), engine_jobs.run, fn, *args)
+        return await loop.run_in_executor(self._pool_for(size), jobs.run, fn, *args)
 
     async def best_move(
         self,
@@ -113,7 +113,7 @@ class EngineRunner:
             budget = MOVE_BUDGET
         if seed is None:
             seed = self._rng.getrandbits(64)
-        return await self.call(board.size, engine_jobs.choose_move, board, level, seed, budget)
+        return await self.call(board.size, jobs.choose_move, board, level, seed, budget)
 
     async def analyse(self, size: int, fn: Callable[..., T], *args: Any, limit: float) -> T:
         """Run `fn(*args)` with a time limit; raises AnalysisTimeout when it is not done by then.
@@ -143,9 +143,7 @@ class EngineRunner:
     def _run_process(self, fn: Callable[..., T], args: tuple[Any, ...], limit: float) -> T:
         context = multiprocessing.get_context("forkserver")
         receiver, sender = context.Pipe(duplex=False)
-        process = context.Process(
-            target=engine_jobs.send_result, args=(sender, fn, args), daemon=True
-        )
+        process = context.Process(target=jobs.send_result, args=(sender, fn, args), daemon=True)
         self._analysts.add(process)
         try:
             process.start()

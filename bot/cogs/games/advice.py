@@ -1,6 +1,6 @@
 """The Hint and Review buttons: the engine's exact values, in words, for the clicker only.
 
-Both run the pure functions of ``bot.review`` off the event loop with a time limit (see
+Both run the pure functions of ``bot.games.review`` off the event loop with a time limit (see
 ``EngineRunner.analyse``). On 3x3 that is a table lookup and the answer comes at once; on bigger
 boards the click is deferred first (acknowledged within Discord's 3 seconds, "thinking" shown)
 and the answer follows.
@@ -10,16 +10,15 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
-from bot import play, review
-from bot.engine_runner import AnalysisTimeout
-from bot.models import GameRecord, Status
-
-if TYPE_CHECKING:
-    from bot.flow import GameFlow
+from bot.compute.runner import AnalysisTimeout, EngineRunner
+from bot.discord_ui import replies
+from bot.games import review, rules
+from bot.games.record import GameRecord
+from bot.games.rules import Refused
 
 log = logging.getLogger(__name__)
 
@@ -28,8 +27,6 @@ Interaction = discord.Interaction[Any]
 HINT_LIMIT = 10.0  # seconds of exact analysis for a hint
 REVIEW_LIMIT = 30.0  # seconds for a whole game's review
 MAX_CHARS = 1900  # an ephemeral message holds 2,000 characters
-
-GONE = "This game no longer exists. Start a new one with /tictactoe."
 
 
 def too_deep(game: GameRecord, limit: float, what: str) -> str:
@@ -46,40 +43,11 @@ def too_deep(game: GameRecord, limit: float, what: str) -> str:
     )
 
 
-def refuse_hint(game: GameRecord | None, user_id: int) -> str | None:
-    """Why `user_id` may not have a hint in this game now, or None if they may."""
-    if game is None:
-        return GONE
-    if not game.vs_bot:
-        return "Hints are only for games against me."
-    if game.status is Status.FINISHED:
-        return "This game is over: use Review to see which moves mattered."
-    human = play.player_id(game, play.other(game.ai_side or "O"))
-    if user_id != human:
-        return f"Only <@{human}> can ask for hints in this game."
-    if play.ai_to_move(game):
-        return "I'm thinking about my move; ask again when it's your turn."
-    return None
-
-
-def refuse_review(game: GameRecord | None) -> str | None:
-    """Why this game cannot be reviewed now, or None if it can."""
-    if game is None:
-        return GONE
-    if play.is_live(game):
-        return "The review opens when the game is over."
-    if game.ending not in play.PLAYED:
-        return "No game was played here, so there is nothing to review."
-    if not game.moves:
-        return "No moves were played in this game."
-    return None
-
-
 def names(game: GameRecord, viewer_id: int) -> dict[str, str]:
     """How the review names each side: "You" for the viewer, else a mention."""
-    out = {}
-    for side in play.SIDES:
-        user_id = play.player_id(game, side)
+    out: dict[str, str] = {}
+    for side in rules.SIDES:
+        user_id = rules.player_id(game, side)
         out[side] = "You" if user_id == viewer_id else f"<@{user_id}>"
     return out
 
@@ -105,37 +73,33 @@ def fit(lines: list[str], limit: int = MAX_CHARS) -> str:
 class Advice:
     """What the Hint and Review buttons do."""
 
-    def __init__(self, flow: GameFlow) -> None:
-        self.flow = flow
+    def __init__(self, engine: EngineRunner) -> None:
+        self.engine = engine
 
-    async def hint(self, interaction: Interaction, game_id: int) -> None:
+    async def hint(self, interaction: Interaction, game: GameRecord | None) -> None:
         """The best move for the player to move against the bot, and what it achieves."""
-        game = await self.flow.load(game_id)
-        refusal = refuse_hint(game, interaction.user.id)
-        if refusal is not None:
-            await self.flow.tell(interaction, refusal)
+        found = rules.hintable(game, interaction.user.id)
+        if isinstance(found, Refused):
+            await replies.tell(interaction, found.text)
             return
-        assert game is not None
-        args = (list(game.moves), game.size, game.k)
-        text = await self._work(interaction, game, review.hint, args, HINT_LIMIT)
-        answer = f"💡 {text}" if text else too_deep(game, HINT_LIMIT, "hint")
-        await self.flow.tell(interaction, answer)
+        args = (list(found.moves), found.size, found.k)
+        text = await self._work(interaction, found, review.hint, args, HINT_LIMIT)
+        answer = f"💡 {text}" if text else too_deep(found, HINT_LIMIT, "hint")
+        await replies.tell(interaction, answer)
 
-    async def review(self, interaction: Interaction, game_id: int) -> None:
+    async def review(self, interaction: Interaction, game: GameRecord | None) -> None:
         """Every move that changed the result, and what would have kept it."""
-        game = await self.flow.load(game_id)
-        refusal = refuse_review(game)
-        if refusal is not None:
-            await self.flow.tell(interaction, refusal)
+        found = rules.reviewable(game)
+        if isinstance(found, Refused):
+            await replies.tell(interaction, found.text)
             return
-        assert game is not None
-        args = (list(game.moves), game.size, game.k, names(game, interaction.user.id))
-        lines = await self._work(interaction, game, review.review, args, REVIEW_LIMIT)
+        args = (list(found.moves), found.size, found.k, names(found, interaction.user.id))
+        lines = await self._work(interaction, found, review.review, args, REVIEW_LIMIT)
         if lines is None:
-            await self.flow.tell(interaction, too_deep(game, REVIEW_LIMIT, "review"))
+            await replies.tell(interaction, too_deep(found, REVIEW_LIMIT, "review"))
             return
-        title = f"**Review of game {game.id}** ({len(game.moves)} moves)"
-        await self.flow.tell(interaction, fit([title, *lines]))
+        title = f"**Review of game {found.id}** ({len(found.moves)} moves)"
+        await replies.tell(interaction, fit([title, *lines]))
 
     async def _work(
         self,
@@ -152,7 +116,7 @@ class Advice:
         if game.size > 3:
             await interaction.response.defer(ephemeral=True, thinking=True)
         try:
-            return await self.flow.bot.engine.analyse(game.size, fn, *args, limit=limit)
+            return await self.engine.analyse(game.size, fn, *args, limit=limit)
         except AnalysisTimeout:
             log.info("analysis of game %s stopped after %g s", game.id, limit)
             return None

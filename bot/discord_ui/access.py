@@ -19,6 +19,13 @@ NAMES = {
     "send_messages_in_threads": "Send Messages in Threads",
     "read_message_history": "Read Message History",
 }
+# What a board in a channel needs (no embeds, no privileged intents): asked for in the invite.
+BOARD = discord.Permissions(
+    view_channel=True,
+    send_messages=True,
+    send_messages_in_threads=True,
+    read_message_history=True,
+)
 GONE_CODES = frozenset({10003, 10008})  # Unknown Channel, Unknown Message
 
 
@@ -29,7 +36,7 @@ def board_gone(error: discord.HTTPException) -> bool:
 
 def missing(interaction: discord.Interaction[Any]) -> list[str]:
     """The permissions the bot lacks in the interaction's channel, by name (none in DMs)."""
-    if interaction.guild_id is None:
+    if interaction.guild_id is None or interaction.app_permissions.is_superset(BOARD):
         return []
     send = "send_messages_in_threads" if _in_thread(interaction) else "send_messages"
     have = interaction.app_permissions

@@ -1,31 +1,39 @@
-"""A game record as a Discord message: one Components V2 layout for every board size.
+"""A game record as a Discord message: one Components V2 layout for every board size, and the
+custom ids its buttons carry.
 
 A 5x5 board fills five action rows, which is all a classic message may have; a layout message
 (text display + action rows, up to 40 components) leaves room for the controls under it, so every
 size uses the same layout: the text (players, grid, whose turn or the result), then one action
 row per board row, then a row of controls.
+
+Every control carries its game in the custom id, ``ttt:<game id>:<cell>`` for a cell and
+``ttt:<game id>:<action>`` for the rest, so a click finds its game after a restart without any
+view kept in memory: the game cog's click listener routes every click by its id (``parse_id``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
+import re
+from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import play
-from bot.buttons import (
-    ACCEPT,
-    DECLINE,
-    HINT,
-    REMATCH,
-    RESIGN,
-    REVIEW,
-    WITHDRAW,
-    GameButton,
-)
-from bot.coords import cell_name
-from bot.models import Ending, GameRecord, Status
+from bot.games import rules as play
+from bot.games.record import PLAYED, Ending, GameRecord, Status
+from engine import cell_name
+
+if TYPE_CHECKING:
+    from engine import Side
+
+ACCEPT = "accept"
+DECLINE = "decline"
+WITHDRAW = "withdraw"
+RESIGN = "resign"
+REMATCH = "rematch"
+HINT = "hint"
+REVIEW = "review"
+ACTIONS = (ACCEPT, DECLINE, WITHDRAW, RESIGN, REMATCH, HINT, REVIEW)
+ID_PATTERN = re.compile(r"ttt:(?P<game>[0-9]{1,19}):(?P<what>[0-9]{1,2}|[a-z]{1,16})")
 
 MARKS = {"X": "❌", "O": "⭕"}
 EMPTY = "⬜"
@@ -35,6 +43,40 @@ CORNER = "⬛"
 COLUMN_LABELS = [chr(0x1F1E6 + i) for i in range(5)]
 ROW_LABELS = ["1️⃣", "2️⃣", "3️⃣", "4️⃣", "5️⃣"]
 BLANK_LABEL = "\u200b"  # a button needs a label or an emoji; an empty cell shows neither
+
+
+def custom_id(game_id: int, what: int | str) -> str:
+    """The custom id of a cell (int) or a control (action name) of a game."""
+    return f"ttt:{game_id}:{what}"
+
+
+def parse_id(custom_id: str) -> tuple[int, str] | None:
+    """The game id and the cell number or action name of a board's custom id; None if it is not
+    one of the bot's ids."""
+    match = ID_PATTERN.fullmatch(custom_id)
+    return None if match is None else (int(match["game"]), match["what"])
+
+
+class BoardView(discord.ui.LayoutView):
+    """A board message. Never a live view: discord.py is told it is finished, so it keeps none
+    of them in memory; clicks are routed by custom id instead."""
+
+    def is_finished(self) -> bool:
+        return True
+
+
+def _button(
+    game_id: int,
+    what: int | str,
+    *,
+    label: str | None = None,
+    emoji: str | None = None,
+    style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    disabled: bool = False,
+) -> discord.ui.Button[Any]:
+    return discord.ui.Button(
+        custom_id=custom_id(game_id, what), label=label, emoji=emoji, style=style, disabled=disabled
+    )
 
 
 def jump_url(game: GameRecord) -> str:
@@ -72,7 +114,7 @@ def grid(game: GameRecord) -> str:
     return "\n".join(rows)
 
 
-def _who(game: GameRecord, side: str) -> str:
+def _who(game: GameRecord, side: Side) -> str:
     user = f"<@{play.player_id(game, side)}>"
     if game.ai_side == side:
         return f"{user} (bot, {game.ai_level})"
@@ -93,7 +135,7 @@ def _deadline(game: GameRecord) -> str:
 
 def has_board(game: GameRecord) -> bool:
     """True once there is a board to show: the game is on, or was played to an end."""
-    return game.status is Status.ACTIVE or game.ending in play.PLAYED
+    return game.status is Status.ACTIVE or game.ending in PLAYED
 
 
 def status(game: GameRecord) -> str:
@@ -151,38 +193,42 @@ def text(game: GameRecord) -> str:
 def _cell_button(game: GameRecord, cell: int, mark: str | None, line: tuple[int, ...]) -> Any:
     over = game.status is not Status.ACTIVE
     if mark is None:
-        return GameButton(game.id, cell, label=BLANK_LABEL, disabled=over)
+        return _button(game.id, cell, label=BLANK_LABEL, disabled=over)
     style = discord.ButtonStyle.success if cell in line else discord.ButtonStyle.secondary
-    return GameButton(game.id, cell, emoji=MARKS[mark], style=style, disabled=True)
+    return _button(game.id, cell, emoji=MARKS[mark], style=style, disabled=True)
 
 
-def _controls(game: GameRecord) -> list[GameButton]:
+_Style = discord.ButtonStyle
+# How each control looks: (label, emoji, style).
+LOOKS: dict[str, tuple[str, str | None, discord.ButtonStyle]] = {
+    ACCEPT: ("Accept", None, _Style.success),
+    DECLINE: ("Decline", None, _Style.danger),
+    WITHDRAW: ("Withdraw", None, _Style.secondary),
+    HINT: ("Hint", "💡", _Style.secondary),
+    RESIGN: ("Resign", None, _Style.danger),
+    REMATCH: ("Rematch", None, _Style.primary),
+    REVIEW: ("Review", "🔍", _Style.secondary),
+}
+
+
+def controls(game: GameRecord) -> tuple[str, ...]:
+    """The actions of the buttons under the grid, in order."""
     if game.status is Status.CHALLENGE:
-        return [
-            GameButton(game.id, ACCEPT, label="Accept", style=discord.ButtonStyle.success),
-            GameButton(game.id, DECLINE, label="Decline", style=discord.ButtonStyle.danger),
-            GameButton(game.id, WITHDRAW, label="Withdraw", style=discord.ButtonStyle.secondary),
-        ]
+        return (ACCEPT, DECLINE, WITHDRAW)
     if game.status is Status.ACTIVE:
-        resign = GameButton(game.id, RESIGN, label="Resign", style=discord.ButtonStyle.danger)
-        if game.vs_bot:
-            return [GameButton(game.id, HINT, label="Hint", emoji="💡"), resign]
-        return [resign]
-    if game.ending in play.PLAYED:
-        return [
-            GameButton(game.id, REMATCH, label="Rematch", style=discord.ButtonStyle.primary),
-            GameButton(game.id, REVIEW, label="Review", emoji="🔍"),
-        ]
-    return []
+        return (HINT, RESIGN) if game.ai_side is not None else (RESIGN,)
+    if game.ending in PLAYED:
+        return (REMATCH, REVIEW)
+    return ()
 
 
-def view(game: GameRecord) -> discord.ui.LayoutView:
+def view(game: GameRecord) -> BoardView:
     """The whole message: text, board rows (row-major, one button per cell), controls.
 
     While the engine thinks the cells stay clickable, so a click then gets a polite refusal
     rather than nothing at all.
     """
-    layout = discord.ui.LayoutView(timeout=None)
+    layout = BoardView(timeout=None)
     layout.add_item(discord.ui.TextDisplay(text(game)))
     if has_board(game):
         cells = marks(game)
@@ -193,35 +239,11 @@ def view(game: GameRecord) -> discord.ui.LayoutView:
                 cell = r * game.size + c
                 row.add_item(_cell_button(game, cell, cells[cell], line))
             layout.add_item(row)
-    controls = _controls(game)
-    if controls:
-        layout.add_item(discord.ui.ActionRow(*controls))
+    actions = controls(game)
+    if actions:
+        row = discord.ui.ActionRow()
+        for action in actions:
+            label, emoji, style = LOOKS[action]
+            row.add_item(_button(game.id, action, label=label, emoji=emoji, style=style))
+        layout.add_item(row)
     return layout
-
-
-def shows(message: discord.Message | None, game: GameRecord | None) -> bool:
-    """Whether a board message shows the game as stored: as many marks, the same controls.
-
-    True when there is nothing to compare (a click always carries its message).
-    """
-    if message is None or game is None:
-        return True
-    marked, controls = 0, set()
-    for button in buttons_in(message.components):
-        what = (button.custom_id or "").rpartition(":")[2]
-        if what.isdigit():
-            marked += button.emoji is not None
-        else:
-            controls.add(what)
-    return marked == len(game.moves) and controls == {b.what for b in _controls(game)}
-
-
-def buttons_in(components: Any) -> Iterator[discord.Button]:
-    """Every button of a message, however deep in rows, containers and sections."""
-    for component in components or ():
-        if isinstance(component, discord.Button):
-            yield component
-        yield from buttons_in(getattr(component, "children", None))
-        accessory = getattr(component, "accessory", None)
-        if accessory is not None:
-            yield from buttons_in([accessory])

@@ -8,18 +8,17 @@ a win, a draw or a loss with best play from both sides; the exact values (``engi
 searched only where a move changed the result. "In N moves" always counts the moves of the player
 who wins, from the position in question, including the move about to be played when it is
 theirs: "wins in 1 move" is a win right now, "loss in 2 moves" means the opponent can complete
-a line on their second move from here however you play. (The engine's scale is ``100 - n`` for
-a win whose last move is ``n`` plies away; the winner's moves are ``ceil(n / 2)``.)
+a line on their second move from here however you play. (The engine's scale is
+``engine.WIN - n`` for a win whose last move is ``n`` plies away; the winner's moves are
+``ceil(n / 2)``.)
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from bot.coords import cell_name
-from engine import Board, analyse, classify
-
-WIN_SCALE = 100  # engine.evaluate: a win in n plies is WIN_SCALE - n
+import engine
+from engine import Board, analyse, cell_name, classify
 
 WIN, DRAW, LOSS = "win", "draw", "loss"
 
@@ -33,7 +32,7 @@ def winner_moves(value: int) -> int:
     """How many moves the winner needs, for a non-zero engine value (see the module docstring)."""
     if value == 0:
         raise ValueError("a drawn position has no winner")
-    plies = WIN_SCALE - abs(value)
+    plies = engine.WIN - abs(value)
     return (plies + 1) // 2
 
 

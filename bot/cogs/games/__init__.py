@@ -1,0 +1,35 @@
+"""The game extension: /tictactoe, the board's clicks, and live games between clicks.
+
+``setup`` builds what the game cogs share (this process's registry of live games and the flow
+that changes them) and hands it to each; no part holds a pointer back to what built it. A
+deadline coming due is an event the registry raises through ``bot.dispatch``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.cogs.games.advice import Advice
+from bot.cogs.games.clicks import ClickCog
+from bot.cogs.games.command import GameCog
+from bot.cogs.games.flow import GameFlow
+from bot.cogs.games.watch import DEADLINE, BoardWatch
+from bot.live.registry import GameRegistry
+
+if TYPE_CHECKING:
+    from bot.client import TicTacToeBot
+
+
+async def setup(bot: TicTacToeBot) -> None:
+    """Add the game cogs to the bot (``load_extension("bot.cogs.games")``)."""
+    games = GameRegistry(
+        on_due=lambda game_id: bot.dispatch(DEADLINE, game_id), now=discord.utils.utcnow
+    )
+    flow = GameFlow(
+        client=bot, store=bot.store, engine=bot.engine, games=games, settings=bot.settings
+    )
+    await bot.add_cog(GameCog(client=bot, games=games, flow=flow, settings=bot.settings))
+    await bot.add_cog(ClickCog(games=games, flow=flow, advice=Advice(bot.engine)))
+    await bot.add_cog(BoardWatch(client=bot, games=games, flow=flow))

@@ -1,0 +1,155 @@
+"""Board clicks: every button press reaches one listener, which reads its custom id once, loads
+the game once, and does what the button asks, or says privately why not.
+
+discord.py is handed no view for a board (see ``board.BoardView``), so no click is dropped in
+silence: a forged or stale id gets its answer here like any other. Of two clicks that arrive
+together only the first can change the game: both are decided under the game's lock.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from bot.cogs.games.advice import Advice
+from bot.cogs.games.flow import GameFlow, Shown
+from bot.discord_ui import access, board, replies
+from bot.games import rules
+from bot.games.record import GameRecord
+from bot.games.rules import Refused
+from bot.live.registry import GameRegistry
+
+log = logging.getLogger(__name__)
+
+Interaction = discord.Interaction[Any]
+
+ELSEWHERE = (
+    "That button belongs to a game on another message; use the buttons on that game's own board."
+)
+OFF_BOARD = "That cell is not on this board; pick an empty cell of the board."
+NOT_MINE = "That is not a button of mine, so it does nothing. Start a game with /tictactoe."
+DEAD = "That button no longer does anything."
+CHANGES = frozenset({board.ACCEPT, board.DECLINE, board.WITHDRAW, board.RESIGN})
+
+
+class ClickCog(commands.Cog):
+    """Routes every click on a board to what its button does."""
+
+    def __init__(self, *, games: GameRegistry, flow: GameFlow, advice: Advice) -> None:
+        self.games = games
+        self.flow = flow
+        self.advice = advice
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: Interaction) -> None:
+        """Answer a button click, whatever its id, exactly once."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        data: Any = interaction.data or {}
+        custom_id = str(data.get("custom_id", ""))
+        try:
+            parsed = board.parse_id(custom_id)
+            if parsed is None:
+                await replies.tell(interaction, NOT_MINE)
+            else:
+                await self.click(interaction, *parsed)
+        except Exception:
+            log.exception("click on %r by %s failed", custom_id, interaction.user.id)
+            await replies.apologize(interaction)
+
+    async def click(self, interaction: Interaction, game_id: int, what: str) -> None:
+        """Do what a click on `what` (a cell number or an action) of game `game_id` asks.
+
+        A click only counts on its game's own board. Afterwards a board whose last edit failed is
+        shown again, so a refused click repairs it too.
+        """
+        shown, stuck = Shown.NOT_SAVED, False
+        async with self.games.lock(game_id):
+            game = await self.flow.load(game_id)
+            if game is not None and not _on_its_board(interaction, game):
+                await replies.tell(interaction, ELSEWHERE)
+                return
+            behind = self.flow.check_board(interaction, game)
+            changes = what.isdigit() or what in CHANGES
+            if changes:
+                user_id = interaction.user.id
+                result = (
+                    _cell(game, user_id, int(what))
+                    if what.isdigit()
+                    else _control(game, user_id, what)
+                )
+                if isinstance(result, Refused):
+                    await replies.tell(interaction, result.text)
+                    # The engine's move was lost (a failed save): a click sets it going again.
+                    stuck = result.engine_turn and not self.games.is_thinking(game_id)
+                else:
+                    shown = await self.flow.change(interaction, result)
+        if not changes:
+            await self._without_lock(interaction, game, what)
+        after = self.games.get(game_id)
+        if stuck:
+            await self.flow.ai_move(game_id)
+        elif shown is not Shown.NOT_SAVED and after is not None and rules.ai_to_move(after):
+            await self.flow.ai_move(game_id, interaction, on_board=shown is Shown.ON_BOARD)
+        if behind and self.games.is_behind(game_id):
+            await self.flow.repair(game_id)
+        if shown is Shown.ON_BOARD:
+            lacking = access.missing(interaction)
+            if lacking:  # the click showed the move, but nothing can be edited between clicks
+                await replies.tell_safely(interaction, access.still_missing(lacking))
+
+    async def _without_lock(
+        self, interaction: Interaction, game: GameRecord | None, what: str
+    ) -> None:
+        """Clicks that change no game: a rematch (a new game), a hint, a review."""
+        if what == board.REMATCH:
+            await self._rematch(interaction, game)
+        elif what == board.HINT:
+            await self.advice.hint(interaction, game)
+        elif what == board.REVIEW:
+            await self.advice.review(interaction, game)
+        else:
+            await replies.tell(interaction, DEAD)
+
+    async def _rematch(self, interaction: Interaction, game: GameRecord | None) -> None:
+        """A new game for the same players and board with the first move swapped.
+
+        Against the bot it starts at once; against a person it is a new challenge to the other
+        player, who accepts or declines it like any other.
+        """
+        old = rules.replayable(game, interaction.user.id)
+        if isinstance(old, Refused):
+            await replies.tell(interaction, old.text)
+            return
+        user_id, now = interaction.user.id, self.games.now()
+        await self.flow.open(
+            interaction,
+            old.channel_id,
+            lambda new_id: rules.rematch_of(old, game_id=new_id, challenger_id=user_id, now=now),
+        )
+
+
+def _cell(game: GameRecord | None, user_id: int, cell: int) -> GameRecord | Refused:
+    """The game after a click on `cell`, or why the clicker may not play it."""
+    if game is not None and cell >= game.size * game.size:
+        return Refused(OFF_BOARD)
+    return rules.move(game, user_id, cell)
+
+
+def _control(game: GameRecord | None, user_id: int, what: str) -> GameRecord | Refused:
+    """The change a control button asks for, or why the clicker may not make it."""
+    if what == board.ACCEPT:
+        return rules.accept(game, user_id)
+    if what == board.RESIGN:
+        return rules.resign(game, user_id)
+    return rules.decline(game, user_id, withdraw=what == board.WITHDRAW)
+
+
+def _on_its_board(interaction: Interaction, game: GameRecord) -> bool:
+    if interaction.channel_id != game.channel_id:
+        return False
+    message = interaction.message
+    return game.message_id is None or message is None or message.id == game.message_id

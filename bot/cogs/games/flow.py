@@ -1,0 +1,305 @@
+"""Everything that changes a game: opening it, a click's change, the engine's turn, showing it.
+
+Each change follows one order, under the game's lock: read the current game, decide, save,
+then show. A move is never shown before it is stored, a save that fails leaves the game (and the
+message) as it was, and nothing is ever written from a copy read before an await that another
+change could have followed. Edits made long after a click (deadlines, restarts) go through the
+channel message, since an interaction token lives only 15 minutes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import random
+from collections.abc import Callable
+from enum import Enum
+from typing import Any
+
+import discord
+
+from bot.compute.runner import EngineRunner
+from bot.config import Settings
+from bot.discord_ui import access, board, readback, replies
+from bot.games import rules
+from bot.games.record import Ending, GameRecord
+from bot.live.registry import GameRegistry
+from bot.storage.base import StorageError, Store
+
+log = logging.getLogger(__name__)
+
+Interaction = discord.Interaction[Any]
+NOT_SAVED = "Sorry, I could not save that just now, so nothing changed. Please try again."
+AI_NOT_SAVED = "Sorry, I could not save my move. Click any free cell and I will try again."
+UNSHOWN = (
+    "Saved, but Discord would not let me update the board just now; "
+    "it will catch up with the next click."
+)
+BOARD_GONE = (
+    "The board message was deleted, so this game has ended. Start a new one with /tictactoe."
+)
+MAX_ID = 2**63 - 1  # the largest id a game can have (SQLite's integer)
+
+
+class Shown(Enum):
+    """What a click's change came to."""
+
+    NOT_SAVED = "not saved"  # nothing changed; the clicker was told
+    ON_BOARD = "on board"  # saved, and the click's response is the board showing it
+    SAVED = "saved"  # saved; the board could not show it (the clicker was told)
+
+
+class GameFlow:
+    """Applies changes to games and shows them; the click handlers decide which change."""
+
+    def __init__(
+        self,
+        *,
+        client: discord.Client,
+        store: Store,
+        engine: EngineRunner,
+        games: GameRegistry,
+        settings: Settings,
+    ) -> None:
+        self.client = client
+        self.store = store
+        self.engine = engine
+        self.games = games
+        self.settings = settings
+
+    # ------------------------------------------------------------ storage
+
+    async def load(self, game_id: int) -> GameRecord | None:
+        """The game from memory, or from the store (finished games live only there)."""
+        if not 0 < game_id <= MAX_ID:
+            return None  # a forged id no game can have
+        return self.games.get(game_id) or await self.store.load_game(game_id)
+
+    async def commit(self, game: GameRecord) -> GameRecord:
+        """Store the game with the right deadline, then remember it (lock held); returns it as
+        stored. StorageError propagates, and then nothing changed."""
+        game = rules.clocked(
+            game,
+            self.games.now(),
+            turn_timeout=self.settings.turn_timeout,
+            challenge_timeout=self.settings.challenge_timeout,
+        )
+        await self.store.save_game(game)
+        self.games.put(game)
+        return game
+
+    # -------------------------------------------------------------- showing
+
+    async def show(self, game: GameRecord, interaction: Interaction | None = None) -> None:
+        """Edit the board message: through `interaction` (whose response is the board) while it
+        is fresh, else through the channel."""
+        layout = board.view(game)
+        if interaction is not None and not interaction.is_expired():
+            try:
+                await interaction.edit_original_response(view=layout)
+                return
+            except discord.HTTPException:
+                log.warning("editing game %s via its interaction failed", game.id, exc_info=True)
+        if game.message_id is None:
+            return
+        channel = self.client.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
+        await channel.get_partial_message(game.message_id).edit(view=layout)
+
+    async def publish(
+        self, game: GameRecord, interaction: Interaction | None = None, *, on_board: bool = False
+    ) -> bool:
+        """Show the game (lock held); True if the board now shows it.
+
+        The board is edited through `interaction` when its response is the board (`on_board`).
+        If Discord refuses, the stored game stays as it is: a deleted board ends the game as
+        abandoned, anything else leaves the board behind until the next click repairs it. The
+        clicker, if any, is told why privately.
+        """
+        try:
+            await self.show(game, interaction if on_board else None)
+        except discord.HTTPException as exc:
+            await self._unshown(game, exc, interaction)
+            return False
+        self.games.behind(game.id, behind=False)
+        return True
+
+    async def _unshown(
+        self, game: GameRecord, error: discord.HTTPException, interaction: Interaction | None
+    ) -> None:
+        """Deal with a board that could not be edited (lock held) and tell the clicker why."""
+        if access.board_gone(error):
+            log.warning("the board of game %s is gone (%s); the game is abandoned", game.id, error)
+            await self.abandon(game)
+            text = BOARD_GONE
+        else:
+            log.warning("could not edit the board of game %s: %s", game.id, error)
+            self.games.behind(game.id)
+            text = UNSHOWN
+            if isinstance(error, discord.Forbidden) and interaction is not None:
+                text = access.cannot_show(interaction, error)
+        if interaction is not None:
+            await replies.tell_safely(interaction, text)
+
+    def check_board(self, interaction: Interaction, game: GameRecord | None) -> bool:
+        """Whether the game's board is behind the stored game; the first click on a game that
+        was live at start-up compares the clicked message with it (the last process may have
+        died between saving a change and showing it)."""
+        if game is None:
+            return False
+        if self.games.first_click(game.id) and not readback.shows(interaction.message, game):
+            self.games.behind(game.id)
+        return self.games.is_behind(game.id)
+
+    async def repair(self, game_id: int) -> None:
+        """Show the stored game on a board whose last edit failed (through the channel)."""
+        async with self.games.lock(game_id):
+            if not self.games.is_behind(game_id):
+                return
+            game = await self.load(game_id)
+            if game is None:
+                self.games.behind(game_id, behind=False)
+                return
+            await self.publish(game)
+
+    # -------------------------------------------------------------- changes
+
+    async def open(
+        self, interaction: Interaction, channel_id: int, build: Callable[[int], GameRecord]
+    ) -> GameRecord | None:
+        """Open a game in a channel: reserve it, take an id, save, post the board, let the engine
+        move if it starts. The only way a game begins, for a command and a rematch alike.
+
+        Returns the game as posted, or None when the channel is busy or the game could not be
+        saved (the clicker is told, the reservation given back).
+        """
+        if not self.games.reserve(channel_id):
+            await replies.tell(interaction, board.busy_text(self.games.in_channel(channel_id)))
+            return None
+        try:
+            game = build(await self.store.next_game_id())
+            async with self.games.lock(game.id):
+                game = await self.commit(game)
+        except StorageError as exc:
+            self.games.release(channel_id)
+            log.error("could not open a game in channel %s: %s", channel_id, exc)
+            await replies.tell(interaction, NOT_SAVED)
+            return None
+        except BaseException:
+            self.games.release(channel_id)
+            raise
+        try:
+            sent = await interaction.response.send_message(view=board.view(game))
+            message_id = sent.message_id or (await interaction.original_response()).id
+        except BaseException:
+            async with self.games.lock(game.id):  # no message, so nobody can play it
+                await self.abandon(game)
+            raise
+        game = await self._note_message(game.id, message_id)
+        if rules.ai_to_move(game):
+            await self.ai_move(game.id, interaction, on_board=True)
+        return game
+
+    async def _note_message(self, game_id: int, message_id: int) -> GameRecord:
+        """Store the board's message id in the game as it is now: a click may have come first."""
+        async with self.games.lock(game_id):
+            current = await self.load(game_id)
+            if current is None:
+                raise LookupError(f"game {game_id} vanished while its board was posted")
+            noted = dataclasses.replace(current, message_id=message_id)
+            try:
+                noted = await self.commit(noted)
+            except StorageError as exc:
+                # The game goes on in memory; only a restart would lose track of its message.
+                log.error("could not store the message id of game %s: %s", game_id, exc)
+                self.games.put(noted)
+            return noted
+
+    async def change(self, interaction: Interaction, after: GameRecord) -> Shown:
+        """Save a changed game and show it as this click's response (lock held)."""
+        try:
+            after = await self.commit(after)
+        except StorageError as exc:
+            log.error("could not save game %s: %s", after.id, exc)
+            await replies.tell(interaction, NOT_SAVED)
+            return Shown.NOT_SAVED
+        try:
+            await interaction.response.edit_message(view=board.view(after))
+        except discord.HTTPException as exc:
+            return await self._answer_unshown(interaction, after, exc)
+        self.games.behind(after.id, behind=False)
+        return Shown.ON_BOARD
+
+    async def _answer_unshown(
+        self, interaction: Interaction, game: GameRecord, error: discord.HTTPException
+    ) -> Shown:
+        """The click's board update failed after the change was saved: answer it exactly once.
+
+        A passing failure (a 5xx, a rate limit) may spare the channel's edit endpoint, so that
+        is tried at once; if it shows the board, the click is acknowledged without a word.
+        """
+        log.warning("could not update the board of game %s with the click: %s", game.id, error)
+        if isinstance(error, discord.Forbidden) or access.board_gone(error):
+            await self._unshown(game, error, interaction)
+            return Shown.SAVED
+        if await self.publish(game):
+            try:
+                await interaction.response.defer()
+                return Shown.ON_BOARD
+            except discord.HTTPException:
+                log.warning("could not acknowledge interaction %s", interaction.id, exc_info=True)
+                return Shown.SAVED
+        await replies.tell_safely(interaction, UNSHOWN)
+        return Shown.SAVED
+
+    async def abandon(self, game: GameRecord, message_ids: set[int] | None = None) -> None:
+        """End a live game whose board is gone (lock held); nobody wins. With `message_ids`,
+        only if its board is one of them."""
+        current = self.games.get(game.id)
+        if current is None or (message_ids is not None and current.message_id not in message_ids):
+            return
+        dropped = rules.finish(current, Ending.ABANDONED, None)
+        self.games.put(dropped)
+        self.games.behind(game.id, behind=False)
+        try:
+            await self.store.save_game(dropped)
+        except StorageError as exc:
+            log.error("could not mark game %s abandoned: %s", game.id, exc)
+
+    # -------------------------------------------------------------- engine
+
+    async def ai_move(
+        self, game_id: int, interaction: Interaction | None = None, *, on_board: bool = False
+    ) -> None:
+        """Compute the engine's move off the event loop, then save and show it.
+
+        `interaction` is the click (or command) that handed the engine its turn; `on_board` says
+        whether its response is the board. The lock is not held while the engine thinks, so
+        Resign still works; the move is applied only if the game is still where it was.
+        """
+        if not self.games.start_thinking(game_id):
+            return
+        try:
+            game = self.games.get(game_id)
+            if game is None or not rules.ai_to_move(game):
+                return
+            position = rules.board_of(game)
+            try:
+                cell = await self.engine.best_move(position, level=game.ai_level or "unbeatable")
+            except Exception:
+                # A broken search must not freeze the game: any legal move keeps it going.
+                log.exception("engine failed in game %s; playing a random move", game_id)
+                cell = random.choice(position.legal_moves())
+            async with self.games.lock(game_id):
+                current = self.games.get(game_id)
+                if current is None or current.moves != game.moves or not rules.ai_to_move(current):
+                    return  # resigned, timed out or restarted meanwhile
+                try:
+                    after = await self.commit(rules.play(current, cell))
+                except StorageError as exc:
+                    log.error("could not save the engine's move in game %s: %s", game_id, exc)
+                    if interaction is not None and not interaction.is_expired():
+                        await replies.tell_safely(interaction, AI_NOT_SAVED)
+                    return
+                await self.publish(after, interaction, on_board=on_board)
+        finally:
+            self.games.stop_thinking(game_id)

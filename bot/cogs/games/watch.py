@@ -1,0 +1,120 @@
+"""What happens to live games without a click: restored at start-up, ended when their deadline
+comes (an unanswered challenge expires, a player who let the clock run out forfeits), abandoned
+when their board is deleted.
+
+A deadline coming due is an event (``DEADLINE``) that the registry's clock raises through
+``bot.dispatch``; each end is saved, then shown, under the game's lock, like every other change.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+
+import discord
+from discord.ext import commands
+
+from bot.cogs.games.flow import GameFlow
+from bot.discord_ui import access
+from bot.games import rules
+from bot.games.record import Ending, GameRecord, Status
+from bot.live.registry import GameRegistry
+from bot.storage.base import StorageError
+
+log = logging.getLogger(__name__)
+
+DEADLINE = "ttt_deadline"  # the event: a game's deadline has come (its id)
+RETRY = 30.0  # seconds before a deadline whose result could not be saved is tried again
+
+
+class BoardWatch(commands.Cog):
+    """Live games between clicks: restored, timed out, or abandoned."""
+
+    def __init__(self, *, client: commands.Bot, games: GameRegistry, flow: GameFlow) -> None:
+        self.client = client
+        self.games = games
+        self.flow = flow
+
+    async def cog_load(self) -> None:
+        """Pick up the games that were live at shutdown; a deadline already past fires at once."""
+        for game in await self.flow.store.live_games():
+            self.games.restore(game)
+            if rules.ai_to_move(game):
+                self.games.spawn(self._resume(game.id), name=f"ttt-resume-{game.id}")
+        log.info("%d live games restored", len(self.games.live()))
+
+    async def _resume(self, game_id: int) -> None:
+        await self.client.wait_until_ready()
+        await self.flow.ai_move(game_id)
+
+    async def cog_unload(self) -> None:
+        """Stop every timer; the games stay in the store for the next start."""
+        self.games.close()
+
+    # ------------------------------------------------------------ deadlines
+
+    @commands.Cog.listener(f"on_{DEADLINE}")
+    async def on_deadline(self, game_id: int) -> None:
+        """The game's deadline has come: end it if, under the lock, it is still due."""
+        async with self.games.lock(game_id):
+            game = self.games.get(game_id)
+            if game is None or game.deadline is None:
+                return
+            if game.deadline > self.games.now():
+                self.games.put(game)  # moved on meanwhile: re-arm
+                return
+            after = await self._expire(game)
+            if after is not None:
+                if after.ending is not Ending.ABANDONED:  # else there is no board to edit
+                    await self.flow.publish(after)
+                return
+        # The end could not be saved: try again a little later.
+        self.games.set_deadline(game_id, self.games.now() + timedelta(seconds=RETRY))
+
+    async def _expire(self, game: GameRecord) -> GameRecord | None:
+        """End a game whose deadline has passed (lock held); None if it was not saved."""
+        if game.status is Status.CHALLENGE:
+            after = rules.finish(game, Ending.EXPIRED, None)
+        elif not await self._board_exists(game):
+            # Deleted while we were not listening (down, or a lost gateway session): nobody
+            # could play it, so nobody forfeits it.
+            log.info("the board of game %s is gone; the game is abandoned", game.id)
+            after = rules.finish(game, Ending.ABANDONED, None)
+        else:
+            after = rules.finish(game, Ending.TIMEOUT, rules.other(rules.turn(game)))
+        try:
+            return await self.flow.commit(after)
+        except StorageError as exc:
+            log.error("could not save the end of game %s: %s", game.id, exc)
+            return None
+
+    async def _board_exists(self, game: GameRecord) -> bool:
+        """False only when Discord says the board message is gone (any other error: True)."""
+        if game.message_id is None:
+            return True
+        channel = self.client.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
+        try:
+            await channel.fetch_message(game.message_id)
+        except discord.HTTPException as exc:
+            return not access.board_gone(exc)
+        return True
+
+    # ------------------------------------------------------- deleted boards
+
+    @commands.Cog.listener()
+    async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
+        """A deleted board ends its game (abandoned, counted for nobody) and frees the channel."""
+        await self._board_deleted(payload.channel_id, {payload.message_id})
+
+    @commands.Cog.listener()
+    async def on_raw_bulk_message_delete(self, payload: discord.RawBulkMessageDeleteEvent) -> None:
+        """Several messages deleted at once: the same, for a board among them."""
+        await self._board_deleted(payload.channel_id, payload.message_ids)
+
+    async def _board_deleted(self, channel_id: int, message_ids: set[int]) -> None:
+        game = self.games.in_channel(channel_id)
+        if game is None or game.message_id not in message_ids:
+            return
+        async with self.games.lock(game.id):
+            log.info("the board of game %s was deleted; the game is abandoned", game.id)
+            await self.flow.abandon(game, message_ids)

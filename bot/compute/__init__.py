@@ -1,0 +1,1 @@
+"""Running the engine off the event loop: the runner that owns the pools, and its worker jobs."""

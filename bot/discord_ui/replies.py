@@ -1,0 +1,40 @@
+"""Private replies to an interaction: a refusal, a note, or the apology for a failure.
+
+Each answers exactly once: as the interaction's response if it has none yet, else as a
+followup. discord.py only logs an exception raised in a listener (the user would see "This
+interaction failed"), so every failure path ends here.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+
+log = logging.getLogger(__name__)
+
+Interaction = discord.Interaction[Any]
+
+SORRY = "Sorry, something went wrong on my side; it has been logged. Please try again."
+
+
+async def tell(interaction: Interaction, text: str) -> None:
+    """A private answer to the person who clicked or ran the command."""
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+async def tell_safely(interaction: Interaction, text: str) -> None:
+    """A private answer that may fail (Discord down, token expired): logged, not raised."""
+    try:
+        await tell(interaction, text)
+    except discord.HTTPException:
+        log.warning("could not answer interaction %s", interaction.id, exc_info=True)
+
+
+async def apologize(interaction: Interaction, text: str = SORRY) -> None:
+    """Answer privately that something failed, whether or not the interaction was answered."""
+    await tell_safely(interaction, text)

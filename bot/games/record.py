@@ -1,0 +1,71 @@
+"""A game as stored: a frozen value that says everything needed to show and continue it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from engine import Level, Side
+
+
+class Status(StrEnum):
+    """Where a game is in its life."""
+
+    CHALLENGE = "challenge"  # waiting for the opponent to accept or decline
+    ACTIVE = "active"  # moves are being played
+    FINISHED = "finished"  # over, for whatever reason (see Ending)
+
+
+class Ending(StrEnum):
+    """How a finished game ended."""
+
+    WIN = "win"  # k in a row
+    DRAW = "draw"  # board full, no line
+    RESIGN = "resign"  # a player resigned; the other wins
+    TIMEOUT = "timeout"  # the player to move let the clock run out; the other wins
+    DECLINED = "declined"  # the challenge was declined (no game, counts for nobody)
+    WITHDRAWN = "withdrawn"  # the challenger took the challenge back (no game, counts for nobody)
+    EXPIRED = "expired"  # the challenge was never answered (no game, counts for nobody)
+    ABANDONED = "abandoned"  # the board message vanished; no result counts
+
+
+# Endings after which a game was played: they count in the stats, and can be replayed and reviewed.
+PLAYED = frozenset({Ending.WIN, Ending.DRAW, Ending.RESIGN, Ending.TIMEOUT})
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """Everything needed to show and continue one game, as stored.
+
+    ``x_id`` and ``o_id`` are Discord user ids; when a side is played by the bot, ``ai_side``
+    names it and that side's id is the bot's own user id. ``moves`` are the cells played so far,
+    in order, X first: the board is derived from them, never stored apart. ``deadline`` is an
+    aware UTC time: for a challenge, when it expires; for an active game, when the player to move
+    forfeits. Changes make new records (``bot.games.rules``); a record is never changed in place.
+    """
+
+    id: int
+    guild_id: int | None
+    channel_id: int
+    x_id: int
+    o_id: int
+    challenger_id: int
+    size: int = 3
+    k: int = 3
+    ai_side: Side | None = None
+    ai_level: Level | None = None
+    moves: tuple[int, ...] = ()
+    status: Status = Status.ACTIVE
+    ending: Ending | None = None
+    winner: Side | None = None  # None: a draw, or no result
+    message_id: int | None = None
+    deadline: datetime | None = None
+    created_at: datetime | None = None
+
+    @property
+    def vs_bot(self) -> bool:
+        """True when one side is played by the engine."""
+        return self.ai_side is not None

@@ -1,0 +1,277 @@
+"""Game rules applied to stored records: moves, endings, clocks, and who may do what now.
+
+A ``GameRecord`` keeps only the move list; the board is rebuilt from it with the engine, so the
+engine's ``outcome()`` stays the one source of truth for how a game ends. Every change returns a
+new record; a change someone may not make returns a ``Refused`` that says why, in words for them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
+
+import engine
+from bot.games.record import PLAYED, Ending, GameRecord, Status
+
+if TYPE_CHECKING:
+    from engine import Side
+
+SIDES: tuple[Side, Side] = ("X", "O")
+
+GONE = "This game no longer exists. Start a new one with /tictactoe."
+OVER = "This game is over. Start a new one with /tictactoe, or ask for a rematch."
+THINKING = "I'm thinking about my move; one moment please."
+
+
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """Why a change was not made, in words for the person who asked for it."""
+
+    text: str
+    engine_turn: bool = False  # refused because the engine is to move
+
+
+# ----------------------------------------------------------------------------- reading a game
+
+
+def other(side: Side) -> Side:
+    """The opposite mark."""
+    return "O" if side == "X" else "X"
+
+
+def board_of(game: GameRecord) -> engine.Board:
+    """The position after the game's moves."""
+    return engine.Board.from_moves(game.moves, size=game.size, k=game.k)
+
+
+def player_id(game: GameRecord, side: Side) -> int:
+    """The user id playing `side`."""
+    return game.x_id if side == "X" else game.o_id
+
+
+def side_of(game: GameRecord, user_id: int) -> Side | None:
+    """The mark `user_id` plays in this game, or None for someone outside it."""
+    if user_id == game.x_id:
+        return "X"
+    if user_id == game.o_id:
+        return "O"
+    return None
+
+
+def opponent_id(game: GameRecord) -> int:
+    """The challenged player (the one who did not start the game)."""
+    return game.o_id if game.challenger_id == game.x_id else game.x_id
+
+
+def turn(game: GameRecord) -> Side:
+    """The mark to move next (X moves first)."""
+    return "X" if len(game.moves) % 2 == 0 else "O"
+
+
+def to_move_id(game: GameRecord) -> int:
+    """The user id of the player to move."""
+    return player_id(game, turn(game))
+
+
+def ai_to_move(game: GameRecord) -> bool:
+    """True when the game is on and the engine's side is to move."""
+    return game.status is Status.ACTIVE and game.ai_side == turn(game)
+
+
+def is_live(game: GameRecord) -> bool:
+    """A pending challenge or a game being played."""
+    return game.status in (Status.CHALLENGE, Status.ACTIVE)
+
+
+def winning_line(game: GameRecord) -> tuple[int, ...]:
+    """The cells of the winning line, or () when there is none."""
+    if game.ending is not Ending.WIN:
+        return ()
+    outcome = board_of(game).outcome()
+    return tuple(outcome.line) if outcome is not None and outcome.line else ()
+
+
+def players(game: GameRecord) -> str:
+    """Both players, as mentions."""
+    return f"<@{game.x_id}> and <@{game.o_id}>"
+
+
+# -------------------------------------------------------------------------------- changes
+
+
+def play(game: GameRecord, cell: int) -> GameRecord:
+    """The game with `cell` played by the side to move, finished if that ends it.
+
+    Raises ``engine.IllegalMoveError`` for an occupied or off-board cell.
+    """
+    outcome = board_of(game).play(cell).outcome()
+    after = dataclasses.replace(game, moves=(*game.moves, cell))
+    if outcome is not None:
+        ending = Ending.DRAW if outcome.winner is None else Ending.WIN
+        return finish(after, ending, outcome.winner)
+    return after
+
+
+def finish(game: GameRecord, ending: Ending, winner: Side | None) -> GameRecord:
+    """The game finished; no deadline is left running."""
+    return dataclasses.replace(
+        game, status=Status.FINISHED, ending=ending, winner=winner, deadline=None
+    )
+
+
+def clocked(
+    game: GameRecord, now: datetime, *, turn_timeout: float, challenge_timeout: float
+) -> GameRecord:
+    """The game with the right deadline for its state: none while the engine is to move.
+
+    A challenge keeps the deadline it was given; the player to move gets `turn_timeout` seconds.
+    """
+    if game.status is Status.CHALLENGE:
+        deadline = game.deadline or now + timedelta(seconds=challenge_timeout)
+    elif game.status is Status.ACTIVE and not ai_to_move(game):
+        deadline = now + timedelta(seconds=turn_timeout)
+    else:
+        deadline = None
+    return game if deadline == game.deadline else dataclasses.replace(game, deadline=deadline)
+
+
+def rematch_of(game: GameRecord, *, game_id: int, challenger_id: int, now: datetime) -> GameRecord:
+    """A new game for the same players, level and board, with the first move swapped."""
+    return GameRecord(
+        id=game_id,
+        guild_id=game.guild_id,
+        channel_id=game.channel_id,
+        x_id=game.o_id,
+        o_id=game.x_id,
+        challenger_id=challenger_id,
+        size=game.size,
+        k=game.k,
+        ai_side=other(game.ai_side) if game.ai_side else None,
+        ai_level=game.ai_level,
+        status=Status.ACTIVE if game.vs_bot else Status.CHALLENGE,
+        created_at=now,
+    )
+
+
+def check(game: GameRecord) -> None:
+    """Refuse records that would store or count nonsense (a programming error, not a refusal)."""
+    if game.ai_side not in (None, *SIDES) or game.winner not in (None, *SIDES):
+        raise ValueError(f"game {game.id}: sides are 'X' or 'O'")
+    if game.status == Status.FINISHED and game.ending is None:
+        raise ValueError(f"game {game.id} is finished but has no ending")
+    decisive = game.ending in (Ending.WIN, Ending.RESIGN, Ending.TIMEOUT)
+    if game.status == Status.FINISHED and decisive and game.winner is None:
+        raise ValueError(f"game {game.id} ended by {game.ending} but has no winner")
+
+
+# ------------------------------------------------------------------------ who may do what
+
+
+def move(game: GameRecord | None, user_id: int, cell: int) -> GameRecord | Refused:
+    """The game after `user_id` plays `cell`, or why they may not now."""
+    if game is None:
+        return Refused(GONE)
+    if game.status is Status.FINISHED:
+        return Refused(OVER)
+    if game.status is Status.CHALLENGE:
+        return Refused("The game has not started: the challenge is still waiting for an answer.")
+    side = side_of(game, user_id)
+    if side is None:
+        return Refused(f"This game is between {players(game)}; start your own with /tictactoe.")
+    if ai_to_move(game):
+        return Refused(THINKING, engine_turn=True)
+    if side != turn(game):
+        return Refused(f"It's not your turn: waiting for <@{to_move_id(game)}>.")
+    if not 0 <= cell < game.size * game.size or cell in game.moves:
+        return Refused("That cell is already taken; pick an empty one.")
+    return play(game, cell)
+
+
+def _challenge(game: GameRecord | None, user_id: int, *, challenger: bool) -> GameRecord | Refused:
+    """The pending challenge `user_id` may answer (or withdraw, as `challenger`), or why not."""
+    if game is None:
+        return Refused(GONE)
+    if game.status is not Status.CHALLENGE:
+        return Refused("This challenge has already been answered.")
+    opponent = opponent_id(game)
+    if not challenger and user_id != opponent:
+        if user_id == game.challenger_id:
+            return Refused(f"Wait for <@{opponent}> to answer, or withdraw your challenge.")
+        return Refused(f"This challenge is for <@{opponent}>, not you.")
+    if challenger and user_id != game.challenger_id:
+        if user_id == opponent:
+            return Refused("Only the challenger can withdraw it; you can accept or decline.")
+        return Refused(f"This challenge is between {players(game)}.")
+    return game
+
+
+def accept(game: GameRecord | None, user_id: int) -> GameRecord | Refused:
+    """The game started by its challenged player, or why `user_id` may not start it."""
+    found = _challenge(game, user_id, challenger=False)
+    if isinstance(found, Refused):
+        return found
+    return dataclasses.replace(found, status=Status.ACTIVE, deadline=None)
+
+
+def decline(game: GameRecord | None, user_id: int, *, withdraw: bool) -> GameRecord | Refused:
+    """The challenge declined by its opponent (or withdrawn by its challenger), or why not."""
+    found = _challenge(game, user_id, challenger=withdraw)
+    if isinstance(found, Refused):
+        return found
+    return finish(found, Ending.WITHDRAWN if withdraw else Ending.DECLINED, None)
+
+
+def resign(game: GameRecord | None, user_id: int) -> GameRecord | Refused:
+    """The game won by the other side of `user_id`, or why they may not resign."""
+    if game is None:
+        return Refused(GONE)
+    if game.status is Status.FINISHED:
+        return Refused(OVER)
+    if game.status is Status.CHALLENGE:
+        return Refused("The game has not started; decline or withdraw the challenge instead.")
+    side = side_of(game, user_id)
+    if side is None:
+        return Refused(f"This isn't your game: it's between {players(game)}.")
+    return finish(game, Ending.RESIGN, other(side))
+
+
+def replayable(game: GameRecord | None, user_id: int) -> GameRecord | Refused:
+    """The finished game `user_id` may ask to replay, or why they may not."""
+    if game is None:
+        return Refused(GONE)
+    if is_live(game) or game.ending not in PLAYED:
+        return Refused("There is no finished game to replay here.")
+    if side_of(game, user_id) is None:
+        return Refused(f"Only {players(game)} can ask for a rematch.")
+    return game
+
+
+def hintable(game: GameRecord | None, user_id: int) -> GameRecord | Refused:
+    """The game `user_id` may have a hint in now, or why not."""
+    if game is None:
+        return Refused(GONE)
+    if game.ai_side is None:
+        return Refused("Hints are only for games against me.")
+    if game.status is Status.FINISHED:
+        return Refused("This game is over: use Review to see which moves mattered.")
+    human = player_id(game, other(game.ai_side))
+    if user_id != human:
+        return Refused(f"Only <@{human}> can ask for hints in this game.")
+    if ai_to_move(game):
+        return Refused("I'm thinking about my move; ask again when it's your turn.")
+    return game
+
+
+def reviewable(game: GameRecord | None) -> GameRecord | Refused:
+    """The game if it can be reviewed now, or why not."""
+    if game is None:
+        return Refused(GONE)
+    if is_live(game):
+        return Refused("The review opens when the game is over.")
+    if game.ending not in PLAYED:
+        return Refused("No game was played here, so there is nothing to review.")
+    if not game.moves:
+        return Refused("No moves were played in this game.")
+    return game

@@ -1,0 +1,1 @@
+"""Where games, stats and ratings are kept: the `Store` protocol, its errors, its backends."""

@@ -1,0 +1,48 @@
+"""The storage interface the bot talks to, and the one error every backend raises."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from bot.games.record import GameRecord
+from bot.games.stats import LeaderboardRow, PlayerStats
+
+
+class StorageError(Exception):
+    """Storage failed; the message is one line saying what and where, the cause is chained."""
+
+
+class Store(Protocol):
+    """What the bot needs from storage. Every method runs its I/O off the event loop.
+
+    Failures raise ``StorageError`` (a clear message, the cause chained); no method ever leaves a
+    game half written.
+    """
+
+    async def open(self) -> None:
+        """Create or migrate the database; called once from ``setup_hook``."""
+
+    async def close(self) -> None:
+        """Flush and close; called from the bot's ``close``."""
+
+    async def next_game_id(self) -> int:
+        """A fresh game id, never used before in this database."""
+
+    async def save_game(self, game: GameRecord) -> None:
+        """Insert or update the game (committed before this returns).
+
+        When the game is finished for the first time, its result is counted in the stats and
+        ratings in the same transaction; saving a finished game again counts nothing more.
+        """
+
+    async def load_game(self, game_id: int) -> GameRecord | None:
+        """The stored game, or None."""
+
+    async def live_games(self) -> list[GameRecord]:
+        """Every game that is a pending challenge or still being played."""
+
+    async def player_stats(self, guild_id: int | None, user_id: int) -> PlayerStats:
+        """A player's record in a server (zeros for someone who never played)."""
+
+    async def leaderboard(self, guild_id: int | None, *, limit: int = 10) -> list[LeaderboardRow]:
+        """The best-rated players of a server, against people."""

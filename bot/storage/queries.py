@@ -1,0 +1,150 @@
+"""The SQL the SQLite store runs on its own thread: writing a game, counting results, reading
+stats. Each function takes the connection, inside the caller's transaction where it writes."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from bot.games import rating
+from bot.games.record import Ending, GameRecord, Status
+from bot.games.stats import LeaderboardRow, PlayerStats, Record
+from bot.storage import schema
+from bot.storage.schema import PEOPLE, guild_key
+
+
+def upsert(conn: sqlite3.Connection, game: GameRecord) -> None:
+    """Write one game (inside the caller's transaction); count its result when it first ends."""
+    row = conn.execute("SELECT status FROM games WHERE id = ?", (game.id,)).fetchone()
+    first_finish = game.status == Status.FINISHED and (
+        row is None or row[0] != Status.FINISHED.value
+    )
+    conn.execute(
+        f"INSERT INTO games ({schema.COLUMNS}) VALUES ({', '.join('?' * 17)}) "
+        "ON CONFLICT (id) DO UPDATE SET guild_id = excluded.guild_id, "
+        "channel_id = excluded.channel_id, x_id = excluded.x_id, o_id = excluded.o_id, "
+        "challenger_id = excluded.challenger_id, size = excluded.size, k = excluded.k, "
+        "ai_side = excluded.ai_side, ai_level = excluded.ai_level, "
+        "moves = excluded.moves, status = excluded.status, ending = excluded.ending, "
+        "winner = excluded.winner, message_id = excluded.message_id, "
+        "deadline = excluded.deadline, "
+        "created_at = CASE WHEN ? THEN excluded.created_at ELSE games.created_at END",
+        (*schema.to_row(game), game.created_at is not None),
+    )
+    if first_finish and game.ending in schema.RESULT_ENDINGS:
+        count_result(conn, game)
+
+
+def count_result(conn: sqlite3.Connection, game: GameRecord) -> None:
+    """Add a finished game's result to the records (and ratings, between people)."""
+    guild = guild_key(game.guild_id)
+    score_x = rating.DRAW if game.winner is None else (1.0 if game.winner == "X" else 0.0)
+    if game.ending == Ending.DRAW:
+        score_x = rating.DRAW
+    players = (("X", game.x_id, score_x), ("O", game.o_id, 1.0 - score_x))
+    if game.vs_bot:
+        opponent = game.ai_level or "unknown"
+        for side, user_id, score in players:
+            if side != game.ai_side:
+                add_record(conn, guild, user_id, opponent, score)
+        return
+    for _side, user_id, score in players:
+        add_record(conn, guild, user_id, PEOPLE, score)
+    if game.x_id == game.o_id:  # nobody gains rating against themselves
+        return
+    rx, ro = (rating_of(conn, guild, user_id) for user_id in (game.x_id, game.o_id))
+    new_x, new_o = rating.update(rx, ro, score_x)
+    for user_id, value in ((game.x_id, new_x), (game.o_id, new_o)):
+        conn.execute(
+            "INSERT INTO ratings (guild_id, user_id, rating, rated_games) VALUES (?, ?, ?, 1) "
+            "ON CONFLICT DO UPDATE SET rating = excluded.rating, rated_games = rated_games + 1",
+            (guild, user_id, value),
+        )
+
+
+def add_record(
+    conn: sqlite3.Connection, guild: int, user_id: int, opponent: str, score: float
+) -> None:
+    wins, draws, losses = int(score == 1.0), int(score == 0.5), int(score == 0.0)
+    conn.execute(
+        "INSERT INTO records (guild_id, user_id, opponent, wins, draws, losses) "
+        "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET wins = wins + excluded.wins, "
+        "draws = draws + excluded.draws, losses = losses + excluded.losses",
+        (guild, user_id, opponent, wins, draws, losses),
+    )
+
+
+def rating_of(conn: sqlite3.Connection, guild: int, user_id: int) -> float:
+    row = conn.execute(
+        "SELECT rating FROM ratings WHERE guild_id = ? AND user_id = ?", (guild, user_id)
+    ).fetchone()
+    return rating.DEFAULT_RATING if row is None else float(row[0])
+
+
+def player_stats(conn: sqlite3.Connection, guild: int, user_id: int) -> PlayerStats:
+    """A player's records (vs people, vs each bot level) and rating in one server."""
+    records = {
+        opponent: Record(wins, draws, losses)
+        for opponent, wins, draws, losses in conn.execute(
+            "SELECT opponent, wins, draws, losses FROM records WHERE guild_id = ? AND user_id = ?",
+            (guild, user_id),
+        )
+    }
+    row = conn.execute(
+        "SELECT rating, rated_games FROM ratings WHERE guild_id = ? AND user_id = ?",
+        (guild, user_id),
+    ).fetchone()
+    vs_bot: dict[str, Record] = {level: Record() for level in schema.LEVELS}
+    vs_bot.update({k: v for k, v in records.items() if k != schema.PEOPLE})
+    return PlayerStats(
+        user_id=user_id,
+        vs_people=records.get(schema.PEOPLE, Record()),
+        vs_bot=vs_bot,
+        rating=row[0] if row else rating.DEFAULT_RATING,
+        rated_games=row[1] if row else 0,
+    )
+
+
+def leaderboard(conn: sqlite3.Connection, guild: int, limit: int) -> list[LeaderboardRow]:
+    """Players with at least one rated game, best rating first (then more games, lower id)."""
+    rows = conn.execute(
+        "SELECT r.user_id, r.rating, COALESCE(c.wins, 0), COALESCE(c.draws, 0), "
+        "COALESCE(c.losses, 0), "
+        "(SELECT COALESCE(SUM(b.wins), 0) || ',' || COALESCE(SUM(b.draws), 0) || ',' || "
+        "COALESCE(SUM(b.losses), 0) FROM records AS b WHERE b.guild_id = r.guild_id "
+        "AND b.user_id = r.user_id AND b.opponent != ?) "
+        "FROM ratings AS r LEFT JOIN records AS c "
+        "ON c.guild_id = r.guild_id AND c.user_id = r.user_id AND c.opponent = ? "
+        "WHERE r.guild_id = ? AND r.rated_games >= 1 "
+        "ORDER BY r.rating DESC, r.rated_games DESC, r.user_id ASC LIMIT ?",
+        (schema.PEOPLE, schema.PEOPLE, guild, max(0, limit)),
+    ).fetchall()
+    return [
+        LeaderboardRow(
+            rank,
+            user_id,
+            value,
+            Record(wins, draws, losses),
+            Record(*(int(n) for n in vs_bot.split(","))),
+        )
+        for rank, (user_id, value, wins, draws, losses, vs_bot) in enumerate(rows, 1)
+    ]
+
+
+def explain(exc: sqlite3.Error, path: Path, busy_timeout: float) -> str:
+    """One line for what a SQLite error means for the database at `path`."""
+    name = getattr(exc, "sqlite_errorname", "") or ""
+    where = f"the database {path}"
+    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+        return f"{where} is locked by another process (waited {busy_timeout:g} s)"
+    if name.startswith(("SQLITE_NOTADB", "SQLITE_CORRUPT")):
+        return f"{where} is corrupt or not a SQLite database ({exc})"
+    if name.startswith("SQLITE_FULL"):
+        return f"the disk holding {where} is full"
+    if name.startswith(("SQLITE_READONLY", "SQLITE_PERM")):
+        return f"{where} is read-only ({exc})"
+    if name.startswith("SQLITE_CANTOPEN"):
+        return f"{where} cannot be opened ({exc})"
+    if name.startswith("SQLITE_IOERR"):
+        return f"reading or writing {where} failed ({exc})"
+    return f"{where}: {exc}"
