@@ -16,6 +16,7 @@ from discord.ext import commands
 
 from bot.cogs.games.advice import Advice
 from bot.cogs.games.flow import GameFlow, Shown
+from bot.cogs.games.opening import open_game
 from bot.discord_ui import access, board, replies
 from bot.games import rules
 from bot.games.record import GameRecord
@@ -96,7 +97,8 @@ class ClickCog(commands.Cog):
             await self.flow.ai_move(game_id, interaction, on_board=shown is Shown.ON_BOARD)
         if behind and self.games.is_behind(game_id):
             await self.flow.repair(game_id)
-        if shown is Shown.ON_BOARD:
+        # Naming what is missing is needed only when something is (rarely): one check first.
+        if shown is Shown.ON_BOARD and not interaction.app_permissions.is_superset(access.BOARD):
             lacking = access.missing(interaction)
             if lacking:  # the click showed the move, but nothing can be edited between clicks
                 await replies.tell_safely(interaction, access.still_missing(lacking))
@@ -125,7 +127,8 @@ class ClickCog(commands.Cog):
             await replies.tell(interaction, old.text)
             return
         user_id, now = interaction.user.id, self.games.now()
-        await self.flow.open(
+        await open_game(
+            self.flow,
             interaction,
             old.channel_id,
             lambda new_id: rules.rematch_of(old, game_id=new_id, challenger_id=user_id, now=now),

@@ -14,6 +14,7 @@ from discord.ext import commands
 
 import engine
 from bot.cogs.games.flow import GameFlow
+from bot.cogs.games.opening import open_game
 from bot.config import Settings
 from bot.discord_ui import access
 from bot.games.record import GameRecord, Status
@@ -108,7 +109,7 @@ class GameCog(commands.Cog):
                 created_at=now,
             )
 
-        shown = await self.flow.open(interaction, channel_id, build)
+        shown = await open_game(self.flow, interaction, channel_id, build)
         if shown is not None and difficulty is not None and not vs_bot:
             await interaction.followup.send(IGNORED, ephemeral=True)
 

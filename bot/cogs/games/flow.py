@@ -9,10 +9,8 @@ channel message, since an interaction token lives only 15 minutes.
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import random
-from collections.abc import Callable
 from enum import Enum
 from typing import Any
 
@@ -162,57 +160,6 @@ class GameFlow:
             await self.publish(game)
 
     # -------------------------------------------------------------- changes
-
-    async def open(
-        self, interaction: Interaction, channel_id: int, build: Callable[[int], GameRecord]
-    ) -> GameRecord | None:
-        """Open a game in a channel: reserve it, take an id, save, post the board, let the engine
-        move if it starts. The only way a game begins, for a command and a rematch alike.
-
-        Returns the game as posted, or None when the channel is busy or the game could not be
-        saved (the clicker is told, the reservation given back).
-        """
-        if not self.games.reserve(channel_id):
-            await replies.tell(interaction, board.busy_text(self.games.in_channel(channel_id)))
-            return None
-        try:
-            game = build(await self.store.next_game_id())
-            async with self.games.lock(game.id):
-                game = await self.commit(game)
-        except StorageError as exc:
-            self.games.release(channel_id)
-            log.error("could not open a game in channel %s: %s", channel_id, exc)
-            await replies.tell(interaction, NOT_SAVED)
-            return None
-        except BaseException:
-            self.games.release(channel_id)
-            raise
-        try:
-            sent = await interaction.response.send_message(view=board.view(game))
-            message_id = sent.message_id or (await interaction.original_response()).id
-        except BaseException:
-            async with self.games.lock(game.id):  # no message, so nobody can play it
-                await self.abandon(game)
-            raise
-        game = await self._note_message(game.id, message_id)
-        if rules.ai_to_move(game):
-            await self.ai_move(game.id, interaction, on_board=True)
-        return game
-
-    async def _note_message(self, game_id: int, message_id: int) -> GameRecord:
-        """Store the board's message id in the game as it is now: a click may have come first."""
-        async with self.games.lock(game_id):
-            current = await self.load(game_id)
-            if current is None:
-                raise LookupError(f"game {game_id} vanished while its board was posted")
-            noted = dataclasses.replace(current, message_id=message_id)
-            try:
-                noted = await self.commit(noted)
-            except StorageError as exc:
-                # The game goes on in memory; only a restart would lose track of its message.
-                log.error("could not store the message id of game %s: %s", game_id, exc)
-                self.games.put(noted)
-            return noted
 
     async def change(self, interaction: Interaction, after: GameRecord) -> Shown:
         """Save a changed game and show it as this click's response (lock held)."""

@@ -1,0 +1,78 @@
+"""Opening a game: the one way a game begins, for /tictactoe and a rematch alike.
+
+The channel is reserved first (synchronously, so two commands cannot both pass), the game takes
+an id and is saved, then its board is posted and the board's message id is stored in the game as
+it is by then: a click on the new board may already have changed it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import discord
+
+from bot.cogs.games.flow import NOT_SAVED, GameFlow
+from bot.discord_ui import board, replies
+from bot.games import rules
+from bot.games.record import GameRecord
+from bot.storage.base import StorageError
+
+log = logging.getLogger(__name__)
+
+Interaction = discord.Interaction[Any]
+
+
+async def open_game(
+    flow: GameFlow, interaction: Interaction, channel_id: int, build: Callable[[int], GameRecord]
+) -> GameRecord | None:
+    """Open a game in a channel: reserve it, take an id, save, post the board, let the engine
+    move if it starts. The only way a game begins, for a command and a rematch alike.
+
+    Returns the game as posted, or None when the channel is busy or the game could not be
+    saved (the clicker is told, the reservation given back).
+    """
+    if not flow.games.reserve(channel_id):
+        await replies.tell(interaction, board.busy_text(flow.games.in_channel(channel_id)))
+        return None
+    try:
+        game = build(await flow.store.next_game_id())
+        async with flow.games.lock(game.id):
+            game = await flow.commit(game)
+    except StorageError as exc:
+        flow.games.release(channel_id)
+        log.error("could not open a game in channel %s: %s", channel_id, exc)
+        await replies.tell(interaction, NOT_SAVED)
+        return None
+    except BaseException:
+        flow.games.release(channel_id)
+        raise
+    try:
+        sent = await interaction.response.send_message(view=board.view(game))
+        message_id = sent.message_id or (await interaction.original_response()).id
+    except BaseException:
+        async with flow.games.lock(game.id):  # no message, so nobody can play it
+            await flow.abandon(game)
+        raise
+    game = await _note_message(flow, game.id, message_id)
+    if rules.ai_to_move(game):
+        await flow.ai_move(game.id, interaction, on_board=True)
+    return game
+
+
+async def _note_message(flow: GameFlow, game_id: int, message_id: int) -> GameRecord:
+    """Store the board's message id in the game as it is now: a click may have come first."""
+    async with flow.games.lock(game_id):
+        current = await flow.load(game_id)
+        if current is None:
+            raise LookupError(f"game {game_id} vanished while its board was posted")
+        noted = dataclasses.replace(current, message_id=message_id)
+        try:
+            noted = await flow.commit(noted)
+        except StorageError as exc:
+            # The game goes on in memory; only a restart would lose track of its message.
+            log.error("could not store the message id of game %s: %s", game_id, exc)
+            flow.games.put(noted)
+        return noted

@@ -1,0 +1,79 @@
+"""The path of one click through bot/: few modules, the game loaded once, the custom id read once.
+
+A profiler on the event loop's thread records every bot function that runs while a player's
+click on a 3x3 board against the bot is handled, the bot's reply included. Run with ``-s`` to
+see the modules and the calls between them.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+from simcord import Env
+
+from tests.bot.game_support import board_message, cells, guild_with
+
+BOT = Path(__file__).resolve().parents[2] / "bot"
+MAX_MODULES = 7
+
+
+def bot_module(frame: FrameType | None) -> str | None:
+    """The bot module a frame runs in ("cogs/games/flow.py"), or None outside bot/."""
+    if frame is None:
+        return None
+    path = Path(frame.f_code.co_filename)
+    return str(path.relative_to(BOT)) if path.is_relative_to(BOT) else None
+
+
+class PathTrace:
+    """Bot modules entered, calls from one bot module to another, and calls by function name."""
+
+    def __init__(self) -> None:
+        self.modules: Counter[str] = Counter()
+        self.crossings = 0
+        self.calls: Counter[str] = Counter()
+
+    def __call__(self, frame: FrameType, event: str, arg: Any) -> None:
+        if event != "call":
+            return
+        module = bot_module(frame)
+        if module is None:
+            return
+        self.modules[module] += 1
+        self.calls[f"{module}:{frame.f_code.co_name}"] += 1
+        caller = bot_module(frame.f_back)
+        if caller is not None and caller != module:
+            self.crossings += 1
+
+
+async def test_a_cell_click_against_the_bot_passes_few_modules(simcord_env: Env) -> None:
+    """3x3 against the bot: at most 7 bot modules, one load of the game, one read of the id."""
+    _, channel, (alice,) = guild_with(simcord_env, "alice")
+    await alice.slash(channel, "tictactoe")
+    message = board_message(channel)
+    await alice.click(message, custom_id="ttt:1:4")  # the first click on the board warms up
+
+    trace = PathTrace()
+    sys.setprofile(trace)
+    try:
+        result = await alice.click(message, custom_id=f"ttt:1:{_free_corner(simcord_env, message)}")
+    finally:
+        sys.setprofile(None)
+
+    assert result.acknowledged and not result.ephemeral
+    assert sum(c.mark == "O" for c in cells(simcord_env, message, 3)) == 2  # the bot replied
+    print(f"\n{len(trace.modules)} bot modules, {trace.crossings} calls between them:")
+    for module, count in trace.modules.most_common():
+        print(f"  {module}: {count} calls")
+    assert len(trace.modules) <= MAX_MODULES, sorted(trace.modules)
+    assert trace.calls["cogs/games/flow.py:load"] == 1
+    assert trace.calls["discord_ui/board.py:parse_id"] == 1
+
+
+def _free_corner(env: Env, message: Any) -> int:
+    board = cells(env, message, 3)
+    return next(cell for cell in (0, 2, 6, 8) if board[cell].mark is None)

@@ -1,0 +1,163 @@
+"""The layer contract of bot/: imports run one way, no cycles, small modules.
+
+Every import counts, wherever it is written: at the top, inside a function, or under
+``TYPE_CHECKING``. The layers, from the top: the entry point, the cogs, the client, the Discord
+pieces, this process's live games, storage and compute (side by side, neither importing the
+other), the games themselves, the settings. A module may import its own layer or lower ones.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+LAYERS: list[tuple[str, ...]] = [
+    ("bot.__main__",),
+    ("bot.cogs",),
+    ("bot.client",),
+    ("bot.discord_ui",),
+    ("bot.live",),
+    ("bot.storage", "bot.compute"),
+    ("bot.games",),
+    ("bot.config",),
+]
+MAX_LINES = 300
+
+
+def modules(package: str) -> dict[str, Path]:
+    """Every module of a package by dotted name (a package's __init__ under the package's name)."""
+    found = {}
+    for path in sorted((ROOT / package).rglob("*.py")):
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        found[".".join(parts)] = path
+    return found
+
+
+BOT = modules("bot")
+
+
+def imported(path: Path) -> Iterator[str]:
+    """Every module name an import statement in the file names, at any depth."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            for alias in node.names:
+                yield f"{node.module}.{alias.name}"
+                yield node.module
+
+
+def graph() -> dict[str, set[str]]:
+    """Each bot module and the bot modules it imports (the most specific name that exists)."""
+    edges: dict[str, set[str]] = {}
+    for name, path in BOT.items():
+        targets = set()
+        for target in imported(path):
+            if target in BOT and target != name:
+                targets.add(target)
+        # `from bot.games import rules` names both bot.games and bot.games.rules: keep the module.
+        edges[name] = {t for t in targets if not any(o.startswith(t + ".") for o in targets)}
+    return edges
+
+
+def layer_of(name: str) -> tuple[int, str]:
+    for rank, layer in enumerate(LAYERS):
+        for prefix in layer:
+            if name == prefix or name.startswith(prefix + "."):
+                return rank, prefix
+    raise AssertionError(f"{name} belongs to no layer: add it to LAYERS")
+
+
+def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components with more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for nxt in sorted(edges.get(node, ())):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(edges):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_every_module_has_a_layer() -> None:
+    """Each module of bot/ sits in one of the named layers."""
+    assert BOT, "no modules found"
+    for name in BOT:
+        if name != "bot":
+            layer_of(name)
+
+
+def test_no_import_cycle_among_bot_modules() -> None:
+    """No two bot modules import each other, directly or around a circle, type-only included."""
+    assert cycles(graph()) == []
+
+
+def test_the_cycle_finder_sees_a_circle() -> None:
+    """The check above can fail: a made-up circle of three modules is found."""
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_imports_run_from_higher_layers_to_lower_ones() -> None:
+    """No module imports a layer above its own, nor its side-by-side neighbour."""
+    wrong = []
+    for name, targets in graph().items():
+        if name == "bot":
+            continue
+        rank, prefix = layer_of(name)
+        for target in targets:
+            their_rank, their_prefix = layer_of(target)
+            if their_rank < rank or (their_rank == rank and their_prefix != prefix):
+                wrong.append(f"{name} -> {target}")
+    assert wrong == []
+
+
+def test_the_client_imports_no_cog() -> None:
+    """Cogs are loaded by name; the bot module never imports one."""
+    assert not {t for t in graph()["bot.client"] if t.startswith("bot.cogs")}
+
+
+@pytest.mark.parametrize("package", ["bot", "engine"])
+def test_no_module_is_over_300_lines(package: str) -> None:
+    """Each module keeps to one job: none is over 300 lines."""
+    long = {
+        name: n
+        for name, path in modules(package).items()
+        if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES
+    }
+    assert long == {}
+
+
+def test_the_pure_layers_import_no_discord_and_no_asyncio() -> None:
+    """bot.games and bot.config stay pure: no Discord, no event loop."""
+    for name, path in BOT.items():
+        if name != "bot" and layer_of(name)[1] in ("bot.games", "bot.config"):
+            roots = {target.split(".")[0] for target in imported(path)}
+            assert not roots & {"discord", "asyncio", "aiohttp", "sqlite3"}, name
