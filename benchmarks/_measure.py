@@ -134,6 +134,8 @@ class StoreWatch:
         self.awaited: list[float] = []
 
     def start(self) -> None:
+        if self.store is None:  # a bot without storage (the floor)
+            return
         store, service, awaited = self.store, self.service, self.awaited
         work, save = store._save_games, store.save_game
 
@@ -155,7 +157,8 @@ class StoreWatch:
 
     def stop(self) -> None:
         for name in ("_save_games", "save_game"):
-            self.store.__dict__.pop(name, None)
+            if self.store is not None:
+                self.store.__dict__.pop(name, None)
 
 
 # ------------------------------------------------------------------ where the CPU goes

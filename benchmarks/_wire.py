@@ -37,9 +37,10 @@ START_TIMEOUT = 120.0  # seconds for the bot to start (engine pool warm-up inclu
 class WireBot:
     """The bot's process: started, commanded over stdin/stdout, stopped; its log kept."""
 
-    def __init__(self, fake: FakeDiscord, folder: Path) -> None:
+    def __init__(self, fake: FakeDiscord, folder: Path, script: Path = BOT_SCRIPT) -> None:
         self.fake = fake
         self.folder = folder
+        self.script = script
         self.log_path = folder / "bot.log"
         self.process: asyncio.subprocess.Process | None = None
 
@@ -47,7 +48,7 @@ class WireBot:
         with open(self.log_path, "wb") as log:
             self.process = await asyncio.create_subprocess_exec(
                 sys.executable,
-                str(BOT_SCRIPT),
+                str(self.script),
                 str(self.fake.port),
                 str(self.folder),
                 stdin=asyncio.subprocess.PIPE,
@@ -137,8 +138,11 @@ async def _connected(fake: FakeDiscord, bot: WireBot) -> None:
     await asyncio.wait_for(fake.connected.wait(), 10.0)
 
 
-async def wire_run(mode: str, n: int, size: int, args: argparse.Namespace) -> Run:
-    """One mode on N games of one size: a fresh fake Discord, world and bot process."""
+async def wire_run(
+    mode: str, n: int, size: int, args: argparse.Namespace, *, script: Path = BOT_SCRIPT
+) -> Run:
+    """One mode on N games of one size: a fresh fake Discord, world and bot process (the bot of
+    `script`: the project's, or the floor's)."""
     rng = random.Random(args.seed * 1000 + n * 10 + size)
     fake = FakeDiscord()
     await fake.start()
@@ -148,7 +152,7 @@ async def wire_run(mode: str, n: int, size: int, args: argparse.Namespace) -> Ru
         games = build_world(fake, n, size, bot_k5=args.bot_k5)
     run = Run(mode, size, n, discord="local")
     with tempfile.TemporaryDirectory(dir=args.dir) as folder:
-        bot = WireBot(fake, Path(folder))
+        bot = WireBot(fake, Path(folder), script)
         try:
             await _connected(fake, bot)
             driver = WireDriver(fake, max_plies=args.max_plies)

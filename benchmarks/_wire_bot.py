@@ -27,6 +27,7 @@ import sys
 import threading
 import time
 import tracemalloc
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +37,7 @@ import yarl
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks import _measure as measure
-from bot.client import TicTacToeBot, create_bot
+from bot.client import create_bot
 from bot.config import Settings, default_engine_workers
 
 TOKEN = "load.test.token"
@@ -57,18 +58,18 @@ def settings_for(folder: Path) -> Settings:
 class Control:
     """Carries out the benchmark's commands inside the bot's process."""
 
-    def __init__(self, bot: TicTacToeBot) -> None:
+    def __init__(self, bot: discord.Client) -> None:
         self.bot = bot
         self.probe = measure.LagProbe()
         self.collector = measure.GcWatch()
-        self.saves = measure.StoreWatch(bot.store)
+        self.saves = measure.StoreWatch(getattr(bot, "store", None))
         self.clocks: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
         self.memory: tuple[dict[str, int], tuple[int, int], int] | None = None
 
     def begin(self) -> dict[str, Any]:
         self.probe = measure.LagProbe()
         self.collector = measure.GcWatch()
-        self.saves = measure.StoreWatch(self.bot.store)
+        self.saves = measure.StoreWatch(getattr(self.bot, "store", None))
         self.probe.start()
         self.collector.start()
         self.saves.start()
@@ -144,8 +145,7 @@ async def serve(control: Control, stopped: asyncio.Event) -> None:
         print(json.dumps(answer), flush=True)
 
 
-async def run(port: int, folder: Path) -> None:
-    bot = create_bot(settings_for(folder))
+async def run(bot: discord.Client) -> None:
     stopped = asyncio.Event()
     async with bot:
         connection = asyncio.create_task(bot.start(TOKEN))
@@ -156,14 +156,15 @@ async def run(port: int, folder: Path) -> None:
         await connection
 
 
-def main() -> None:
+def main(make: Callable[[Path], discord.Client] | None = None) -> None:
+    """Run a bot (the project's, unless `make` builds another) against the local Discord."""
     port, folder = int(sys.argv[1]), Path(sys.argv[2])
     level = logging.DEBUG if "-v" in sys.argv else logging.WARNING
     logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
     base = f"http://127.0.0.1:{port}/api/v10"
     discord.http.Route.BASE = base
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(f"ws://127.0.0.1:{port}/gateway")
-    asyncio.run(run(port, folder))
+    asyncio.run(run(make(folder) if make else create_bot(settings_for(folder))))
 
 
 if __name__ == "__main__":

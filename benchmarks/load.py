@@ -1,7 +1,7 @@
 """The whole bot under load, through discord.py's real dispatch (measured only).
 
     python benchmarks/load.py [--games 10,100,500] [--size 3,5] [--quick]
-                              [--modes alone,burst,spread,memory,engine]
+                              [--modes alone,burst,spread,memory,engine,floor]
                               [--discord local|simcord] [--json FILE]
 
 Where Discord is (--discord):
@@ -30,6 +30,9 @@ challenge, accepted, then random legal moves). Modes:
   so its figures measure throughput: the last click of a wave waits for the N - 1 before it.
 - memory: N games opened and one move played in each, all live; memory per live game (see
   `_wire.wire_memory`, or `measure_memory` with SimCord).
+- floor: the project's bot against the least a discord.py bot can do for the same traffic
+  (`_floor_bot.py`), in --pairs interleaved pairs of N-game bursts (see `_floor`): CPU per
+  interaction of each, the ratio per pair and its median, interactions a second.
 - engine: one 5x5 (4 in a row) game against the unbeatable bot; the loop lag while the engine
   computes its first replies, with the engine in its process pool and, to compare, in a thread.
   The player picks each move to make the engine think longest (see `engine_lag`).
@@ -77,9 +80,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import simcord
 
 import engine
+from benchmarks import _floor, _wire
 from benchmarks import _loadkit as kit
 from benchmarks import _scenario as scenario
-from benchmarks import _wire
 from benchmarks._scenario import SETTLE, Game, Run, build_world, burst, play_mode
 from benchmarks._wire_bot import settings_for
 from bot.client import TicTacToeBot, create_bot
@@ -520,6 +523,7 @@ async def main(argv: list[str] | None = None) -> dict[str, Any]:
         help="burst, spread, alone and memory: the fake Discord on 127.0.0.1 with the bot in a "
         "process of its own (local), or SimCord in this process",
     )
+    parser.add_argument("--pairs", type=int, default=3, help="floor: interleaved pairs")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--dir", default=None, help="folder for the SQLite file")
     parser.add_argument("--json", default=None, help="also write the figures to this file")
@@ -535,7 +539,7 @@ async def main(argv: list[str] | None = None) -> dict[str, Any]:
     command = "python benchmarks/load.py " + " ".join(sys.argv[1:] if argv is None else argv)
     print(f"# {command.strip()}")
     kit.lighten_simcord()
-    runs, memory, engines = [], [], []
+    runs, memory, engines, floors = [], [], [], []
 
     async def one(mode: str, n: int, size: int) -> None:
         runner = _wire.wire_run if args.discord == "local" else load_run
@@ -554,6 +558,8 @@ async def main(argv: list[str] | None = None) -> dict[str, Any]:
             for mode in ("burst", "spread"):
                 if mode in modes:
                     await one(mode, n, size)
+        if "floor" in modes:
+            floors.append(await _floor.compare(max(counts), size, args.pairs, args))
         if "memory" in modes:
             measure = _wire.wire_memory if args.discord == "local" else measure_memory
             memory.append(await measure(max(counts), size, args))
@@ -562,7 +568,14 @@ async def main(argv: list[str] | None = None) -> dict[str, Any]:
         engines.append(await engine_lag(args, processes=False, replies=args.replies))
     print_tables(runs, memory, engines)
     print_targets(runs, memory, engines)
-    result = {"command": command, "runs": runs, "memory": memory, "engine": engines}
+    _floor.print_table(floors)
+    result = {
+        "command": command,
+        "runs": runs,
+        "memory": memory,
+        "engine": engines,
+        "floor": floors,
+    }
     if args.json:
         Path(args.json).write_text(json.dumps(result, indent=2, default=str))
     return result

@@ -97,3 +97,33 @@ async def test_lag_probe_leaves_settling_alone(tmp_path: Path) -> None:
         finally:
             probe.stop()
     kit.retire_engine(pool)
+
+
+async def test_the_floor_plays_the_same_workload_and_is_compared_pair_by_pair(
+    tmp_path: Path,
+) -> None:
+    """The floor bot finishes every game of a burst on both boards with no error, and each pair
+    gives both bots' CPU per interaction and their ratio."""
+    result = await load.main(
+        [
+            "--modes",
+            "floor",
+            "--games",
+            "4",
+            "--size",
+            "3,5",
+            "--pairs",
+            "1",
+            "--dir",
+            str(tmp_path),
+        ]
+    )
+    assert [f["size"] for f in result["floor"]] == [3, 5]
+    for board in result["floor"]:
+        (pair,) = board["pairs"]
+        for side in ("bot", "floor"):
+            assert pair[side]["finished"] == 4 and pair[side]["errors"] == 0, pair
+            assert pair[side]["cpu_ms_per_interaction"] > 0, pair
+        ratio = pair["bot"]["cpu_ms_per_interaction"] / pair["floor"]["cpu_ms_per_interaction"]
+        assert math.isclose(pair["ratio"], ratio)
+        assert board["median_ratio"] == pair["ratio"]

@@ -1,0 +1,171 @@
+"""The floor: the least a discord.py bot can do for the load benchmark's traffic.
+
+    python benchmarks/_floor_bot.py PORT FOLDER [-v]
+
+The same `/tictactoe` command with the same options, the same board shape (a Components V2
+layout: a text display, one action row of buttons per board row, a row of controls, custom ids
+``ttt:<game>:<cell|action>``), one ``edit_message`` per click, and nothing else: games live in a
+dict, no storage, no engine (the bot's side plays the first free cell in the same edit), no
+DynamicItem, no checks beyond whose turn it is. Run by the benchmark exactly as the project's bot
+(``_wire_bot.py``: same address changes, same stdin commands), so the two can be compared on the
+same workload; what the project's bot spends above this is its own cost.
+"""
+
+from __future__ import annotations
+
+import itertools
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import discord
+from discord import app_commands
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmarks import _wire_bot
+
+MARKS = ("❌", "⭕")
+
+
+@dataclass
+class FloorGame:
+    id: int
+    size: int
+    k: int
+    players: tuple[int, int]  # X, O (the bot's own id for its side)
+    bot_side: int | None  # 0 (X) or 1 (O) against the bot
+    challenge: bool
+    cells: list[int | None] = field(default_factory=list)  # 0 X, 1 O, None empty
+    over: bool = False
+
+    def turn(self) -> int:
+        return sum(c is not None for c in self.cells) % 2
+
+    def play(self, cell: int) -> None:
+        self.cells[cell] = self.turn()
+        self.over = self.won(cell) or all(c is not None for c in self.cells)
+
+    def won(self, cell: int) -> bool:
+        size, mark = self.size, self.cells[cell]
+        row, col = divmod(cell, size)
+        for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+            run = 1
+            for sign in (1, -1):
+                r, c = row + sign * dr, col + sign * dc
+                while 0 <= r < size and 0 <= c < size and self.cells[r * size + c] == mark:
+                    run, r, c = run + 1, r + sign * dr, c + sign * dc
+            if run >= self.k:
+                return True
+        return False
+
+    def bot_moves(self) -> None:
+        while not self.over and not self.challenge and self.turn() == self.bot_side:
+            self.play(self.cells.index(None))
+
+
+class Layout(discord.ui.LayoutView):
+    def is_finished(self) -> bool:
+        return True  # clicks are routed by custom id, so discord.py keeps no view
+
+
+def layout(game: FloorGame) -> Layout:
+    view = Layout(timeout=None)
+    grid = "\n".join(
+        "".join(
+            MARKS[c] if c is not None else "⬜" for c in game.cells[r * game.size :][: game.size]
+        )
+        for r in range(game.size)
+    )
+    view.add_item(
+        discord.ui.TextDisplay(f"Tic-tac-toe <@{game.players[0]}> vs <@{game.players[1]}>\n{grid}")
+    )
+    if not game.challenge:
+        for r in range(game.size):
+            row: discord.ui.ActionRow[Any] = discord.ui.ActionRow()
+            for c in range(game.size):
+                cell = r * game.size + c
+                mark = game.cells[cell]
+                row.add_item(
+                    discord.ui.Button(
+                        custom_id=f"ttt:{game.id}:{cell}",
+                        label=None if mark is not None else "\u200b",
+                        emoji=MARKS[mark] if mark is not None else None,
+                        disabled=mark is not None or game.over,
+                    )
+                )
+            view.add_item(row)
+    actions = (
+        ("accept", "decline") if game.challenge else ("rematch",) if game.over else ("resign",)
+    )
+    view.add_item(
+        discord.ui.ActionRow(
+            *(discord.ui.Button(custom_id=f"ttt:{game.id}:{a}", label=a.title()) for a in actions)
+        )
+    )
+    return view
+
+
+class FloorBot(discord.Client):
+    def __init__(self) -> None:
+        super().__init__(intents=discord.Intents.default())
+        self.tree = app_commands.CommandTree(self)
+        self.games: dict[int, FloorGame] = {}
+        self.ids = itertools.count(1)
+        self.tree.command(name="tictactoe")(self.tictactoe)
+
+    async def setup_hook(self) -> None:
+        await self.tree.sync()
+
+    async def tictactoe(
+        self,
+        interaction: discord.Interaction[Any],
+        opponent: discord.Member | None = None,
+        difficulty: str | None = None,
+        first: str = "me",
+        size: int = 3,
+        win_length: int | None = None,
+    ) -> None:
+        """Play tic-tac-toe."""
+        assert self.user is not None
+        me, bot_id = interaction.user.id, self.user.id
+        bot_first = opponent is None and first == "opponent"
+        players = (bot_id, me) if bot_first else (me, opponent.id if opponent else bot_id)
+        game = FloorGame(
+            id=next(self.ids),
+            size=size,
+            k=win_length or (3 if size == 3 else 4),
+            players=players,
+            bot_side=None if opponent else (0 if bot_first else 1),
+            challenge=opponent is not None,
+            cells=[None] * (size * size),
+        )
+        game.bot_moves()
+        self.games[game.id] = game
+        await interaction.response.send_message(view=layout(game))
+
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        if interaction.type is not discord.InteractionType.component:
+            return
+        _, game_id, what = str((interaction.data or {}).get("custom_id", "")).split(":")
+        game = self.games.get(int(game_id))
+        user = interaction.user.id
+        if game is None or game.over or user not in game.players:
+            await interaction.response.send_message("Not yours.", ephemeral=True)
+            return
+        if what == "accept" or what == "decline":
+            game.challenge, game.over = False, what == "decline"
+        elif what == "resign":
+            game.over = True
+        elif what.isdigit():
+            if game.players[game.turn()] != user or game.cells[int(what)] is not None:
+                await interaction.response.send_message("Not your turn.", ephemeral=True)
+                return
+            game.play(int(what))
+            game.bot_moves()
+        await interaction.response.edit_message(view=layout(game))
+
+
+if __name__ == "__main__":
+    _wire_bot.main(lambda folder: FloorBot())
