@@ -164,7 +164,7 @@ def main(make: Callable[[Path], discord.Client] | None = None) -> None:
     base = f"http://127.0.0.1:{port}/api/v10"
     discord.http.Route.BASE = base
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(f"ws://127.0.0.1:{port}/gateway")
-    asyncio.run(run(make(folder) if make else create_bot(settings_for(folder))))
+    asyncio.run(run(make(folder) if make else create_bot(settings_for(folder), freeze_heap=True)))
 
 
 if __name__ == "__main__":

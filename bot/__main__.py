@@ -31,7 +31,7 @@ def _configure_logging(settings: Settings) -> None:
 async def _run(settings: Settings) -> None:
     from bot.client import create_bot
 
-    bot = create_bot(settings)
+    bot = create_bot(settings, freeze_heap=True)
     async with bot:
         await bot.start(settings.token)
 

@@ -58,11 +58,28 @@ def parse_id(custom_id: str) -> tuple[int, str] | None:
 
 
 class BoardView(discord.ui.LayoutView):
-    """A board message. Never a live view: discord.py is told it is finished, so it keeps none
-    of them in memory; clicks are routed by custom id instead."""
+    """A board message, its components built as plain data (a board has up to 31 buttons, and
+    one discord.py object for each costs more than the rest of a click).
+
+    Never a live view: discord.py is told it is finished, so it keeps none of them in memory;
+    clicks are routed by custom id instead.
+    """
+
+    def __init__(self, components: list[dict[str, Any]]) -> None:
+        super().__init__(timeout=None)
+        self._components = components
+
+    def to_components(self) -> list[dict[str, Any]]:
+        return self._components
+
+    def has_components_v2(self) -> bool:
+        return True
 
     def is_finished(self) -> bool:
         return True
+
+
+ACTION_ROW, BUTTON, TEXT_DISPLAY = 1, 2, 10  # Discord's component types
 
 
 def _button(
@@ -73,10 +90,14 @@ def _button(
     emoji: str | None = None,
     style: discord.ButtonStyle = discord.ButtonStyle.secondary,
     disabled: bool = False,
-) -> discord.ui.Button[Any]:
-    return discord.ui.Button(
-        custom_id=custom_id(game_id, what), label=label, emoji=emoji, style=style, disabled=disabled
-    )
+) -> dict[str, Any]:
+    button: dict[str, Any] = {"type": BUTTON, "style": style.value, "disabled": disabled}
+    if label is not None:
+        button["label"] = label
+    button["custom_id"] = custom_id(game_id, what)
+    if emoji is not None:
+        button["emoji"] = {"id": None, "name": emoji}
+    return button
 
 
 def jump_url(game: GameRecord) -> str:
@@ -190,7 +211,9 @@ def text(game: GameRecord) -> str:
     return "\n\n".join(parts)
 
 
-def _cell_button(game: GameRecord, cell: int, mark: str | None, line: tuple[int, ...]) -> Any:
+def _cell_button(
+    game: GameRecord, cell: int, mark: str | None, line: tuple[int, ...]
+) -> dict[str, Any]:
     over = game.status is not Status.ACTIVE
     if mark is None:
         return _button(game.id, cell, label=BLANK_LABEL, disabled=over)
@@ -228,22 +251,19 @@ def view(game: GameRecord) -> BoardView:
     While the engine thinks the cells stay clickable, so a click then gets a polite refusal
     rather than nothing at all.
     """
-    layout = BoardView(timeout=None)
-    layout.add_item(discord.ui.TextDisplay(text(game)))
+    parts: list[dict[str, Any]] = [{"type": TEXT_DISPLAY, "content": text(game)}]
     if has_board(game):
         cells = marks(game)
         line = play.winning_line(game)
-        for r in range(game.size):
-            row: discord.ui.ActionRow[Any] = discord.ui.ActionRow()
-            for c in range(game.size):
-                cell = r * game.size + c
-                row.add_item(_cell_button(game, cell, cells[cell], line))
-            layout.add_item(row)
+        n = game.size
+        for r in range(n):
+            row = [_cell_button(game, cell, cells[cell], line) for cell in range(r * n, r * n + n)]
+            parts.append({"type": ACTION_ROW, "components": row})
     actions = controls(game)
     if actions:
-        row = discord.ui.ActionRow()
+        row = []
         for action in actions:
             label, emoji, style = LOOKS[action]
-            row.add_item(_button(game.id, action, label=label, emoji=emoji, style=style))
-        layout.add_item(row)
-    return layout
+            row.append(_button(game.id, action, label=label, emoji=emoji, style=style))
+        parts.append({"type": ACTION_ROW, "components": row})
+    return BoardView(parts)

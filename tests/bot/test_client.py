@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import logging
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -85,3 +86,20 @@ async def test_with_a_development_server_the_commands_are_synced_there(
 
     synced = {c["name"] for c in simcord_env.backend.commands.get(guild.id, {}).values()}
     assert "tictactoe" in synced
+
+
+async def test_a_long_lived_bot_freezes_its_start_up_heap_once_ready(settings: Settings) -> None:
+    """With freeze_heap (the bot's own start), what start-up built is frozen out of the
+    collector's reach once the bot is ready; a bot built without it (tests) freezes nothing."""
+    plain = create_bot(settings)
+    frozen = create_bot(settings, freeze_heap=True)
+    try:
+        async with simcord.run(plain):
+            assert gc.get_freeze_count() == 0
+        async with simcord.run(frozen):
+            assert gc.get_freeze_count() > 0
+            assert frozen.freeze_heap is False  # once only
+    finally:
+        gc.unfreeze()
+        await plain.release()
+        await frozen.release()
