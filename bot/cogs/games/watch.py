@@ -113,8 +113,13 @@ class BoardWatch(commands.Cog):
 
     async def _board_deleted(self, channel_id: int, message_ids: set[int]) -> None:
         game = self.games.in_channel(channel_id)
-        if game is None or game.message_id not in message_ids:
+        if game is None:
             return
+        # Decided under the lock, on the game as it is then: a new board's message id may be
+        # being saved as the deletion arrives.
         async with self.games.lock(game.id):
+            current = self.games.get(game.id)
+            if current is None or current.message_id not in message_ids:
+                return
             log.info("the board of game %s was deleted; the game is abandoned", game.id)
-            await self.flow.abandon(game, message_ids)
+            await self.flow.abandon(current, message_ids)
