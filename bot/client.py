@@ -17,6 +17,7 @@ from bot.storage.base import Store
 log = logging.getLogger(__name__)
 
 SCOPES = ("bot", "applications.commands")
+MENTIONED = "I only answer slash commands: type /tictactoe to play (or /tictactoe-stats)."
 # Loaded by name, so this module imports no cog: each extension's setup() wires its own parts.
 EXTENSIONS = ("bot.cogs.games", "bot.cogs.stats")
 
@@ -26,7 +27,8 @@ class TicTacToeBot(commands.Bot):
 
     def __init__(self, settings: Settings, *, store: Store, engine: EngineRunner) -> None:
         super().__init__(
-            command_prefix=commands.when_mentioned,
+            # No prefix commands: messages are never parsed as commands (see on_message).
+            command_prefix=(),
             intents=discord.Intents.default(),
             help_command=None,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
@@ -59,6 +61,22 @@ class TicTacToeBot(commands.Bot):
             return
         log.info("logged in as %s (id %s)", self.user, self.user.id)
         log.info("invite link: %s", self.invite_url())
+
+    async def on_message(self, message: discord.Message) -> None:
+        """A message that mentions the bot by name gets one line pointing to /tictactoe.
+
+        The bot has no prefix commands, so nothing else is read; a message that mentions the bot
+        carries its text without the privileged message content intent.
+        """
+        me = self.user
+        if me is None or message.author.bot or me not in message.mentions:
+            return
+        if f"<@{me.id}>" not in message.content and f"<@!{me.id}>" not in message.content:
+            return  # a reply to one of the bot's messages, not a word to the bot
+        try:
+            await message.reply(MENTIONED, mention_author=False)
+        except discord.HTTPException as exc:
+            log.info("could not answer a mention in channel %s: %s", message.channel.id, exc)
 
     def invite_url(self) -> str:
         """The OAuth2 link that adds the bot to a server with what it needs."""
