@@ -1,13 +1,15 @@
-"""Reading a board message back: its buttons, and whether it shows a stored game."""
+"""Reading a board message back: its buttons, whether it shows a stored game, whether it is
+still there."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from typing import Any
 
 import discord
 
-from bot.discord_ui import board
+from bot.discord_ui import access, board
 from bot.games.record import GameRecord
 
 
@@ -20,12 +22,24 @@ def shows(message: discord.Message | None, game: GameRecord | None) -> bool:
         return True
     marked, controls = 0, set()
     for button in buttons_in(message.components):
-        what = (button.custom_id or "").rpartition(":")[2]
+        what = _what(button)
         if what.isdigit():
             marked += button.emoji is not None
         else:
             controls.add(what)
     return marked == len(game.moves) and controls == set(board.controls(game))
+
+
+def marks_on(message: discord.Message | None) -> int | None:
+    """How many marks a board message shows (None when there is no message to read)."""
+    if message is None:
+        return None
+    cells = (b for b in buttons_in(message.components) if _what(b).isdigit())
+    return sum(button.emoji is not None for button in cells)
+
+
+def _what(button: discord.Button) -> str:
+    return (button.custom_id or "").rpartition(":")[2]
 
 
 def buttons_in(components: Any) -> Iterator[discord.Button]:
@@ -37,3 +51,18 @@ def buttons_in(components: Any) -> Iterator[discord.Button]:
         accessory = getattr(component, "accessory", None)
         if accessory is not None:
             yield from buttons_in([accessory])
+
+
+async def board_exists(client: discord.Client, game: GameRecord, *, wait: float = 1.5) -> bool:
+    """False only when Discord says the game's board message is gone; any other answer, or none
+    within `wait` seconds (the caller may have an interaction to answer), counts as there."""
+    if game.message_id is None:
+        return True
+    channel = client.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
+    try:
+        await asyncio.wait_for(channel.fetch_message(game.message_id), wait)
+    except discord.HTTPException as exc:
+        return not access.board_gone(exc)
+    except TimeoutError:
+        return True
+    return True

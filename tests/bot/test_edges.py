@@ -9,9 +9,19 @@ from typing import Any
 import pytest
 from simcord import Env
 
-from tests.bot.game_support import guild_with, people_game, text
-from tests.bot.test_faults_discord import CALLBACK, answered_once, game_id_of, stored
+from bot.games.record import Ending, Status
+from tests.bot.game_support import board_message, cells, guild_with, people_game, text
+from tests.bot.test_faults_discord import (
+    CALLBACK,
+    answered_once,
+    drop_gateway,
+    game_id_of,
+    moderator,
+    stored,
+)
 from tests.bot.test_faults_input import no_errors_logged
+from tests.bot.test_restart import restart
+from tests.support.burst import click_together
 from tests.support.forge import raw_slash
 
 SUBCOMMAND, STRING, USER = 1, 3, 6
@@ -106,3 +116,73 @@ async def test_a_click_on_an_abandoned_games_board_says_start_a_new_game(
     assert "/tictactoe" in result.response.content
     assert "rematch" not in result.response.content
     assert f"{alice.mention}, your move" in text(simcord_env, message)  # never changed
+
+
+# ------------------------------------------------------- clicks on an old position
+
+
+async def test_a_click_on_a_board_that_moved_on_is_refused_not_played_blind(
+    simcord_env: Env,
+) -> None:
+    """X and O click at the same instant on X's turn: X's move is played; O's click, made on a
+    board that still showed X to move, is refused privately and the board shown again."""
+    _, alice, bob, _, message = await people_game(simcord_env)
+
+    first, second = await click_together(
+        simcord_env, [(alice, message, "ttt:1:4"), (bob, message, "ttt:1:0")]
+    )
+
+    assert answered_once(first) and not first.ephemeral
+    assert second.acknowledged and second.ephemeral
+    assert "The board changed before your click arrived: X played B2." in (second.response.content)
+    shown = [c.mark for c in cells(simcord_env, message, 3)]
+    assert shown == [None, None, None, None, "X", None, None, None, None]
+    assert (await stored(simcord_env, 1)).moves == (4,)
+    assert f"{bob.mention}, your move (⭕)" in text(simcord_env, message)
+
+    again = await bob.click(message, custom_id="ttt:1:0")  # on the board as it is now
+    assert answered_once(again) and not again.ephemeral
+    assert (await stored(simcord_env, 1)).moves == (4, 0)
+    assert simcord_env.errors == []
+
+
+# ------------------------------------------------------------ a busy channel
+
+
+async def test_a_busy_answer_never_links_a_board_deleted_while_the_bot_was_down(
+    simcord_env: Env, make_bot: Any
+) -> None:
+    """The board is deleted while no bot listens; after the restart /tictactoe in that channel
+    finds it gone, abandons its game and starts the new one."""
+    guild, channel, (alice,) = guild_with(simcord_env, "alice")
+    mod = await moderator(simcord_env, guild)
+    await alice.slash(channel, "tictactoe")
+    old = board_message(channel)
+    await alice.click(old, custom_id="ttt:1:0")
+    await drop_gateway(simcord_env)  # from here on the bot hears nothing
+    await mod.delete(old)
+    await restart(simcord_env, make_bot)
+    assert (await stored(simcord_env, 1)).status is Status.ACTIVE  # the bot did not see it
+
+    fresh = await mod.slash(channel, "tictactoe")
+
+    assert answered_once(fresh) and not fresh.ephemeral
+    gone = await stored(simcord_env, 1)
+    assert (gone.status, gone.ending, gone.winner) == (Status.FINISHED, Ending.ABANDONED, None)
+    assert (await stored(simcord_env, 2)).status is Status.ACTIVE
+    assert f"{mod.mention}, your move" in text(simcord_env, board_message(channel))
+    assert simcord_env.errors == []
+
+
+async def test_a_busy_answer_links_a_board_that_is_there(simcord_env: Env) -> None:
+    """The board exists: the channel stays busy, and the answer links it."""
+    guild, channel, (alice,) = guild_with(simcord_env, "alice")
+    mod = await moderator(simcord_env, guild)
+    await alice.slash(channel, "tictactoe")
+    message = board_message(channel)
+
+    busy = await mod.slash(channel, "tictactoe")
+
+    assert answered_once(busy) and busy.ephemeral
+    assert f"/channels/{guild.id}/{channel.id}/{message.id}" in busy.response.content
+    assert (await stored(simcord_env, 1)).status is Status.ACTIVE

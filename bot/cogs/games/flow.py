@@ -108,13 +108,10 @@ class GameFlow:
     async def publish(
         self, game: GameRecord, interaction: Interaction | None = None, *, on_board: bool = False
     ) -> bool:
-        """Show the game (lock held); True if the board now shows it.
-
-        The board is edited through `interaction` when its response is the board (`on_board`).
-        If Discord refuses, the stored game stays as it is: a deleted board ends the game as
-        abandoned, anything else leaves the board behind until the next click repairs it. The
-        clicker, if any, is told why privately.
-        """
+        """Show the game (lock held), through `interaction` if its response is the board
+        (`on_board`); True if the board now shows it. If Discord refuses, the stored game stays:
+        a deleted board ends the game as abandoned, anything else leaves the board behind until
+        the next click repairs it. The clicker, if any, is told why privately."""
         try:
             await self.show(game, interaction if on_board else None)
         except discord.HTTPException as exc:
@@ -140,27 +137,6 @@ class GameFlow:
         if interaction is not None:
             await replies.tell_safely(interaction, text)
 
-    def check_board(self, interaction: Interaction, game: GameRecord | None) -> bool:
-        """Whether the game's board is behind the stored game; the first click on a game that
-        was live at start-up compares the clicked message with it (the last process may have
-        died between saving a change and showing it)."""
-        if game is None:
-            return False
-        if self.games.first_click(game.id) and not readback.shows(interaction.message, game):
-            self.games.behind(game.id)
-        return self.games.is_behind(game.id)
-
-    async def repair(self, game_id: int) -> None:
-        """Show the stored game on a board whose last edit failed (through the channel)."""
-        async with self.games.lock(game_id):
-            if not self.games.is_behind(game_id):
-                return
-            game = await self.load(game_id)
-            if game is None:
-                self.games.behind(game_id, behind=False)
-                return
-            await self.publish(game)
-
     # -------------------------------------------------------------- changes
 
     async def open(
@@ -172,7 +148,7 @@ class GameFlow:
         Returns the game as posted, or None when the channel is busy or the game could not be
         saved (the clicker is told, the reservation given back).
         """
-        if not self.games.reserve(channel_id):
+        if not self.games.reserve(channel_id) and not await self._reclaim(channel_id):
             await replies.tell(interaction, board.busy_text(self.games.in_channel(channel_id)))
             return None
         try:
@@ -198,6 +174,19 @@ class GameFlow:
         if rules.ai_to_move(game):
             await self.ai_move(game.id, interaction, on_board=True)
         return game
+
+    async def _reclaim(self, channel_id: int) -> bool:
+        """Reserve a busy channel whose game's board is gone (deleted while the bot was not
+        listening), abandoning that game first; False if the channel stays busy."""
+        busy = self.games.in_channel(channel_id)
+        if busy is None or busy.message_id is None:
+            return False
+        if await readback.board_exists(self.client, busy):
+            return False
+        async with self.games.lock(busy.id):
+            log.info("the board of game %s is gone; the game is abandoned", busy.id)
+            await self.abandon(busy, {busy.message_id})
+        return self.games.reserve(channel_id)
 
     async def _note_message(self, game_id: int, message_id: int) -> GameRecord:
         """Store the board's message id in the game as it is now: a click may have come first."""

@@ -15,7 +15,7 @@ import discord
 from discord.ext import commands
 
 from bot.cogs.games.flow import GameFlow
-from bot.discord_ui import access
+from bot.discord_ui import readback
 from bot.games import rules
 from bot.games.record import Ending, GameRecord, Status
 from bot.live.registry import GameRegistry
@@ -75,7 +75,7 @@ class BoardWatch(commands.Cog):
         """End a game whose deadline has passed (lock held); None if it was not saved."""
         if game.status is Status.CHALLENGE:
             after = rules.finish(game, Ending.EXPIRED, None)
-        elif not await self._board_exists(game):
+        elif not await readback.board_exists(self.client, game):
             # Deleted while we were not listening (down, or a lost gateway session): nobody
             # could play it, so nobody forfeits it.
             log.info("the board of game %s is gone; the game is abandoned", game.id)
@@ -87,17 +87,6 @@ class BoardWatch(commands.Cog):
         except StorageError as exc:
             log.error("could not save the end of game %s: %s", game.id, exc)
             return None
-
-    async def _board_exists(self, game: GameRecord) -> bool:
-        """False only when Discord says the board message is gone (any other error: True)."""
-        if game.message_id is None:
-            return True
-        channel = self.client.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
-        try:
-            await channel.fetch_message(game.message_id)
-        except discord.HTTPException as exc:
-            return not access.board_gone(exc)
-        return True
 
     # ------------------------------------------------------- deleted boards
 
