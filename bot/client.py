@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import signal
 
 import discord
 from discord import app_commands
@@ -37,6 +39,7 @@ class TicTacToeBot(commands.Bot):
         self.settings = settings
         self.store = store
         self.engine = engine
+        self._stopping: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
         """Open storage, warm the engine, load the extensions, sync the slash commands."""
@@ -83,8 +86,23 @@ class TicTacToeBot(commands.Bot):
         client_id = self.application_id or (self.user.id if self.user else 0)
         return discord.utils.oauth_url(client_id, permissions=BOARD, scopes=SCOPES)
 
+    def stop_on_signals(self) -> None:
+        """Close cleanly on Ctrl-C (SIGINT) and SIGTERM, instead of dying mid-change."""
+        loop = asyncio.get_running_loop()
+        for ending in (signal.SIGINT, signal.SIGTERM):
+            try:
+                loop.add_signal_handler(ending, self._stop, ending)
+            except (NotImplementedError, RuntimeError):  # not on this platform or thread
+                return
+
+    def _stop(self, ending: signal.Signals) -> None:
+        if self._stopping is None:
+            log.info("%s: finishing the changes in flight, then stopping", ending.name)
+            self._stopping = asyncio.get_running_loop().create_task(self.close())
+
     async def close(self) -> None:
-        """Disconnect, then stop the engine and close storage."""
+        """Unload the cogs (the game cog lets the changes in flight finish), disconnect, then
+        stop the engine and close storage."""
         try:
             await super().close()
         finally:

@@ -8,6 +8,7 @@ A deadline coming due is an event (``DEADLINE``) that the registry's clock raise
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from datetime import timedelta
 
@@ -25,6 +26,7 @@ log = logging.getLogger(__name__)
 
 DEADLINE = "ttt_deadline"  # the event: a game's deadline has come (its id)
 RETRY = 30.0  # seconds before a deadline whose result could not be saved is tried again
+DRAIN = 5.0  # seconds a shutdown waits for the changes in flight
 
 
 class BoardWatch(commands.Cog):
@@ -48,7 +50,12 @@ class BoardWatch(commands.Cog):
         await self.flow.ai_move(game_id)
 
     async def cog_unload(self) -> None:
-        """Stop every timer; the games stay in the store for the next start."""
+        """Let the changes in flight be saved and shown (an engine move takes about a second),
+        then stop every timer; the games stay in the store for the next start."""
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + DRAIN
+        while self.games.busy() and loop.time() < give_up:
+            await asyncio.sleep(0.05)
         self.games.close()
 
     # ------------------------------------------------------------ deadlines
