@@ -1,11 +1,11 @@
-"""Reading a board message back: its buttons, whether it shows a stored game, whether it is
-still there."""
+"""Reading a board message back: whether it shows a stored game, whether it is still there.
+
+(How many marks a clicked board shows is ``board.marks_on``: every cell click reads it.)
+"""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
-from typing import Any
 
 import discord
 
@@ -21,36 +21,13 @@ def shows(message: discord.Message | None, game: GameRecord | None) -> bool:
     if message is None or game is None:
         return True
     marked, controls = 0, set()
-    for button in buttons_in(message.components):
-        what = _what(button)
+    for button in board.buttons_in(message.components):
+        what = (button.custom_id or "").rpartition(":")[2]
         if what.isdigit():
             marked += button.emoji is not None
         else:
             controls.add(what)
     return marked == len(game.moves) and controls == set(board.controls(game))
-
-
-def marks_on(message: discord.Message | None) -> int | None:
-    """How many marks a board message shows (None when there is no message to read)."""
-    if message is None:
-        return None
-    cells = (b for b in buttons_in(message.components) if _what(b).isdigit())
-    return sum(button.emoji is not None for button in cells)
-
-
-def _what(button: discord.Button) -> str:
-    return (button.custom_id or "").rpartition(":")[2]
-
-
-def buttons_in(components: Any) -> Iterator[discord.Button]:
-    """Every button of a message, however deep in rows, containers and sections."""
-    for component in components or ():
-        if isinstance(component, discord.Button):
-            yield component
-        yield from buttons_in(getattr(component, "children", None))
-        accessory = getattr(component, "accessory", None)
-        if accessory is not None:
-            yield from buttons_in([accessory])
 
 
 async def board_exists(client: discord.Client, game: GameRecord, *, wait: float = 1.5) -> bool:

@@ -167,13 +167,13 @@ def _cell(game: GameRecord | None, user_id: int, cell: int) -> GameRecord | Refu
 
 def _moved_on(interaction: Interaction, game: GameRecord) -> bool:
     """Whether the clicked board shows fewer moves than the game has."""
-    marks = readback.marks_on(interaction.message)
+    marks = board.marks_on(interaction.message)
     return marks is not None and marks < len(game.moves)
 
 
 def _since_shown(interaction: Interaction, game: GameRecord) -> str:
     """The refusal of a click on an old position: the moves made since it was shown."""
-    shown = readback.marks_on(interaction.message) or 0
+    shown = board.marks_on(interaction.message) or 0
     played = ", ".join(
         f"{'XO'[ply % 2]} played {cell_name(cell, game.size)}"
         for ply, cell in enumerate(game.moves)
