@@ -33,6 +33,7 @@ async def _run(settings: Settings) -> None:
 
     bot = create_bot(settings, freeze_heap=True)
     async with bot:
+        bot.stop_on_signals()
         await bot.start(settings.token)
 
 

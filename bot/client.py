@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
+import signal
 
 import discord
 from discord import app_commands
@@ -18,6 +20,7 @@ from bot.storage.base import Store
 log = logging.getLogger(__name__)
 
 SCOPES = ("bot", "applications.commands")
+MENTIONED = "I only answer slash commands: type /tictactoe to play (or /tictactoe-stats)."
 # Loaded by name, so this module imports no cog: each extension's setup() wires its own parts.
 EXTENSIONS = ("bot.cogs.games", "bot.cogs.stats")
 
@@ -29,7 +32,8 @@ class TicTacToeBot(commands.Bot):
         self, settings: Settings, *, store: Store, engine: EngineRunner, freeze_heap: bool = False
     ) -> None:
         super().__init__(
-            command_prefix=commands.when_mentioned,
+            # No prefix commands: messages are never parsed as commands (see on_message).
+            command_prefix=(),
             intents=discord.Intents.default(),
             help_command=None,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
@@ -39,6 +43,7 @@ class TicTacToeBot(commands.Bot):
         self.store = store
         self.engine = engine
         self.freeze_heap = freeze_heap
+        self._stopping: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
         """Open storage, warm the engine, load the extensions, sync the slash commands."""
@@ -70,13 +75,44 @@ class TicTacToeBot(commands.Bot):
         log.info("logged in as %s (id %s)", self.user, self.user.id)
         log.info("invite link: %s", self.invite_url())
 
+    async def on_message(self, message: discord.Message) -> None:
+        """A message that mentions the bot by name gets one line pointing to /tictactoe.
+
+        The bot has no prefix commands, so nothing else is read; a message that mentions the bot
+        carries its text without the privileged message content intent.
+        """
+        me = self.user
+        if me is None or message.author.bot or me not in message.mentions:
+            return
+        if f"<@{me.id}>" not in message.content and f"<@!{me.id}>" not in message.content:
+            return  # a reply to one of the bot's messages, not a word to the bot
+        try:
+            await message.reply(MENTIONED, mention_author=False)
+        except discord.HTTPException as exc:
+            log.info("could not answer a mention in channel %s: %s", message.channel.id, exc)
+
     def invite_url(self) -> str:
         """The OAuth2 link that adds the bot to a server with what it needs."""
         client_id = self.application_id or (self.user.id if self.user else 0)
         return discord.utils.oauth_url(client_id, permissions=BOARD, scopes=SCOPES)
 
+    def stop_on_signals(self) -> None:
+        """Close cleanly on Ctrl-C (SIGINT) and SIGTERM, instead of dying mid-change."""
+        loop = asyncio.get_running_loop()
+        for ending in (signal.SIGINT, signal.SIGTERM):
+            try:
+                loop.add_signal_handler(ending, self._stop, ending)
+            except (NotImplementedError, RuntimeError):  # not on this platform or thread
+                return
+
+    def _stop(self, ending: signal.Signals) -> None:
+        if self._stopping is None:
+            log.info("%s: finishing the changes in flight, then stopping", ending.name)
+            self._stopping = asyncio.get_running_loop().create_task(self.close())
+
     async def close(self) -> None:
-        """Disconnect, then stop the engine and close storage."""
+        """Unload the cogs (the game cog lets the changes in flight finish), disconnect, then
+        stop the engine and close storage."""
         try:
             await super().close()
         finally:

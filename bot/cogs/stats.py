@@ -70,6 +70,14 @@ class StatsCog(commands.Cog):
         self, interaction: discord.Interaction, user: discord.Member | discord.User | None = None
     ) -> None:
         """Show wins, draws and losses against people and against each level of the bot."""
+        if user is not None and not isinstance(user, discord.User | discord.Member):
+            # An id Discord sent without the user it stands for (a stale or modified client).
+            await interaction.response.send_message(
+                f"I could not find the user <@{user.id}>; pick someone from Discord's list.",
+                ephemeral=True,
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+            return
         target = user or interaction.user
         if target.bot:
             await interaction.response.send_message(

@@ -8,6 +8,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import random
+import signal
 import threading
 import time
 from collections.abc import Callable
@@ -28,8 +29,13 @@ def choose_move(board: engine.Board, level: str, seed: int | None, budget: float
 def exit_with_parent() -> None:
     """In a worker process: end it as soon as the bot's process ends, even by SIGKILL.
 
-    A pool worker otherwise waits for work forever after its parent is killed.
+    A pool worker otherwise waits for work forever after its parent is killed. Ctrl-C and
+    SIGTERM, which reach the whole process group, are left to the bot's process: it stops its
+    workers itself once the games in flight are saved (a worker would otherwise die with a
+    KeyboardInterrupt traceback, or in the middle of a move).
     """
+    for ending in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(ending, signal.SIG_IGN)
     parent = multiprocessing.parent_process()
     if parent is None:
         return

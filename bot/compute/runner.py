@@ -13,8 +13,11 @@ import contextvars
 import logging
 import multiprocessing
 import random
+import signal
+import threading
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from multiprocessing import forkserver
 from multiprocessing.process import BaseProcess
 from typing import Any, TypeVar
 
@@ -50,6 +53,7 @@ class EngineRunner:
         self._waiters = ThreadPoolExecutor(max_workers=ANALYSES, thread_name_prefix="analysis")
         if self._use_processes:
             # forkserver: forking a process that already runs threads is unsafe.
+            _start_forkserver()
             context = multiprocessing.get_context("forkserver")
             self._processes = ProcessPoolExecutor(
                 max_workers=self._workers,
@@ -162,3 +166,21 @@ class EngineRunner:
         if not ok:
             raise value
         return value  # type: ignore[no-any-return]
+
+
+def _start_forkserver() -> None:
+    """Start the forkserver deaf to SIGTERM, which its engine processes inherit.
+
+    SIGTERM (or Ctrl-C) sent to the bot's process group reaches them too. The bot's process
+    stops them itself once the changes in flight are done; had the forkserver died at the
+    signal, every worker would look dead to the pool (their exit is reported through it) and
+    the move in flight would be lost. It still ends with the bot's process, whatever kills it.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        forkserver.ensure_running()  # signal dispositions can only be set on the main thread
+        return
+    previous = signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    try:
+        forkserver.ensure_running()
+    finally:
+        signal.signal(signal.SIGTERM, previous)

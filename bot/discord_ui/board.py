@@ -14,6 +14,7 @@ view kept in memory: the game cog's click listener routes every click by its id 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -55,6 +56,26 @@ def parse_id(custom_id: str) -> tuple[int, str] | None:
     one of the bot's ids."""
     match = ID_PATTERN.fullmatch(custom_id)
     return None if match is None else (int(match["game"]), match["what"])
+
+
+def marks_on(message: discord.Message | None) -> int | None:
+    """How many cells of a board message show a mark: what the clicker saw (None when there is
+    no message to read)."""
+    if message is None:
+        return None
+    cells = (b for b in buttons_in(message.components) if (b.custom_id or "")[-1:].isdigit())
+    return sum(button.emoji is not None for button in cells)
+
+
+def buttons_in(components: Any) -> Iterator[discord.Button]:
+    """Every button of a message, however deep in rows, containers and sections."""
+    for component in components or ():
+        if isinstance(component, discord.Button):
+            yield component
+        yield from buttons_in(getattr(component, "children", None))
+        accessory = getattr(component, "accessory", None)
+        if accessory is not None:
+            yield from buttons_in([accessory])
 
 
 class BoardView(discord.ui.LayoutView):

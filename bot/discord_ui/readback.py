@@ -1,13 +1,15 @@
-"""Reading a board message back: its buttons, and whether it shows a stored game."""
+"""Reading a board message back: whether it shows a stored game, whether it is still there.
+
+(How many marks a clicked board shows is ``board.marks_on``: every cell click reads it.)
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
+import asyncio
 
 import discord
 
-from bot.discord_ui import board
+from bot.discord_ui import access, board
 from bot.games.record import GameRecord
 
 
@@ -19,7 +21,7 @@ def shows(message: discord.Message | None, game: GameRecord | None) -> bool:
     if message is None or game is None:
         return True
     marked, controls = 0, set()
-    for button in buttons_in(message.components):
+    for button in board.buttons_in(message.components):
         what = (button.custom_id or "").rpartition(":")[2]
         if what.isdigit():
             marked += button.emoji is not None
@@ -28,12 +30,16 @@ def shows(message: discord.Message | None, game: GameRecord | None) -> bool:
     return marked == len(game.moves) and controls == set(board.controls(game))
 
 
-def buttons_in(components: Any) -> Iterator[discord.Button]:
-    """Every button of a message, however deep in rows, containers and sections."""
-    for component in components or ():
-        if isinstance(component, discord.Button):
-            yield component
-        yield from buttons_in(getattr(component, "children", None))
-        accessory = getattr(component, "accessory", None)
-        if accessory is not None:
-            yield from buttons_in([accessory])
+async def board_exists(client: discord.Client, game: GameRecord, *, wait: float = 1.5) -> bool:
+    """False only when Discord says the game's board message is gone; any other answer, or none
+    within `wait` seconds (the caller may have an interaction to answer), counts as there."""
+    if game.message_id is None:
+        return True
+    channel = client.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
+    try:
+        await asyncio.wait_for(channel.fetch_message(game.message_id), wait)
+    except discord.HTTPException as exc:
+        return not access.board_gone(exc)
+    except TimeoutError:
+        return True
+    return True

@@ -21,6 +21,7 @@ log = logging.getLogger(__name__)
 
 GARBLED = "That command arrived garbled, so I did nothing. Please run it again."
 SNOWFLAKE_TYPES = frozenset({6, 7, 8, 9})  # user, channel, role, mentionable
+KINDS = {3: "text", 4: "a number", 5: "a yes/no", 6: "a user", 7: "a channel", 8: "a role"}
 NESTING_TYPES = frozenset({1, 2})  # subcommand, subcommand group
 
 
@@ -58,8 +59,38 @@ class CheckedTree(app_commands.CommandTree[Any]):
         data: Any = interaction.data or {}
         if interaction.type is not discord.InteractionType.application_command:
             return True
-        if well_formed(data.get("options")):
+        refusal = GARBLED if not well_formed(data.get("options")) else self._mistyped(data)
+        if refusal is None:
             return True
         log.warning("garbled /%s from user %s refused", data.get("name"), interaction.user.id)
-        await interaction.response.send_message(GARBLED, ephemeral=True)
+        await interaction.response.send_message(refusal, ephemeral=True)
         return False
+
+    def _mistyped(self, data: Any) -> str | None:
+        """Why the command cannot be run as sent, if it cannot: a (sub)command this bot does not
+        have, or an id option (a user, say) holding a value of another type, which the command
+        would get as a bare string where it needs an object."""
+        try:
+            command, options = self._get_app_command_options(data)
+        except app_commands.CommandNotFound as error:
+            return _unknown(error)
+        except app_commands.AppCommandError:
+            return None  # on_error answers it
+        for option in options:
+            parameter = command.get_parameter(option["name"])
+            expected = parameter.type.value if parameter is not None else None
+            if expected in SNOWFLAKE_TYPES and option["type"] != expected:
+                got = KINDS.get(option["type"], "something else")
+                return (
+                    f"The option {option['name']} arrived as {got} where "
+                    f"{KINDS.get(expected, 'an id')} was expected, so I did nothing."
+                )
+        return None
+
+
+def _unknown(error: app_commands.CommandNotFound) -> str:
+    """The answer to a command (or subcommand) this bot does not have."""
+    if error.parents:
+        parent = " ".join(error.parents)
+        return f"/{parent} has no subcommand {error.name}: run /{parent} and pick its options."
+    return f"I have no command /{error.name}; type / to see the commands I have."

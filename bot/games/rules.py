@@ -22,6 +22,7 @@ SIDES: tuple[Side, Side] = ("X", "O")
 
 GONE = "This game no longer exists. Start a new one with /tictactoe."
 OVER = "This game is over. Start a new one with /tictactoe, or ask for a rematch."
+ABANDONED = "This game was abandoned when its board was deleted. Start a new one with /tictactoe."
 THINKING = "I'm thinking about my move; one moment please."
 
 
@@ -174,7 +175,7 @@ def move(game: GameRecord | None, user_id: int, cell: int) -> GameRecord | Refus
     if game is None:
         return Refused(GONE)
     if game.status is Status.FINISHED:
-        return Refused(OVER)
+        return over(game)
     if game.status is Status.CHALLENGE:
         return Refused("The game has not started: the challenge is still waiting for an answer.")
     side = side_of(game, user_id)
@@ -187,6 +188,11 @@ def move(game: GameRecord | None, user_id: int, cell: int) -> GameRecord | Refus
     if not 0 <= cell < game.size * game.size or cell in game.moves:
         return Refused("That cell is already taken; pick an empty one.")
     return play(game, cell)
+
+
+def over(game: GameRecord) -> Refused:
+    """Why a finished game takes no more moves: an abandoned one has no Rematch button."""
+    return Refused(ABANDONED if game.ending is Ending.ABANDONED else OVER)
 
 
 def _challenge(game: GameRecord | None, user_id: int, *, challenger: bool) -> GameRecord | Refused:
@@ -228,7 +234,7 @@ def resign(game: GameRecord | None, user_id: int) -> GameRecord | Refused:
     if game is None:
         return Refused(GONE)
     if game.status is Status.FINISHED:
-        return Refused(OVER)
+        return over(game)
     if game.status is Status.CHALLENGE:
         return Refused("The game has not started; decline or withdraw the challenge instead.")
     side = side_of(game, user_id)

@@ -137,6 +137,10 @@ class GameRegistry:
         """True while the engine's move in this game is being computed."""
         return game_id in self._thinking
 
+    def busy(self) -> bool:
+        """True while some game is being changed, or the engine thinks about a move."""
+        return bool(self._thinking) or any(lock.locked() for lock in list(self._locks.values()))
+
     def behind(self, game_id: int, *, behind: bool = True) -> None:
         """Note whether the game's board message fails to show the stored game."""
         if behind:

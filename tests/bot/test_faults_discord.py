@@ -64,7 +64,8 @@ def marks(env: Env, message: Any) -> list[str | None]:
 async def test_a_click_whose_board_update_fails_is_answered_once_and_repaired_next(
     simcord_env: Env, status: int
 ) -> None:
-    """Discord fails the update and the channel edit: the move is kept, the next click shows it."""
+    """Discord fails the update and the channel edit: the move is kept. The next click, made on
+    a board without it, is refused (not played blind) and shows it; then Bob plays."""
     _, _, alice, bob, message = await people_game(simcord_env)
     game = game_id_of(simcord_env, message)
     simcord_env.inject_error("POST", CALLBACK, status=status)
@@ -77,8 +78,13 @@ async def test_a_click_whose_board_update_fails_is_answered_once_and_repaired_ne
     assert (await stored(simcord_env, game)).moves == (4,)
     assert marks(simcord_env, message)[4] is None  # not shown yet
 
-    nxt = await bob.click(message, custom_id=f"ttt:{game}:0")
+    blind = await bob.click(message, custom_id=f"ttt:{game}:0")
 
+    assert answered_once(blind) and blind.ephemeral
+    assert "The board changed before your click arrived: X played B2." in blind.response.content
+    assert (await stored(simcord_env, game)).moves == (4,)
+    assert await shows_store(simcord_env, message, game)
+    nxt = await bob.click(message, custom_id=f"ttt:{game}:0")
     assert answered_once(nxt) and not nxt.ephemeral
     assert (await stored(simcord_env, game)).moves == (4, 0)
     assert marks(simcord_env, message)[4] == "X" and marks(simcord_env, message)[0] == "O"
@@ -122,7 +128,8 @@ async def test_a_passing_failure_is_repaired_by_the_channel_edit_at_once(simcord
 async def test_the_bots_reply_that_cannot_be_shown_shows_with_the_next_click(
     simcord_env: Env,
 ) -> None:
-    """The engine's move is stored but its edit fails: Alice is told; her next click shows all."""
+    """The engine's move is stored but its edit fails: Alice is told; her next click, made
+    without seeing it, is refused and shows it; then she plays."""
     _, channel, (alice,) = guild_with(simcord_env, "alice")
     await alice.slash(channel, "tictactoe")
     message = board_message(channel)
@@ -141,6 +148,10 @@ async def test_the_bots_reply_that_cannot_be_shown_shows_with_the_next_click(
     assert marks(simcord_env, message).count("O") == 0
 
     free = next(i for i in range(9) if i not in (4, reply))
+    blind = await alice.click(message, custom_id=f"ttt:{game}:{free}")
+    assert answered_once(blind) and blind.ephemeral
+    assert "The board changed before your click arrived: O played" in blind.response.content
+    assert marks(simcord_env, message)[reply] == "O"
     second = await alice.click(message, custom_id=f"ttt:{game}:{free}")
 
     assert answered_once(second) and not second.ephemeral
@@ -290,11 +301,12 @@ async def test_a_click_whose_update_is_forbidden_names_the_missing_permission(
     assert "**View Channel** and **Read Message History** permissions" in first
     assert (await stored(simcord_env, game)).moves == (4,)
 
-    # The permission comes back: Bob's move shows the whole board again.
+    # The permission comes back: Bob's click, on a board without Alice's move, shows it.
     set_bot_overwrite(simcord_env, channel, discord.PermissionOverwrite())
     await simcord_env.settle()
     nxt = await bob.click(message, custom_id=f"ttt:{game}:0")
-    assert answered_once(nxt) and not nxt.ephemeral
+    assert answered_once(nxt) and nxt.ephemeral
+    assert "X played B2" in nxt.response.content
     assert await shows_store(simcord_env, message, game)
 
 

@@ -17,11 +17,12 @@ from discord.ext import commands
 from bot.cogs.games.advice import Advice
 from bot.cogs.games.flow import GameFlow, Shown
 from bot.cogs.games.opening import open_game
-from bot.discord_ui import access, board, replies
+from bot.discord_ui import access, board, readback, replies
 from bot.games import rules
 from bot.games.record import GameRecord
 from bot.games.rules import Refused
 from bot.live.registry import GameRegistry
+from engine import cell_name
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +74,7 @@ class ClickCog(commands.Cog):
             if game is not None and not _on_its_board(interaction, game):
                 await replies.tell(interaction, ELSEWHERE)
                 return
-            behind = self.flow.check_board(interaction, game)
+            behind = self._behind(interaction, game)
             changes = what.isdigit() or what in CHANGES
             if changes:
                 user_id = interaction.user.id
@@ -86,6 +87,10 @@ class ClickCog(commands.Cog):
                     await replies.tell(interaction, result.text)
                     # The engine's move was lost (a failed save): a click sets it going again.
                     stuck = result.engine_turn and not self.games.is_thinking(game_id)
+                elif game is not None and what.isdigit() and _moved_on(interaction, game):
+                    # Played on a position the game has left: refused, not played blind.
+                    await replies.tell(interaction, _since_shown(interaction, game))
+                    await self.flow.publish(game, interaction)
                 else:
                     shown = await self.flow.change(interaction, result)
         if not changes:
@@ -96,12 +101,33 @@ class ClickCog(commands.Cog):
         elif shown is not Shown.NOT_SAVED and after is not None and rules.ai_to_move(after):
             await self.flow.ai_move(game_id, interaction, on_board=shown is Shown.ON_BOARD)
         if behind and self.games.is_behind(game_id):
-            await self.flow.repair(game_id)
+            await self._repair(game_id)
         # Naming what is missing is needed only when something is (rarely): one check first.
         if shown is Shown.ON_BOARD and not interaction.app_permissions.is_superset(access.BOARD):
             lacking = access.missing(interaction)
             if lacking:  # the click showed the move, but nothing can be edited between clicks
                 await replies.tell_safely(interaction, access.still_missing(lacking))
+
+    def _behind(self, interaction: Interaction, game: GameRecord | None) -> bool:
+        """Whether the game's board is behind the stored game; the first click on a game that
+        was live at start-up compares the clicked message with it (the last process may have
+        died between saving a change and showing it)."""
+        if game is None:
+            return False
+        if self.games.first_click(game.id) and not readback.shows(interaction.message, game):
+            self.games.behind(game.id)
+        return self.games.is_behind(game.id)
+
+    async def _repair(self, game_id: int) -> None:
+        """Show the stored game on a board whose last edit failed (through the channel)."""
+        async with self.games.lock(game_id):
+            if not self.games.is_behind(game_id):
+                return
+            game = await self.flow.load(game_id)
+            if game is None:
+                self.games.behind(game_id, behind=False)
+                return
+            await self.flow.publish(game)
 
     async def _without_lock(
         self, interaction: Interaction, game: GameRecord | None, what: str
@@ -140,6 +166,26 @@ def _cell(game: GameRecord | None, user_id: int, cell: int) -> GameRecord | Refu
     if game is not None and cell >= game.size * game.size:
         return Refused(OFF_BOARD)
     return rules.move(game, user_id, cell)
+
+
+def _moved_on(interaction: Interaction, game: GameRecord) -> bool:
+    """Whether the clicked board shows fewer moves than the game has."""
+    marks = board.marks_on(interaction.message)
+    return marks is not None and marks < len(game.moves)
+
+
+def _since_shown(interaction: Interaction, game: GameRecord) -> str:
+    """The refusal of a click on an old position: the moves made since it was shown."""
+    shown = board.marks_on(interaction.message) or 0
+    played = ", ".join(
+        f"{'XO'[ply % 2]} played {cell_name(cell, game.size)}"
+        for ply, cell in enumerate(game.moves)
+        if ply >= shown
+    )
+    return (
+        f"The board changed before your click arrived: {played}. "
+        "Here it is as it stands now; click again if you still want to move there."
+    )
 
 
 def _control(game: GameRecord | None, user_id: int, what: str) -> GameRecord | Refused:

@@ -18,7 +18,7 @@ import discord
 
 from bot.compute.runner import EngineRunner
 from bot.config import Settings
-from bot.discord_ui import access, board, readback, replies
+from bot.discord_ui import access, board, replies
 from bot.games import rules
 from bot.games.record import Ending, GameRecord
 from bot.live.registry import GameRegistry
@@ -106,13 +106,10 @@ class GameFlow:
     async def publish(
         self, game: GameRecord, interaction: Interaction | None = None, *, on_board: bool = False
     ) -> bool:
-        """Show the game (lock held); True if the board now shows it.
-
-        The board is edited through `interaction` when its response is the board (`on_board`).
-        If Discord refuses, the stored game stays as it is: a deleted board ends the game as
-        abandoned, anything else leaves the board behind until the next click repairs it. The
-        clicker, if any, is told why privately.
-        """
+        """Show the game (lock held), through `interaction` if its response is the board
+        (`on_board`); True if the board now shows it. If Discord refuses, the stored game stays:
+        a deleted board ends the game as abandoned, anything else leaves the board behind until
+        the next click repairs it. The clicker, if any, is told why privately."""
         try:
             await self.show(game, interaction if on_board else None)
         except discord.HTTPException as exc:
@@ -137,27 +134,6 @@ class GameFlow:
                 text = access.cannot_show(interaction, error)
         if interaction is not None:
             await replies.tell_safely(interaction, text)
-
-    def check_board(self, interaction: Interaction, game: GameRecord | None) -> bool:
-        """Whether the game's board is behind the stored game; the first click on a game that
-        was live at start-up compares the clicked message with it (the last process may have
-        died between saving a change and showing it)."""
-        if game is None:
-            return False
-        if self.games.first_click(game.id) and not readback.shows(interaction.message, game):
-            self.games.behind(game.id)
-        return self.games.is_behind(game.id)
-
-    async def repair(self, game_id: int) -> None:
-        """Show the stored game on a board whose last edit failed (through the channel)."""
-        async with self.games.lock(game_id):
-            if not self.games.is_behind(game_id):
-                return
-            game = await self.load(game_id)
-            if game is None:
-                self.games.behind(game_id, behind=False)
-                return
-            await self.publish(game)
 
     # -------------------------------------------------------------- changes
 

@@ -15,7 +15,7 @@ from typing import Any
 import discord
 
 from bot.cogs.games.flow import NOT_SAVED, GameFlow
-from bot.discord_ui import board, replies
+from bot.discord_ui import board, readback, replies
 from bot.games import rules
 from bot.games.record import GameRecord
 from bot.storage.base import StorageError
@@ -34,7 +34,7 @@ async def open_game(
     Returns the game as posted, or None when the channel is busy or the game could not be
     saved (the clicker is told, the reservation given back).
     """
-    if not flow.games.reserve(channel_id):
+    if not flow.games.reserve(channel_id) and not await _reclaim(flow, channel_id):
         await replies.tell(interaction, board.busy_text(flow.games.in_channel(channel_id)))
         return None
     try:
@@ -60,6 +60,20 @@ async def open_game(
     if rules.ai_to_move(game):
         await flow.ai_move(game.id, interaction, on_board=True)
     return game
+
+
+async def _reclaim(flow: GameFlow, channel_id: int) -> bool:
+    """Reserve a busy channel whose game's board is gone (deleted while the bot was not
+    listening), abandoning that game first; False if the channel stays busy."""
+    busy = flow.games.in_channel(channel_id)
+    if busy is None or busy.message_id is None:
+        return False
+    if await readback.board_exists(flow.client, busy):
+        return False
+    async with flow.games.lock(busy.id):
+        log.info("the board of game %s is gone; the game is abandoned", busy.id)
+        await flow.abandon(busy, {busy.message_id})
+    return flow.games.reserve(channel_id)
 
 
 async def _note_message(flow: GameFlow, game_id: int, message_id: int) -> GameRecord:

@@ -8,6 +8,7 @@ A deadline coming due is an event (``DEADLINE``) that the registry's clock raise
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from datetime import timedelta
 
@@ -15,7 +16,7 @@ import discord
 from discord.ext import commands
 
 from bot.cogs.games.flow import GameFlow
-from bot.discord_ui import access
+from bot.discord_ui import readback
 from bot.games import rules
 from bot.games.record import Ending, GameRecord, Status
 from bot.live.registry import GameRegistry
@@ -25,6 +26,7 @@ log = logging.getLogger(__name__)
 
 DEADLINE = "ttt_deadline"  # the event: a game's deadline has come (its id)
 RETRY = 30.0  # seconds before a deadline whose result could not be saved is tried again
+DRAIN = 5.0  # seconds a shutdown waits for the changes in flight
 
 
 class BoardWatch(commands.Cog):
@@ -48,7 +50,12 @@ class BoardWatch(commands.Cog):
         await self.flow.ai_move(game_id)
 
     async def cog_unload(self) -> None:
-        """Stop every timer; the games stay in the store for the next start."""
+        """Let the changes in flight be saved and shown (an engine move takes about a second),
+        then stop every timer; the games stay in the store for the next start."""
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + DRAIN
+        while self.games.busy() and loop.time() < give_up:
+            await asyncio.sleep(0.05)
         self.games.close()
 
     # ------------------------------------------------------------ deadlines
@@ -75,7 +82,7 @@ class BoardWatch(commands.Cog):
         """End a game whose deadline has passed (lock held); None if it was not saved."""
         if game.status is Status.CHALLENGE:
             after = rules.finish(game, Ending.EXPIRED, None)
-        elif not await self._board_exists(game):
+        elif not await readback.board_exists(self.client, game):
             # Deleted while we were not listening (down, or a lost gateway session): nobody
             # could play it, so nobody forfeits it.
             log.info("the board of game %s is gone; the game is abandoned", game.id)
@@ -87,17 +94,6 @@ class BoardWatch(commands.Cog):
         except StorageError as exc:
             log.error("could not save the end of game %s: %s", game.id, exc)
             return None
-
-    async def _board_exists(self, game: GameRecord) -> bool:
-        """False only when Discord says the board message is gone (any other error: True)."""
-        if game.message_id is None:
-            return True
-        channel = self.client.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
-        try:
-            await channel.fetch_message(game.message_id)
-        except discord.HTTPException as exc:
-            return not access.board_gone(exc)
-        return True
 
     # ------------------------------------------------------- deleted boards
 
@@ -113,8 +109,13 @@ class BoardWatch(commands.Cog):
 
     async def _board_deleted(self, channel_id: int, message_ids: set[int]) -> None:
         game = self.games.in_channel(channel_id)
-        if game is None or game.message_id not in message_ids:
+        if game is None:
             return
+        # Decided under the lock, on the game as it is then: a new board's message id may be
+        # being saved as the deletion arrives.
         async with self.games.lock(game.id):
+            current = self.games.get(game.id)
+            if current is None or current.message_id not in message_ids:
+                return
             log.info("the board of game %s was deleted; the game is abandoned", game.id)
-            await self.flow.abandon(game, message_ids)
+            await self.flow.abandon(current, message_ids)

@@ -1,0 +1,114 @@
+"""Ctrl-C and SIGTERM stop the bot cleanly: every process ends, no traceback, exit code 0, and
+the change in flight is saved and shown first.
+
+The bot runs as a person runs it (``python -m bot``'s ``main``, tests/support/local_bot.py) in
+a process group of its own, against the local Discord of benchmarks/_fakediscord.py; its
+engine runs in worker processes started by a forkserver, as always.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from benchmarks._fakediscord import TOKEN, FakeDiscord
+from bot.games.record import Status
+from bot.storage.sqlite import SQLiteStore
+from tests.bot.test_kill import ROOT, group_members
+
+WAIT = 30.0  # seconds (real time) for anything the bot does
+
+
+async def until(check: Any, what: str) -> None:
+    give_up = time.monotonic() + WAIT
+    while not check():
+        assert time.monotonic() < give_up, f"gave up waiting: {what}"
+        await asyncio.sleep(0.02)
+
+
+def buttons(components: Any) -> Iterator[dict[str, Any]]:
+    for component in components or ():
+        if component.get("type") == 2:
+            yield component
+        yield from buttons(component.get("components"))
+        if component.get("accessory"):
+            yield from buttons([component["accessory"]])
+
+
+def marks(message: dict[str, Any]) -> int:
+    """How many cells of a board message show a mark."""
+    cells = [b for b in buttons(message["components"]) if b["custom_id"].split(":")[-1].isdigit()]
+    return sum(bool(b.get("emoji")) for b in cells)
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc")
+@pytest.mark.parametrize(
+    ("ending", "to_group"),
+    [(signal.SIGINT, True), (signal.SIGTERM, True), (signal.SIGTERM, False)],
+    ids=["Ctrl-C to the group", "SIGTERM to the group", "SIGTERM to the bot"],
+)
+async def test_a_signal_stops_every_process_cleanly_after_the_move_in_flight(
+    tmp_path: Path, ending: signal.Signals, to_group: bool
+) -> None:
+    """A 5x5 move against the bot is answered, the bot is about to reply, the signal comes:
+    the reply is saved and shown, then every process ends; exit code 0, no traceback."""
+    discord = FakeDiscord()
+    guild = discord.create_guild("home")
+    channel = guild.create_text_channel("games")
+    alice = guild.add_member(discord.create_user("alice"))
+    await discord.start()
+    db = tmp_path / "games.db"
+    env = dict(os.environ, DISCORD_TOKEN=TOKEN, DATABASE_PATH=str(db), LOG_LEVEL="INFO")
+    log = (tmp_path / "bot.log").open("w+")
+    bot = subprocess.Popen(
+        [sys.executable, "-m", "tests.support.local_bot", str(discord.port)],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,  # its own process group, as a terminal gives it
+    )
+    try:
+        await until(lambda: discord.synced.is_set() and discord.connected.is_set(), "login")
+        started = await discord.slash(alice, channel, "tictactoe", size=5)
+        await until(lambda: discord.interactions[started].message_id, "the board")
+        board = discord.messages[discord.interactions[started].message_id or 0]
+        game_id = int(next(buttons(board["components"]))["custom_id"].split(":")[1])
+        click = await discord.click("move", alice, channel, int(board["id"]), f"ttt:{game_id}:12")
+        await until(lambda: discord.interactions[click].answered, "the move shown")
+
+        (os.killpg if to_group else os.kill)(bot.pid, ending)
+        give_up = time.monotonic() + WAIT
+        while bot.poll() is None and time.monotonic() < give_up:
+            await asyncio.sleep(0.05)
+        await until(lambda: not group_members(bot.pid), "every process of the bot to end")
+    finally:
+        if bot.poll() is None or group_members(bot.pid):
+            os.killpg(bot.pid, signal.SIGKILL)
+            bot.wait()
+        await discord.close()
+    log.seek(0)
+    output = log.read()
+    log.close()
+
+    assert bot.returncode == 0, output
+    assert "Traceback" not in output and " ERROR " not in output, output
+    assert f"{ending.name}: finishing the changes in flight" in output
+    assert marks(board) == 2  # Alice's move and the bot's reply, both shown
+    store = SQLiteStore(db)
+    await store.open()
+    try:
+        game = await store.load_game(game_id)
+    finally:
+        await store.close()
+    assert game is not None and game.status is Status.ACTIVE
+    assert len(game.moves) == 2 and game.moves[0] == 12
