@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -19,12 +21,22 @@ log = logging.getLogger(__name__)
 SCOPES = ("bot", "applications.commands")
 # Loaded by name, so this module imports no cog: each extension's setup() wires its own parts.
 EXTENSIONS = ("bot.cogs.games", "bot.cogs.stats")
+# Seconds for the first contact with Discord (log in, then set up): past it, Discord is out of
+# reach (a firewall or proxy that never answers); without it the wait would be minutes.
+FIRST_CONTACT_TIMEOUT = 20.0
+
+
+class DiscordUnreachable(ConnectionError):
+    """Discord's API could not be reached at start-up; the message says what went wrong."""
 
 
 class TicTacToeBot(commands.Bot):
     """A tic-tac-toe bot; dependencies come in, lifetimes are owned by setup_hook and close."""
 
     def __init__(self, settings: Settings, *, store: Store, engine: EngineRunner) -> None:
+        # This bot needs no voice: discord.py's two "voice will NOT be supported" warnings are
+        # not for its users.
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
@@ -35,6 +47,17 @@ class TicTacToeBot(commands.Bot):
         self.settings = settings
         self.store = store
         self.engine = engine
+
+    async def login(self, token: str) -> None:
+        """Log in and set up; Discord out of reach (no network, DNS, a silent proxy) raises
+        DiscordUnreachable within FIRST_CONTACT_TIMEOUT seconds."""
+        try:
+            async with asyncio.timeout(FIRST_CONTACT_TIMEOUT):
+                await super().login(token)
+        except TimeoutError:
+            raise DiscordUnreachable(f"no answer in {FIRST_CONTACT_TIMEOUT:g} s") from None
+        except aiohttp.ClientConnectionError as error:
+            raise DiscordUnreachable(_reason(error)) from None
 
     async def setup_hook(self) -> None:
         """Open storage, warm the engine, load the extensions, sync the slash commands."""
@@ -76,6 +99,13 @@ class TicTacToeBot(commands.Bot):
         """Stop the engine workers and close storage (what a process exit would do)."""
         self.engine.close()
         await self.store.close()
+
+
+def _reason(error: aiohttp.ClientConnectionError) -> str:
+    """What went wrong, in a few words (the OS's own, such as "Name or service not known")."""
+    if isinstance(error, aiohttp.ClientConnectorError):
+        return error.os_error.strerror or str(error.os_error) or type(error.os_error).__name__
+    return str(error) or type(error).__name__
 
 
 def create_bot(
