@@ -102,10 +102,15 @@ class TicTacToeBot(commands.Bot):
 
 
 def _reason(error: aiohttp.ClientConnectionError) -> str:
-    """What went wrong, in a few words (the OS's own, such as "Name or service not known")."""
-    if isinstance(error, aiohttp.ClientConnectorError):
-        return error.os_error.strerror or str(error.os_error) or type(error.os_error).__name__
-    return str(error) or type(error).__name__
+    """What went wrong in a few words: the host, and the system's reason if there is one."""
+    if not isinstance(error, aiohttp.ClientConnectorError):
+        return str(error) or type(error).__name__
+    cause = error.os_error
+    if isinstance(cause, ConnectionRefusedError):
+        why = "connection refused"
+    else:
+        why = cause.strerror or str(cause) or type(cause).__name__
+    return f"{error.host}: {why}"
 
 
 def create_bot(
