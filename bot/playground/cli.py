@@ -13,9 +13,9 @@ import multiprocessing.forkserver
 import signal
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Coroutine, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bot.config import Settings, default_engine_workers
 
@@ -121,6 +121,10 @@ def run(args: argparse.Namespace) -> int:
     logging.basicConfig(format="%(levelname)-7s %(name)s: %(message)s", level=logging.WARNING)
     _say("Starting the bot against a simulated Discord (no token, no network)...")
     _start_engine_server()
+
+    def announce(opened: Opened) -> None:
+        _announce(args.database, opened)
+
     with tempfile.TemporaryDirectory(prefix="tictactoe-playground-") as scratch:
         settings = Settings(
             token=NO_TOKEN,
@@ -131,10 +135,8 @@ def run(args: argparse.Namespace) -> int:
             engine_workers=default_engine_workers(),
         )
         try:
-            asyncio.run(
-                serve(settings, port=args.port, opened=lambda o: _announce(args.database, o))
-            )
-        except KeyboardInterrupt:
+            asyncio.run(_until_stopped(serve(settings, port=args.port, opened=announce)))
+        except (KeyboardInterrupt, asyncio.CancelledError):
             _say("\nPlayground stopped.")
             return 0
         except StorageError as error:
@@ -143,6 +145,14 @@ def run(args: argparse.Namespace) -> int:
             return _fail(str(error))
     _say("The page ended the session; playground stopped.")
     return 0
+
+
+async def _until_stopped(serving: Coroutine[Any, Any, None]) -> None:
+    """Serve; SIGTERM (kill, a service manager) stops it as Ctrl-C does."""
+    task = asyncio.current_task()
+    assert task is not None
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
+    await serving
 
 
 def _fail(message: str) -> int:

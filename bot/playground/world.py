@@ -18,6 +18,7 @@ from bot.client import create_bot
 from bot.config import Settings
 from bot.playground.clock import WallClock, start_at_wall_clock
 
+BOT_NAME = "tictactoe"
 SERVER = "Playground"
 CHANNEL = "games"
 MEMBERS = ("alice", "bob", "carol")
@@ -46,6 +47,7 @@ async def serve(settings: Settings, *, port: int, opened: Callable[[Opened], Non
     bot = create_bot(settings)
     env = simcord.Env(bot, check_errors=False, settle_timeout=SETTLE_TIMEOUT)
     start_at_wall_clock(env)
+    env.backend.bot_user.name = BOT_NAME  # SimCord's bot user is "TestBot" otherwise
     try:
         await env.start()
         try:

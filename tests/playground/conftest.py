@@ -52,10 +52,14 @@ class Playground:
     out: list[str] = field(default_factory=list)
     err: list[str] = field(default_factory=list)
 
-    def stop(self) -> int:
-        """Ctrl-C, as in a terminal (to the process group), then wait for it to end."""
+    def stop(self, how: signal.Signals = signal.SIGINT) -> int:
+        """Ctrl-C, as in a terminal (to the whole process group), or SIGTERM to the playground
+        alone (as `kill` does); then wait for it to end."""
         if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGINT)
+            if how == signal.SIGINT:
+                os.killpg(self.process.pid, how)
+            else:
+                self.process.send_signal(how)
         try:
             return self.process.wait(timeout=30)
         finally:

@@ -3,24 +3,28 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.playground.conftest import ROOT, start_playground
 
 
-def test_it_prints_its_address_and_stops_cleanly_on_ctrl_c(tmp_path: Path) -> None:
-    """The URL on 127.0.0.1, a word that only this machine can reach it; Ctrl-C: one line, exit 0,
-    no traceback from any process, no engine process left behind."""
+@pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_it_prints_its_address_and_stops_cleanly(how: signal.Signals, tmp_path: Path) -> None:
+    """The URL on 127.0.0.1, a word that only this machine can reach it; Ctrl-C or SIGTERM: one
+    line, exit 0, no traceback from any process, no engine process left behind."""
     playground = start_playground(cwd=tmp_path)
     printed = "".join(playground.out)
     assert playground.url.startswith("http://127.0.0.1:")
     assert "127.0.0.1 only" in printed and "loopback" in printed
     assert "temporary database" in printed
 
-    code = playground.stop()
+    code = playground.stop(how)
 
     assert code == 0
     err = "".join(playground.err)
