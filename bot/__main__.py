@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import logging
 import os
 import sys
+from collections.abc import Callable, Sequence
+from importlib import metadata
 from pathlib import Path
 
 import discord
 from dotenv import load_dotenv
 
+from bot.client import DiscordUnreachable
 from bot.config import ConfigError, RedactToken, Settings, load_settings
+from bot.playground.cli import DESCRIPTION as PLAYGROUND
+from bot.playground.cli import add_arguments as add_playground_arguments
+from bot.playground.cli import run as run_playground
 
 
 def _fail(message: str, code: int) -> int:
@@ -37,12 +44,46 @@ async def _run(settings: Settings) -> None:
         await bot.start(settings.token)
 
 
-def main() -> int:
+def _version() -> str:
+    try:
+        return metadata.version("tictactoe")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="tictactoe-bot",
+        description="A Discord tic-tac-toe bot. With no command it connects to Discord with the "
+        "settings from the environment and from .env in the current folder (see .env.example).",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    parser.set_defaults(command=_run_bot)
+    commands = parser.add_subparsers(title="commands", metavar="COMMAND")
+    run = commands.add_parser("run", help="connect to Discord and serve (the default)")
+    run.set_defaults(command=_run_bot)
+    play = commands.add_parser(
+        "playground", help="play the bot in a browser, no token needed", description=PLAYGROUND
+    )
+    add_playground_arguments(play)
+    play.set_defaults(command=run_playground)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Parse the command line and run its command (by default: the bot)."""
+    args = _parser().parse_args(argv)
+    command: Callable[[argparse.Namespace], int] = args.command
+    return command(args)
+
+
+def _run_bot(args: argparse.Namespace) -> int:
     """Read the settings, start the bot, and turn start-up failures into one clear line."""
     # .env in the folder the bot is started from; real environment variables win.
-    load_dotenv(Path.cwd() / ".env", override=False)
+    env_file = Path.cwd() / ".env"
+    load_dotenv(env_file, override=False)
     try:
-        settings = load_settings(os.environ)
+        settings = load_settings(os.environ, env_file=env_file if env_file.is_file() else None)
     except ConfigError as error:
         return _fail(str(error), 2)
     _configure_logging(settings)
@@ -54,6 +95,12 @@ def main() -> int:
         return _fail(
             "Discord rejected DISCORD_TOKEN: reset the token in the developer portal "
             "(your application -> Bot -> Reset Token) and put the new one in .env",
+            1,
+        )
+    except DiscordUnreachable as error:
+        return _fail(
+            f"could not reach Discord ({error}): check this machine's internet connection, "
+            "DNS and any firewall or proxy, then start again",
             1,
         )
     except discord.PrivilegedIntentsRequired:

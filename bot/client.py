@@ -7,6 +7,7 @@ import gc
 import logging
 import signal
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -23,6 +24,13 @@ SCOPES = ("bot", "applications.commands")
 MENTIONED = "I only answer slash commands: type /tictactoe to play (or /tictactoe-stats)."
 # Loaded by name, so this module imports no cog: each extension's setup() wires its own parts.
 EXTENSIONS = ("bot.cogs.games", "bot.cogs.stats")
+# Seconds for the first contact with Discord (log in, then set up): past it, Discord is out of
+# reach (a firewall or proxy that never answers); without it the wait would be minutes.
+FIRST_CONTACT_TIMEOUT = 20.0
+
+
+class DiscordUnreachable(ConnectionError):
+    """Discord's API could not be reached at start-up; the message says what went wrong."""
 
 
 class TicTacToeBot(commands.Bot):
@@ -31,6 +39,9 @@ class TicTacToeBot(commands.Bot):
     def __init__(
         self, settings: Settings, *, store: Store, engine: EngineRunner, freeze_heap: bool = False
     ) -> None:
+        # This bot needs no voice: discord.py's two "voice will NOT be supported" warnings are
+        # not for its users.
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         super().__init__(
             # No prefix commands: messages are never parsed as commands (see on_message).
             command_prefix=(),
@@ -44,6 +55,17 @@ class TicTacToeBot(commands.Bot):
         self.engine = engine
         self.freeze_heap = freeze_heap
         self._stopping: asyncio.Task[None] | None = None
+
+    async def login(self, token: str) -> None:
+        """Log in and set up; Discord out of reach (no network, DNS, a silent proxy) raises
+        DiscordUnreachable within FIRST_CONTACT_TIMEOUT seconds."""
+        try:
+            async with asyncio.timeout(FIRST_CONTACT_TIMEOUT):
+                await super().login(token)
+        except TimeoutError:
+            raise DiscordUnreachable(f"no answer in {FIRST_CONTACT_TIMEOUT:g} s") from None
+        except aiohttp.ClientConnectionError as error:
+            raise DiscordUnreachable(_reason(error)) from None
 
     async def setup_hook(self) -> None:
         """Open storage, warm the engine, load the extensions, sync the slash commands."""
@@ -122,6 +144,18 @@ class TicTacToeBot(commands.Bot):
         """Stop the engine workers and close storage (what a process exit would do)."""
         self.engine.close()
         await self.store.close()
+
+
+def _reason(error: aiohttp.ClientConnectionError) -> str:
+    """What went wrong in a few words: the host, and the system's reason if there is one."""
+    if not isinstance(error, aiohttp.ClientConnectorError):
+        return str(error) or type(error).__name__
+    cause = error.os_error
+    if isinstance(cause, ConnectionRefusedError):
+        why = "connection refused"
+    else:
+        why = cause.strerror or str(cause) or type(cause).__name__
+    return f"{error.host}: {why}"
 
 
 def create_bot(

@@ -8,6 +8,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from dotenv import dotenv_values
+
 _LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
@@ -56,13 +58,32 @@ def _whole(env: Mapping[str, str], name: str, default: int, *, low: int, high: i
     return int(raw)
 
 
-def _token(env: Mapping[str, str]) -> str:
+_PORTAL = "Discord developer portal -> your application -> Bot -> Reset Token"
+
+
+def _no_token(env_file: Path | None) -> ConfigError:
+    """Say what is missing: the .env file, the line in it, or the token after the = sign."""
+    if env_file is None:
+        return ConfigError(
+            "DISCORD_TOKEN is not set and there is no .env in this folder: copy .env.example to "
+            f".env and paste your bot's token after DISCORD_TOKEN= ({_PORTAL}); "
+            "to try the bot without a token: tictactoe-bot playground"
+        )
+    if "DISCORD_TOKEN" in dotenv_values(env_file):
+        return ConfigError(
+            f"DISCORD_TOKEN is empty in {env_file.name}: paste your bot's token after "
+            f"DISCORD_TOKEN= ({_PORTAL})"
+        )
+    return ConfigError(
+        f"DISCORD_TOKEN is not set: {env_file.name} has no DISCORD_TOKEN line; add "
+        f"DISCORD_TOKEN= followed by your bot's token ({_PORTAL})"
+    )
+
+
+def _token(env: Mapping[str, str], env_file: Path | None) -> str:
     token = env.get("DISCORD_TOKEN", "").strip()
     if not token:
-        raise ConfigError(
-            "DISCORD_TOKEN is not set: copy .env.example to .env and paste your bot's token "
-            "(Discord developer portal -> your application -> Bot -> Reset Token)"
-        )
+        raise _no_token(env_file)
     # Never echo the value: say only what is wrong with its shape.
     if any(ch.isspace() for ch in token) or token[0] in "'\"" or token.count(".") != 2:
         raise ConfigError(
@@ -91,11 +112,15 @@ def _log_level(env: Mapping[str, str]) -> str:
     return level
 
 
-def load_settings(env: Mapping[str, str]) -> Settings:
-    """Build the settings from an environment mapping, or raise ConfigError."""
+def load_settings(env: Mapping[str, str], *, env_file: Path | None = None) -> Settings:
+    """Build the settings from an environment mapping, or raise ConfigError.
+
+    `env_file` is the .env file that was read into `env`, if there was one: a missing token is
+    then told apart from an empty one.
+    """
     db = env.get("DATABASE_PATH", "").strip() or "data/tictactoe.db"
     return Settings(
-        token=_token(env),
+        token=_token(env, env_file),
         guild_id=_guild(env),
         log_level=_log_level(env),
         challenge_timeout=_number(env, "CHALLENGE_TIMEOUT", 60.0, low=5, high=3600),

@@ -7,51 +7,76 @@ python -m engine analyse "X.O/.X./..."
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import re
 import sys
 from collections.abc import Sequence
-from typing import TextIO
+from typing import NoReturn, TextIO
 
 from engine.api import analyse
 from engine.board import Board, IllegalMoveError
-from engine.cells import COLUMNS, cell_name
+from engine.cells import cell_name, parse_cell
 from engine.play import LEVELS, best_move
 
+# A letter and a number: shaped like a cell name, maybe off the board.
+NAME_SHAPE = re.compile(r"[A-Za-z][0-9]+")
+WIDTH = 5  # characters per cell on the terminal's board
 
-def render(board: Board) -> str:
-    """The board with column letters and row numbers, e.g. for a move like "B2"."""
+
+def render(board: Board, *, line: Sequence[int] = ()) -> str:
+    """The board as the bot shows it: each free cell by its name (A1 is the top-left), the
+    marks in the others, and the cells of `line` (a winning line) in brackets."""
     n = board.size
-    lines = ["   " + " ".join(COLUMNS[:n])]
-    for r in range(n):
-        lines.append(f"{r + 1:>2} " + " ".join(board.cell(r * n + c) for c in range(n)))
-    return "\n".join(lines)
+
+    def shown(cell: int) -> str:
+        mark = board.cell(cell)
+        if mark == ".":
+            return cell_name(cell, n)
+        return f"[{mark}]" if cell in line else mark
+
+    rows = ["|".join(f"{shown(r * n + c):^{WIDTH}}" for c in range(n)) for r in range(n)]
+    return ("\n" + "+".join(["-" * WIDTH] * n) + "\n").join(rows)
 
 
 def parse_move(text: str, board: Board) -> int:
-    """A move as "B2" (column letter, row number) or a cell number from 0."""
-    text = text.strip().upper()
+    """A free cell's name as typed ("b2" or "B2"); IllegalMoveError says what is wrong with it."""
+    typed = text.strip()
     n = board.size
-    if text.isdigit():
-        cell = int(text)
-    elif len(text) >= 2 and text[0] in COLUMNS[:n] and text[1:].isdigit():
-        row = int(text[1:]) - 1
-        if not 0 <= row < n:
-            raise IllegalMoveError(f"row {row + 1} is off the board (1 to {n})")
-        cell = row * n + COLUMNS.index(text[0])
-    else:
-        raise IllegalMoveError(f"{text!r} is not a move: give a cell like B2 or a number")
-    board.play(cell)  # raises on an occupied or off-board cell
+    try:
+        cell = parse_cell(typed, n)
+    except ValueError:
+        if NAME_SHAPE.fullmatch(typed):
+            last = cell_name(n * n - 1, n)
+            raise IllegalMoveError(f"{typed} is not on this board (A1 to {last})") from None
+        raise IllegalMoveError(
+            f"{typed!r} is not a cell name: type a column letter then a row number, such as "
+            f"{_example(board)}"
+        ) from None
+    if board.cell(cell) != ".":
+        raise IllegalMoveError(f"{typed} is already taken")
     return cell
+
+
+def _example(board: Board) -> str:
+    """A free cell's name, to show how a move is typed."""
+    free = board.legal_moves()
+    return cell_name(free[len(free) // 2], board.size) if free else "B2"
 
 
 def _play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     board = Board.empty(args.size, args.k)
-    human = "X" if args.first == "x" else "O"
+    human = args.first.upper()
     rng = random.Random(args.seed)
     while board.outcome() is None:
         print(render(board), file=stdout)
         if board.turn == human:
-            print(f"Your move ({human}): ", end="", file=stdout, flush=True)
+            print(
+                f"Your move ({human}), a free cell such as {_example(board)}: ",
+                end="",
+                file=stdout,
+                flush=True,
+            )
             line = stdin.readline()
             if not line:
                 print("\nbye", file=stdout)
@@ -64,14 +89,20 @@ def _play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
             cell = best_move(board, level=args.level, rng=rng)
             print(f"Engine ({board.turn}) plays {cell_name(cell, board.size)}", file=stdout)
             board = board.play(cell)
-    print(render(board), file=stdout)
     outcome = board.outcome()
     assert outcome is not None
-    if outcome.winner is None:
-        print("Draw.", file=stdout)
-    else:
-        print("You win!" if outcome.winner == human else f"{outcome.winner} wins.", file=stdout)
+    print(render(board, line=outcome.line), file=stdout)
+    print(_result(outcome.winner, outcome.line, human, board.size), file=stdout)
     return 0
+
+
+def _result(winner: str | None, line: Sequence[int], human: str, size: int) -> str:
+    if winner is None:
+        return "Draw."
+    cells = ", ".join(cell_name(cell, size) for cell in line)
+    if winner == human:
+        return f"You win with {cells}!"
+    return f"You lose: {winner} wins with {cells}."
 
 
 def _analyse(args: argparse.Namespace, stdout: TextIO) -> int:
@@ -97,14 +128,36 @@ def _words(value: int) -> str:
     return "draw"
 
 
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose every complaint is one line: "error: ..." and exit code 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"error: {message} (python -m engine --help)\n")
+
+
+def _choice(choices: Sequence[str]) -> type[str]:
+    """Case-insensitive choice: "Easy" and "X" are taken as "easy" and "x"."""
+
+    def parse(text: str) -> str:
+        if text.lower() not in choices:
+            raise argparse.ArgumentTypeError(
+                f"{text!r} is not one of {', '.join(choices)} (in any case)"
+            )
+        return text.lower()
+
+    return parse  # type: ignore[return-value]
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m engine", description=__doc__.splitlines()[0])
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser = _Parser(prog="python -m engine", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     play = sub.add_parser("play", help="play a game against the engine")
     play.add_argument("--size", type=int, default=3, choices=(3, 4, 5))
     play.add_argument("--k", type=int, default=None, help="marks in a row to win")
-    play.add_argument("--level", default="unbeatable", choices=LEVELS)
-    play.add_argument("--first", default="x", choices=("x", "o"), help="your side (X moves first)")
+    play.add_argument("--level", type=_choice(LEVELS), default="unbeatable", help="/".join(LEVELS))
+    play.add_argument(
+        "--first", type=_choice(("x", "o")), default="x", help="your side, x or o (X moves first)"
+    )
     play.add_argument("--seed", type=int, default=None)
     ana = sub.add_parser("analyse", help="print every legal move with its exact value")
     ana.add_argument("board", help='rows separated by "/", e.g. "X.O/.X./..."')
@@ -113,12 +166,23 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None) -> int:
-    """Run the command line; returns the exit code (2 for bad input)."""
+    """Run the command line; returns the exit code (2 for bad input, 130 after Ctrl-C)."""
     args = _parser().parse_args(argv)
     try:
         if args.command == "play":
-            return _play(args, stdin or sys.stdin, sys.stdout)
-        return _analyse(args, sys.stdout)
+            code = _play(args, stdin or sys.stdin, sys.stdout)
+        else:
+            code = _analyse(args, sys.stdout)
+        sys.stdout.flush()  # here, where a closed pipe is caught, not at exit
+        return code
     except IllegalMoveError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("\nstopped", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # The reader went away (`| head -1`): stop quietly, and keep Python's own flush at exit
+        # from failing on the closed pipe as well.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141

@@ -3,7 +3,8 @@
 Every import counts, wherever it is written: at the top, inside a function, or under
 ``TYPE_CHECKING``. The layers, from the top: the entry point, the cogs, the client, the Discord
 pieces, this process's live games, storage and compute (side by side, neither importing the
-other), the games themselves, the settings. A module may import its own layer or lower ones.
+other), the games themselves, the settings. The playground (the bot against a simulated
+Discord in a browser) sits under the entry point. A module may import its own layer or lower ones.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 LAYERS: list[tuple[str, ...]] = [
     ("bot.__main__",),
+    ("bot.playground",),
     ("bot.cogs",),
     ("bot.client",),
     ("bot.discord_ui",),

@@ -83,7 +83,7 @@ def test_rejected_token_is_one_line_exit_1(
     monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
     monkeypatch.setenv("DATABASE_PATH", str(tmp_path / "games.db"))
     monkeypatch.setenv("LOG_LEVEL", "DEBUG")
-    code = main()
+    code = main([])
     out, err = capfd.readouterr()
     assert code == 1
     assert "Traceback" not in err

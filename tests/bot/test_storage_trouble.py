@@ -291,7 +291,7 @@ def test_python_m_bot_on_a_corrupt_database_exits_with_one_line(
     handlers, level = root.handlers[:], root.level
     try:
         with discord_answering(monkeypatch, LOGIN, otherwise=(404, {"message": "404: Not Found"})):
-            code = main()
+            code = main([])
     finally:
         root.handlers[:], root.level = handlers, level  # main() configures the root logger
     out, err = capfd.readouterr()

@@ -20,4 +20,4 @@ if __name__ == "__main__":
     port = int(sys.argv[1])
     discord.http.Route.BASE = f"http://127.0.0.1:{port}/api/v10"
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(f"ws://127.0.0.1:{port}/gateway")
-    raise SystemExit(main())
+    raise SystemExit(main([]))
