@@ -107,7 +107,7 @@ def _run_bot(args: argparse.Namespace) -> int:
         return _fail("Discord refused the requested intents; this bot needs none privileged", 1)
     except StorageError as error:
         return _fail(f"cannot use the database: {error}", 1)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, asyncio.CancelledError):  # stopped by a signal during start-up
         pass
     return 0
 

@@ -6,6 +6,7 @@ import asyncio
 import gc
 import logging
 import signal
+from typing import Any
 
 import aiohttp
 import discord
@@ -54,7 +55,8 @@ class TicTacToeBot(commands.Bot):
         self.store = store
         self.engine = engine
         self.freeze_heap = freeze_heap
-        self._stopping: asyncio.Task[None] | None = None
+        self._stopping: asyncio.Task[Any] | None = None
+        self._set_up = False  # setup_hook has finished: a signal now closes the bot
 
     async def login(self, token: str) -> None:
         """Log in and set up; Discord out of reach (no network, DNS, a silent proxy) raises
@@ -74,6 +76,7 @@ class TicTacToeBot(commands.Bot):
         for name in EXTENSIONS:
             await self.load_extension(name)
         await self.sync_commands()
+        self._set_up = True
 
     async def sync_commands(self) -> list[app_commands.AppCommand]:
         """Sync to the development server if one is set (instant), else globally."""
@@ -119,18 +122,30 @@ class TicTacToeBot(commands.Bot):
         return discord.utils.oauth_url(client_id, permissions=BOARD, scopes=SCOPES)
 
     def stop_on_signals(self) -> None:
-        """Close cleanly on Ctrl-C (SIGINT) and SIGTERM, instead of dying mid-change."""
+        """Stop cleanly on Ctrl-C (SIGINT) and SIGTERM, instead of dying mid-change.
+
+        Call it from the task that starts the bot: a signal during start-up cancels that task
+        (nothing is in flight yet, and closing would pull storage from under the start), one
+        afterwards closes the bot.
+        """
         loop = asyncio.get_running_loop()
+        starter = asyncio.current_task()
         for ending in (signal.SIGINT, signal.SIGTERM):
             try:
-                loop.add_signal_handler(ending, self._stop, ending)
+                loop.add_signal_handler(ending, self._stop, ending, starter)
             except (NotImplementedError, RuntimeError):  # not on this platform or thread
                 return
 
-    def _stop(self, ending: signal.Signals) -> None:
-        if self._stopping is None:
-            log.info("%s: finishing the changes in flight, then stopping", ending.name)
-            self._stopping = asyncio.get_running_loop().create_task(self.close())
+    def _stop(self, ending: signal.Signals, starter: asyncio.Task[Any] | None) -> None:
+        if self._stopping is not None:
+            return
+        if not self._set_up and starter is not None:
+            log.info("%s during start-up: stopping", ending.name)
+            starter.cancel()
+            self._stopping = starter
+            return
+        log.info("%s: finishing the changes in flight, then stopping", ending.name)
+        self._stopping = asyncio.get_running_loop().create_task(self.close())
 
     async def close(self) -> None:
         """Unload the cogs (the game cog lets the changes in flight finish), disconnect, then

@@ -169,18 +169,21 @@ class EngineRunner:
 
 
 def _start_forkserver() -> None:
-    """Start the forkserver deaf to SIGTERM, which its engine processes inherit.
+    """Start the forkserver deaf to SIGINT and SIGTERM, as every engine process it forks is.
 
-    SIGTERM (or Ctrl-C) sent to the bot's process group reaches them too. The bot's process
+    Ctrl-C or SIGTERM sent to the bot's process group reaches them too. The bot's process
     stops them itself once the changes in flight are done; had the forkserver died at the
     signal, every worker would look dead to the pool (their exit is reported through it) and
-    the move in flight would be lost. It still ends with the bot's process, whatever kills it.
+    the move in flight would be lost; a worker just forked would die with a traceback. They
+    still end with the bot's process, whatever kills it.
     """
     if threading.current_thread() is not threading.main_thread():
         forkserver.ensure_running()  # signal dispositions can only be set on the main thread
         return
-    previous = signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    endings = (signal.SIGINT, signal.SIGTERM)
+    previous = [signal.signal(ending, signal.SIG_IGN) for ending in endings]
     try:
         forkserver.ensure_running()
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for ending, handler in zip(endings, previous, strict=True):
+            signal.signal(ending, handler)

@@ -37,7 +37,7 @@ async def test_the_invite_link_is_logged_on_ready(
     finally:
         await bot.release()
 
-    lines = [r.getMessage() for r in caplog.records if "invite" in r.getMessage()]
+    lines = [r.getMessage() for r in caplog.records if "invite link" in r.getMessage()]
     assert len(lines) == 1
     url = lines[0][lines[0].index("https://") :]
     parts = urlsplit(url)

@@ -50,21 +50,16 @@ def marks(message: dict[str, Any]) -> int:
     return sum(bool(b.get("emoji")) for b in cells)
 
 
-@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc")
-@pytest.mark.parametrize(
-    ("ending", "to_group"),
-    [(signal.SIGINT, True), (signal.SIGTERM, True), (signal.SIGTERM, False)],
-    ids=["Ctrl-C to the group", "SIGTERM to the group", "SIGTERM to the bot"],
-)
-async def test_a_signal_stops_every_process_cleanly_after_the_move_in_flight(
-    tmp_path: Path, ending: signal.Signals, to_group: bool
-) -> None:
-    """A 5x5 move against the bot is answered, the bot is about to reply, the signal comes:
-    the reply is saved and shown, then every process ends; exit code 0, no traceback."""
-    discord = FakeDiscord()
+async def start(
+    tmp_path: Path, discord: FakeDiscord | None = None
+) -> tuple[FakeDiscord, subprocess.Popen[bytes], Any]:
+    """A local Discord with Alice in #games, and the bot started against it in a process group
+    of its own (as a terminal starts it); its output goes to a file."""
+    if discord is None:
+        discord = FakeDiscord()
     guild = discord.create_guild("home")
-    channel = guild.create_text_channel("games")
-    alice = guild.add_member(discord.create_user("alice"))
+    guild.create_text_channel("games")
+    guild.add_member(discord.create_user("alice"))
     await discord.start()
     db = tmp_path / "games.db"
     env = dict(os.environ, DISCORD_TOKEN=TOKEN, DATABASE_PATH=str(db), LOG_LEVEL="INFO")
@@ -75,8 +70,53 @@ async def test_a_signal_stops_every_process_cleanly_after_the_move_in_flight(
         env=env,
         stdout=log,
         stderr=subprocess.STDOUT,
-        start_new_session=True,  # its own process group, as a terminal gives it
+        start_new_session=True,
     )
+    return discord, bot, log
+
+
+async def end(
+    discord: FakeDiscord, bot: subprocess.Popen[bytes], log: Any, *, then: Any = None
+) -> str:
+    """Wait for the signalled bot and all its processes to end (then call `then`); its output."""
+    try:
+        give_up = time.monotonic() + WAIT
+        while bot.poll() is None and time.monotonic() < give_up:
+            await asyncio.sleep(0.05)
+        await until(lambda: not group_members(bot.pid), "every process of the bot to end")
+    finally:
+        if then is not None:
+            then()
+        if bot.poll() is None or group_members(bot.pid):
+            os.killpg(bot.pid, signal.SIGKILL)
+            bot.wait()
+        await discord.close()
+        log.seek(0)
+        output = str(log.read())
+        log.close()
+    return output
+
+
+needs_proc = pytest.mark.skipif(
+    not Path("/proc/self/stat").exists(), reason="reads processes from /proc"
+)
+
+
+@needs_proc
+@pytest.mark.parametrize(
+    ("ending", "to_group"),
+    [(signal.SIGINT, True), (signal.SIGTERM, True), (signal.SIGTERM, False)],
+    ids=["Ctrl-C to the group", "SIGTERM to the group", "SIGTERM to the bot"],
+)
+async def test_a_signal_stops_every_process_cleanly_after_the_move_in_flight(
+    tmp_path: Path, ending: signal.Signals, to_group: bool
+) -> None:
+    """A 5x5 move against the bot is answered, the bot is about to reply, the signal comes:
+    the reply is saved and shown, then every process ends; exit code 0, no traceback."""
+    discord, bot, log = await start(tmp_path)
+    guild = next(iter(discord.guilds.values()))
+    channel = next(iter(guild.channels.values()))
+    alice = next(iter(guild.members.values()))
     try:
         await until(lambda: discord.synced.is_set() and discord.connected.is_set(), "login")
         started = await discord.slash(alice, channel, "tictactoe", size=5)
@@ -87,24 +127,14 @@ async def test_a_signal_stops_every_process_cleanly_after_the_move_in_flight(
         await until(lambda: discord.interactions[click].answered, "the move shown")
 
         (os.killpg if to_group else os.kill)(bot.pid, ending)
-        give_up = time.monotonic() + WAIT
-        while bot.poll() is None and time.monotonic() < give_up:
-            await asyncio.sleep(0.05)
-        await until(lambda: not group_members(bot.pid), "every process of the bot to end")
     finally:
-        if bot.poll() is None or group_members(bot.pid):
-            os.killpg(bot.pid, signal.SIGKILL)
-            bot.wait()
-        await discord.close()
-    log.seek(0)
-    output = log.read()
-    log.close()
+        output = await end(discord, bot, log)
 
     assert bot.returncode == 0, output
     assert "Traceback" not in output and " ERROR " not in output, output
     assert f"{ending.name}: finishing the changes in flight" in output
     assert marks(board) == 2  # Alice's move and the bot's reply, both shown
-    store = SQLiteStore(db)
+    store = SQLiteStore(tmp_path / "games.db")
     await store.open()
     try:
         game = await store.load_game(game_id)
@@ -112,3 +142,32 @@ async def test_a_signal_stops_every_process_cleanly_after_the_move_in_flight(
         await store.close()
     assert game is not None and game.status is Status.ACTIVE
     assert len(game.moves) == 2 and game.moves[0] == 12
+
+
+@needs_proc
+@pytest.mark.parametrize("ending", [signal.SIGINT, signal.SIGTERM], ids=["Ctrl-C", "SIGTERM"])
+async def test_a_signal_during_start_up_stops_every_process_cleanly(
+    tmp_path: Path, ending: signal.Signals
+) -> None:
+    """The signal comes while the bot is still starting (its commands being synced, the engine
+    processes up): the start stops, every process ends, exit code 0, no traceback."""
+    discord = FakeDiscord()
+    syncing, answer = asyncio.Event(), asyncio.Event()
+    real_sync = discord._put_commands
+
+    async def held_sync(request: Any) -> Any:
+        syncing.set()
+        await asyncio.wait_for(answer.wait(), WAIT)  # not answered before the bot has ended
+        return await real_sync(request)
+
+    discord._put_commands = held_sync  # type: ignore[method-assign]
+    discord, bot, log = await start(tmp_path, discord)
+    try:
+        await until(syncing.is_set, "the command sync")
+        os.killpg(bot.pid, ending)
+    finally:
+        output = await end(discord, bot, log, then=answer.set)
+
+    assert bot.returncode == 0, output
+    assert "Traceback" not in output and " ERROR " not in output, output
+    assert f"{ending.name} during start-up: stopping" in output
