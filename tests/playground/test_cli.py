@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -71,3 +72,21 @@ def test_a_bad_option_is_one_line_exit_2(tmp_path: Path) -> None:
         "'forever' is not a number of seconds"
     ]
     assert done.stdout == ""
+
+
+def test_a_port_in_use_is_one_line_exit_1(tmp_path: Path) -> None:
+    """--port with a port already taken on 127.0.0.1: one line naming it, exit 1."""
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        done = subprocess.run(
+            [sys.executable, "-m", "bot.playground", "--port", str(port)],
+            cwd=tmp_path,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert done.returncode == 1
+    assert done.stderr.splitlines() == [
+        f"tictactoe-bot playground: port {port} on 127.0.0.1 is in use: pick another --port"
+    ]
