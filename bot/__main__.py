@@ -14,7 +14,6 @@ from pathlib import Path
 import discord
 from dotenv import load_dotenv
 
-from bot.client import DiscordUnreachable
 from bot.config import ConfigError, RedactToken, Settings, load_settings
 from bot.playground.cli import DESCRIPTION as PLAYGROUND
 from bot.playground.cli import add_arguments as add_playground_arguments
@@ -87,6 +86,7 @@ def _run_bot(args: argparse.Namespace) -> int:
     except ConfigError as error:
         return _fail(str(error), 2)
     _configure_logging(settings)
+    from bot.client import DiscordUnreachable
     from bot.storage.base import StorageError
 
     try:

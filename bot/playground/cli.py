@@ -142,6 +142,8 @@ def run(args: argparse.Namespace) -> int:
         except StorageError as error:
             return _fail(f"cannot use the database: {error}")
         except SetupError as error:
+            if args.port and "bind port" in str(error):
+                return _fail(f"port {args.port} on 127.0.0.1 is in use: pick another --port")
             return _fail(str(error))
     _say("The page ended the session; playground stopped.")
     return 0

@@ -9,7 +9,7 @@ import signal
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -108,8 +108,21 @@ def start_playground(*options: str, cwd: Path) -> Playground:
 
 
 @pytest.fixture
-def playground(tmp_path: Path) -> Iterator[Playground]:
-    """A playground with its database in the test's folder, stopped with Ctrl-C at the end."""
-    running = start_playground("--database", str(tmp_path / "games.db"), cwd=tmp_path)
-    yield running
-    running.stop()
+def launch(tmp_path: Path) -> Iterator[Callable[..., Playground]]:
+    """Start playgrounds with the given options in the test's folder; each one is stopped at the
+    end of the test, whatever happened in it."""
+    started: list[Playground] = []
+
+    def start(*options: str) -> Playground:
+        started.append(start_playground(*options, cwd=tmp_path))
+        return started[-1]
+
+    yield start
+    for running in started:
+        running.stop()
+
+
+@pytest.fixture
+def playground(launch: Callable[..., Playground], tmp_path: Path) -> Playground:
+    """A playground with its database in the test's folder."""
+    return launch("--database", str(tmp_path / "games.db"))

@@ -4,21 +4,25 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from tests.playground.conftest import ROOT, start_playground
+from tests.playground.conftest import ROOT, Playground
 
 
 @pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
-def test_it_prints_its_address_and_stops_cleanly(how: signal.Signals, tmp_path: Path) -> None:
+def test_it_prints_its_address_and_stops_cleanly(
+    how: signal.Signals, launch: Callable[..., Playground]
+) -> None:
     """The URL on 127.0.0.1, a word that only this machine can reach it; Ctrl-C or SIGTERM: one
     line, exit 0, no traceback from any process, no engine process left behind."""
-    playground = start_playground(cwd=tmp_path)
+    playground = launch()
     printed = "".join(playground.out)
     assert playground.url.startswith("http://127.0.0.1:")
     assert "127.0.0.1 only" in printed and "loopback" in printed
@@ -45,10 +49,12 @@ def _group_ends(group: int, *, within: float) -> bool:
     return False
 
 
-def test_a_named_database_keeps_the_games(tmp_path: Path) -> None:
+def test_a_named_database_keeps_the_games(
+    launch: Callable[..., Playground], tmp_path: Path
+) -> None:
     """--database FILE: the SQLite file is created there and still there after the stop."""
     database = tmp_path / "kept" / "games.db"
-    playground = start_playground("--database", str(database), cwd=tmp_path)
+    playground = launch("--database", str(database))
     assert f"Games are kept in {database}" in "".join(playground.out)
     assert playground.stop() == 0
     assert database.is_file() and database.stat().st_size > 0
@@ -71,3 +77,21 @@ def test_a_bad_option_is_one_line_exit_2(tmp_path: Path) -> None:
         "'forever' is not a number of seconds"
     ]
     assert done.stdout == ""
+
+
+def test_a_port_in_use_is_one_line_exit_1(tmp_path: Path) -> None:
+    """--port with a port already taken on 127.0.0.1: one line naming it, exit 1."""
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        done = subprocess.run(
+            [sys.executable, "-m", "bot.playground", "--port", str(port)],
+            cwd=tmp_path,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert done.returncode == 1
+    assert done.stderr.splitlines() == [
+        f"tictactoe-bot playground: port {port} on 127.0.0.1 is in use: pick another --port"
+    ]

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
 
 import pytest
 
-from tests.playground.conftest import Playground, chromium, missing, start_playground
+from tests.playground.conftest import Playground, chromium, missing
 
 if os.environ.get("CI") != "true":
     pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
@@ -109,13 +108,12 @@ def test_a_friend_game_through_the_viewer_switch(page: Page) -> None:
     expect(button(board, "Rematch")).to_be_visible()
 
 
-def test_a_challenge_expires_on_the_page_in_real_time(browser: Browser, tmp_path: Path) -> None:
+def test_a_challenge_expires_on_the_page_in_real_time(
+    browser: Browser, launch: Callable[..., Playground]
+) -> None:
     """The clocks run on their own: a challenge nobody answers is shown expired, no click."""
-    running = start_playground("--challenge-timeout", "5", cwd=tmp_path)
-    try:
-        with opened(browser, running.url) as page:
-            run_command(page, "tictactoe", opponent="bob")
-            expect(last_message(page)).to_contain_text("challenges you", timeout=WAIT)
-            expect(last_message(page)).to_contain_text("The challenge expired", timeout=WAIT)
-    finally:
-        running.stop()
+    running = launch("--challenge-timeout", "5")
+    with opened(browser, running.url) as page:
+        run_command(page, "tictactoe", opponent="bob")
+        expect(last_message(page)).to_contain_text("challenges you", timeout=WAIT)
+        expect(last_message(page)).to_contain_text("The challenge expired", timeout=WAIT)
