@@ -3,8 +3,9 @@ custom ids its buttons carry.
 
 A 5x5 board fills five action rows, which is all a classic message may have; a layout message
 (text display + action rows, up to 40 components) leaves room for the controls under it, so every
-size uses the same layout: the text (players, grid, whose turn or the result), then one action
-row per board row, then a row of controls.
+size uses the same layout, in the game's own language (``GameRecord.locale``): the text
+(players, grid, whose turn or the result), then one action row per board row, then a row of
+controls.
 
 Every control carries its game in the custom id, ``ttt:<game id>:<cell>`` for a cell and
 ``ttt:<game id>:<action>`` for the rest, so a click finds its game after a restart without any
@@ -14,12 +15,14 @@ view kept in memory: the game cog's click listener routes every click by its id 
 from __future__ import annotations
 
 import re
+from gettext import NullTranslations
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.games import rules as play
 from bot.games.record import PLAYED, Ending, GameRecord, Status
+from bot.i18n import N_, Text, translation
 from engine import cell_name
 
 if TYPE_CHECKING:
@@ -85,12 +88,13 @@ def jump_url(game: GameRecord) -> str:
     return f"https://discord.com/channels/{guild}/{game.channel_id}/{game.message_id}"
 
 
-def busy_text(game: GameRecord | None) -> str:
-    """The refusal for a channel that already has a game."""
+def busy_text(game: GameRecord | None) -> Text:
+    """The refusal for a channel that already has as many games as it may."""
     if game is None or game.message_id is None:
-        return "A game is being set up in this channel; one game per channel at a time."
-    kind = "A challenge is waiting" if game.status is Status.CHALLENGE else "A game is running"
-    return f"{kind} in this channel: {jump_url(game)}. One game per channel at a time."
+        return N_("A game is being set up in this channel; wait a moment or play in another one.")
+    if game.status is Status.CHALLENGE:
+        return N_("A challenge is waiting in this channel: {link}.", link=jump_url(game))
+    return N_("A game is running in this channel: {link}.", link=jump_url(game))
 
 
 def marks(game: GameRecord) -> list[str | None]:
@@ -114,19 +118,29 @@ def grid(game: GameRecord) -> str:
     return "\n".join(rows)
 
 
-def _who(game: GameRecord, side: Side) -> str:
+# Level names as the board shows them.
+LEVEL_NAMES = {
+    "easy": N_("easy"),
+    "medium": N_("medium"),
+    "hard": N_("hard"),
+    "unbeatable": N_("unbeatable"),
+}
+
+
+def _who(game: GameRecord, side: Side, catalog: NullTranslations) -> str:
     user = f"<@{play.player_id(game, side)}>"
-    if game.ai_side == side:
-        return f"{user} (bot, {game.ai_level})"
+    if game.ai_side == side and game.ai_level is not None:
+        level = LEVEL_NAMES[game.ai_level].render(catalog)
+        return N_("{player} (bot, {level})", player=user, level=level).render(catalog)
     return user
 
 
 def header(game: GameRecord) -> str:
     """Title, board size and line length, and who plays which mark."""
-    return (
-        f"### Tic-tac-toe · {game.size}×{game.size}, {game.k} in a row\n"
-        f"{MARKS['X']} {_who(game, 'X')} vs {MARKS['O']} {_who(game, 'O')}"
-    )
+    catalog = translation(game.locale)
+    title = N_("Tic-tac-toe · {size}×{size}, {k} in a row", size=game.size, k=game.k)
+    x, o = _who(game, "X", catalog), _who(game, "O", catalog)
+    return f"### {title.render(catalog)}\n{MARKS['X']} {x} vs {MARKS['O']} {o}"
 
 
 def _deadline(game: GameRecord) -> str:
@@ -140,45 +154,67 @@ def has_board(game: GameRecord) -> bool:
 
 def status(game: GameRecord) -> str:
     """Whose turn it is, what the challenge waits for, or how the game ended, in words."""
+    catalog = translation(game.locale)
     if game.status is Status.CHALLENGE:
-        opponent = play.opponent_id(game)
-        return (
-            f"<@{opponent}>, <@{game.challenger_id}> challenges you to a game! "
-            f"{MARKS['X']} moves first. Accept or decline {_deadline(game)}.".replace(" .", ".")
-        )
+        ask = N_(
+            "{opponent}, {challenger} challenges you to a game! {x} moves first.",
+            opponent=f"<@{play.opponent_id(game)}>",
+            challenger=f"<@{game.challenger_id}>",
+            x=MARKS["X"],
+        ).render(catalog)
+        if game.deadline is None:
+            return ask
+        until = N_("Accept or decline {when}.", when=_deadline(game)).render(catalog)
+        return f"{ask} {until}"
     side = play.turn(game)
+    player = f"<@{play.player_id(game, side)}>"
     if game.status is Status.ACTIVE:
         if game.ai_side == side:
-            return f"{MARKS[side]} <@{play.player_id(game, side)}> is thinking…"
-        clock = f" Time runs out {_deadline(game)}." if game.deadline else ""
-        return f"<@{play.player_id(game, side)}>, your move ({MARKS[side]}).{clock}"
-    return result(game)
+            return N_("{mark} {player} is thinking…", mark=MARKS[side], player=player).render(
+                catalog
+            )
+        move = N_("{player}, your move ({mark}).", player=player, mark=MARKS[side])
+        if not game.deadline:
+            return move.render(catalog)
+        clock = N_("Time runs out {when}.", when=_deadline(game))
+        return f"{move.render(catalog)} {clock.render(catalog)}"
+    return result(game).render(catalog)
 
 
-def result(game: GameRecord) -> str:
+def result(game: GameRecord) -> Text:
     """How a finished game ended, in words."""
     winner = game.winner
+    mark = MARKS[winner or "X"]
     win_id = f"<@{play.player_id(game, winner)}>" if winner else ""
     lose_id = f"<@{play.player_id(game, play.other(winner))}>" if winner else ""
     opponent = f"<@{play.opponent_id(game)}>"
     match game.ending:
         case Ending.WIN:
             line = ", ".join(cell_name(c, game.size) for c in play.winning_line(game))
-            return f"🏆 {MARKS[winner or 'X']} {win_id} wins with {line}!"
+            return N_("🏆 {mark} {player} wins with {line}!", mark=mark, player=win_id, line=line)
         case Ending.DRAW:
-            return "🤝 It's a draw."
+            return N_("🤝 It's a draw.")
         case Ending.RESIGN:
-            return f"🏳️ {lose_id} resigned. {MARKS[winner or 'X']} {win_id} wins."
+            return N_(
+                "🏳️ {loser} resigned. {mark} {winner} wins.", loser=lose_id, mark=mark, winner=win_id
+            )
         case Ending.TIMEOUT:
-            return f"⌛ {lose_id} ran out of time. {MARKS[winner or 'X']} {win_id} wins by forfeit."
+            return N_(
+                "⌛ {loser} ran out of time. {mark} {winner} wins by forfeit.",
+                loser=lose_id,
+                mark=mark,
+                winner=win_id,
+            )
         case Ending.DECLINED:
-            return f"{opponent} declined the challenge."
+            return N_("{opponent} declined the challenge.", opponent=opponent)
         case Ending.WITHDRAWN:
-            return f"<@{game.challenger_id}> withdrew the challenge."
+            return N_("{challenger} withdrew the challenge.", challenger=f"<@{game.challenger_id}>")
         case Ending.EXPIRED:
-            return f"The challenge expired: {opponent} did not answer in time."
+            return N_(
+                "The challenge expired: {opponent} did not answer in time.", opponent=opponent
+            )
         case _:
-            return "This game was abandoned."
+            return N_("This game was abandoned.")
 
 
 def text(game: GameRecord) -> str:
@@ -200,14 +236,14 @@ def _cell_button(game: GameRecord, cell: int, mark: str | None, line: tuple[int,
 
 _Style = discord.ButtonStyle
 # How each control looks: (label, emoji, style).
-LOOKS: dict[str, tuple[str, str | None, discord.ButtonStyle]] = {
-    ACCEPT: ("Accept", None, _Style.success),
-    DECLINE: ("Decline", None, _Style.danger),
-    WITHDRAW: ("Withdraw", None, _Style.secondary),
-    HINT: ("Hint", "💡", _Style.secondary),
-    RESIGN: ("Resign", None, _Style.danger),
-    REMATCH: ("Rematch", None, _Style.primary),
-    REVIEW: ("Review", "🔍", _Style.secondary),
+LOOKS: dict[str, tuple[Text, str | None, discord.ButtonStyle]] = {
+    ACCEPT: (N_("Accept"), None, _Style.success),
+    DECLINE: (N_("Decline"), None, _Style.danger),
+    WITHDRAW: (N_("Withdraw"), None, _Style.secondary),
+    HINT: (N_("Hint"), "💡", _Style.secondary),
+    RESIGN: (N_("Resign"), None, _Style.danger),
+    REMATCH: (N_("Rematch"), None, _Style.primary),
+    REVIEW: (N_("Review"), "🔍", _Style.secondary),
 }
 
 
@@ -241,9 +277,11 @@ def view(game: GameRecord) -> BoardView:
             layout.add_item(row)
     actions = controls(game)
     if actions:
+        catalog = translation(game.locale)
         row = discord.ui.ActionRow()
         for action in actions:
             label, emoji, style = LOOKS[action]
-            row.add_item(_button(game.id, action, label=label, emoji=emoji, style=style))
+            name = label.render(catalog)
+            row.add_item(_button(game.id, action, label=name, emoji=emoji, style=style))
         layout.add_item(row)
     return layout

@@ -16,10 +16,11 @@ import discord
 from discord import app_commands
 
 from bot.discord_ui import replies
+from bot.i18n import N_
 
 log = logging.getLogger(__name__)
 
-GARBLED = "That command arrived garbled, so I did nothing. Please run it again."
+GARBLED = N_("That command arrived garbled, so I did nothing. Please run it again.")
 SNOWFLAKE_TYPES = frozenset({6, 7, 8, 9})  # user, channel, role, mentionable
 NESTING_TYPES = frozenset({1, 2})  # subcommand, subcommand group
 
@@ -61,5 +62,5 @@ class CheckedTree(app_commands.CommandTree[Any]):
         if well_formed(data.get("options")):
             return True
         log.warning("garbled /%s from user %s refused", data.get("name"), interaction.user.id)
-        await interaction.response.send_message(GARBLED, ephemeral=True)
+        await replies.tell(interaction, GARBLED)
         return False

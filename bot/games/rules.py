@@ -14,22 +14,24 @@ from typing import TYPE_CHECKING
 
 import engine
 from bot.games.record import PLAYED, Ending, GameRecord, Status
+from bot.i18n import N_, Text
 
 if TYPE_CHECKING:
     from engine import Side
 
 SIDES: tuple[Side, Side] = ("X", "O")
 
-GONE = "This game no longer exists. Start a new one with /tictactoe."
-OVER = "This game is over. Start a new one with /tictactoe, or ask for a rematch."
-THINKING = "I'm thinking about my move; one moment please."
+GONE = N_("This game no longer exists. Start a new one with /tictactoe.")
+OVER = N_("This game is over. Start a new one with /tictactoe, or ask for a rematch.")
+THINKING = N_("I'm thinking about my move; one moment please.")
 
 
 @dataclass(frozen=True, slots=True)
 class Refused:
-    """Why a change was not made, in words for the person who asked for it."""
+    """Why a change was not made, in words for the person who asked for it (translated when
+    shown, in their language)."""
 
-    text: str
+    text: Text
     engine_turn: bool = False  # refused because the engine is to move
 
 
@@ -93,9 +95,9 @@ def winning_line(game: GameRecord) -> tuple[int, ...]:
     return tuple(outcome.line) if outcome is not None and outcome.line else ()
 
 
-def players(game: GameRecord) -> str:
-    """Both players, as mentions."""
-    return f"<@{game.x_id}> and <@{game.o_id}>"
+def mention(user_id: int) -> str:
+    """A user as a mention."""
+    return f"<@{user_id}>"
 
 
 # -------------------------------------------------------------------------------- changes
@@ -152,6 +154,7 @@ def rematch_of(game: GameRecord, *, game_id: int, challenger_id: int, now: datet
         ai_level=game.ai_level,
         status=Status.ACTIVE if game.vs_bot else Status.CHALLENGE,
         created_at=now,
+        locale=game.locale,
     )
 
 
@@ -176,16 +179,26 @@ def move(game: GameRecord | None, user_id: int, cell: int) -> GameRecord | Refus
     if game.status is Status.FINISHED:
         return Refused(OVER)
     if game.status is Status.CHALLENGE:
-        return Refused("The game has not started: the challenge is still waiting for an answer.")
+        return Refused(
+            N_("The game has not started: the challenge is still waiting for an answer.")
+        )
     side = side_of(game, user_id)
     if side is None:
-        return Refused(f"This game is between {players(game)}; start your own with /tictactoe.")
+        return Refused(
+            N_(
+                "This game is between {x} and {o}; start your own with /tictactoe.",
+                x=mention(game.x_id),
+                o=mention(game.o_id),
+            )
+        )
     if ai_to_move(game):
         return Refused(THINKING, engine_turn=True)
     if side != turn(game):
-        return Refused(f"It's not your turn: waiting for <@{to_move_id(game)}>.")
+        return Refused(
+            N_("It's not your turn: waiting for {player}.", player=mention(to_move_id(game)))
+        )
     if not 0 <= cell < game.size * game.size or cell in game.moves:
-        return Refused("That cell is already taken; pick an empty one.")
+        return Refused(N_("That cell is already taken; pick an empty one."))
     return play(game, cell)
 
 
@@ -194,16 +207,27 @@ def _challenge(game: GameRecord | None, user_id: int, *, challenger: bool) -> Ga
     if game is None:
         return Refused(GONE)
     if game.status is not Status.CHALLENGE:
-        return Refused("This challenge has already been answered.")
+        return Refused(N_("This challenge has already been answered."))
     opponent = opponent_id(game)
     if not challenger and user_id != opponent:
         if user_id == game.challenger_id:
-            return Refused(f"Wait for <@{opponent}> to answer, or withdraw your challenge.")
-        return Refused(f"This challenge is for <@{opponent}>, not you.")
+            return Refused(
+                N_(
+                    "Wait for {player} to answer, or withdraw your challenge.",
+                    player=mention(opponent),
+                )
+            )
+        return Refused(N_("This challenge is for {player}, not you.", player=mention(opponent)))
     if challenger and user_id != game.challenger_id:
         if user_id == opponent:
-            return Refused("Only the challenger can withdraw it; you can accept or decline.")
-        return Refused(f"This challenge is between {players(game)}.")
+            return Refused(N_("Only the challenger can withdraw it; you can accept or decline."))
+        return Refused(
+            N_(
+                "This challenge is between {x} and {o}.",
+                x=mention(game.x_id),
+                o=mention(game.o_id),
+            )
+        )
     return game
 
 
@@ -230,10 +254,16 @@ def resign(game: GameRecord | None, user_id: int) -> GameRecord | Refused:
     if game.status is Status.FINISHED:
         return Refused(OVER)
     if game.status is Status.CHALLENGE:
-        return Refused("The game has not started; decline or withdraw the challenge instead.")
+        return Refused(N_("The game has not started; decline or withdraw the challenge instead."))
     side = side_of(game, user_id)
     if side is None:
-        return Refused(f"This isn't your game: it's between {players(game)}.")
+        return Refused(
+            N_(
+                "This isn't your game: it's between {x} and {o}.",
+                x=mention(game.x_id),
+                o=mention(game.o_id),
+            )
+        )
     return finish(game, Ending.RESIGN, other(side))
 
 
@@ -242,9 +272,15 @@ def replayable(game: GameRecord | None, user_id: int) -> GameRecord | Refused:
     if game is None:
         return Refused(GONE)
     if is_live(game) or game.ending not in PLAYED:
-        return Refused("There is no finished game to replay here.")
+        return Refused(N_("There is no finished game to replay here."))
     if side_of(game, user_id) is None:
-        return Refused(f"Only {players(game)} can ask for a rematch.")
+        return Refused(
+            N_(
+                "Only {x} and {o} can ask for a rematch.",
+                x=mention(game.x_id),
+                o=mention(game.o_id),
+            )
+        )
     return game
 
 
@@ -253,14 +289,14 @@ def hintable(game: GameRecord | None, user_id: int) -> GameRecord | Refused:
     if game is None:
         return Refused(GONE)
     if game.ai_side is None:
-        return Refused("Hints are only for games against me.")
+        return Refused(N_("Hints are only for games against me."))
     if game.status is Status.FINISHED:
-        return Refused("This game is over: use Review to see which moves mattered.")
+        return Refused(N_("This game is over: use Review to see which moves mattered."))
     human = player_id(game, other(game.ai_side))
     if user_id != human:
-        return Refused(f"Only <@{human}> can ask for hints in this game.")
+        return Refused(N_("Only {player} can ask for hints in this game.", player=mention(human)))
     if ai_to_move(game):
-        return Refused("I'm thinking about my move; ask again when it's your turn.")
+        return Refused(N_("I'm thinking about my move; ask again when it's your turn."))
     return game
 
 
@@ -269,9 +305,9 @@ def reviewable(game: GameRecord | None) -> GameRecord | Refused:
     if game is None:
         return Refused(GONE)
     if is_live(game):
-        return Refused("The review opens when the game is over.")
+        return Refused(N_("The review opens when the game is over."))
     if game.ending not in PLAYED:
-        return Refused("No game was played here, so there is nothing to review.")
+        return Refused(N_("No game was played here, so there is nothing to review."))
     if not game.moves:
-        return Refused("No moves were played in this game.")
+        return Refused(N_("No moves were played in this game."))
     return game

@@ -20,18 +20,19 @@ from bot.discord_ui import access, board, replies
 from bot.games import rules
 from bot.games.record import GameRecord
 from bot.games.rules import Refused
+from bot.i18n import N_
 from bot.live.registry import GameRegistry
 
 log = logging.getLogger(__name__)
 
 Interaction = discord.Interaction[Any]
 
-ELSEWHERE = (
+ELSEWHERE = N_(
     "That button belongs to a game on another message; use the buttons on that game's own board."
 )
-OFF_BOARD = "That cell is not on this board; pick an empty cell of the board."
-NOT_MINE = "That is not a button of mine, so it does nothing. Start a game with /tictactoe."
-DEAD = "That button no longer does anything."
+OFF_BOARD = N_("That cell is not on this board; pick an empty cell of the board.")
+NOT_MINE = N_("That is not a button of mine, so it does nothing. Start a game with /tictactoe.")
+DEAD = N_("That button no longer does anything.")
 CHANGES = frozenset({board.ACCEPT, board.DECLINE, board.WITHDRAW, board.RESIGN})
 
 

@@ -18,26 +18,20 @@ from typing import Any
 
 import discord
 
+from bot.cogs.games import server
+from bot.cogs.games.texts import AI_NOT_SAVED, BOARD_GONE, NOT_SAVED, UNSHOWN
 from bot.compute.runner import EngineRunner
 from bot.config import Settings
 from bot.discord_ui import access, board, readback, replies
 from bot.games import rules
 from bot.games.record import Ending, GameRecord
+from bot.games.settings import ServerSettings
 from bot.live.registry import GameRegistry
 from bot.storage.base import StorageError, Store
 
 log = logging.getLogger(__name__)
 
 Interaction = discord.Interaction[Any]
-NOT_SAVED = "Sorry, I could not save that just now, so nothing changed. Please try again."
-AI_NOT_SAVED = "Sorry, I could not save my move. Click any free cell and I will try again."
-UNSHOWN = (
-    "Saved, but Discord would not let me update the board just now; "
-    "it will catch up with the next click."
-)
-BOARD_GONE = (
-    "The board message was deleted, so this game has ended. Start a new one with /tictactoe."
-)
 MAX_ID = 2**63 - 1  # the largest id a game can have (SQLite's integer)
 
 
@@ -60,12 +54,14 @@ class GameFlow:
         engine: EngineRunner,
         games: GameRegistry,
         settings: Settings,
+        servers: dict[int, ServerSettings],
     ) -> None:
         self.client = client
         self.store = store
         self.engine = engine
         self.games = games
         self.settings = settings
+        self.servers = servers  # each server's own settings, by server id
 
     # ------------------------------------------------------------ storage
 
@@ -78,12 +74,10 @@ class GameFlow:
     async def commit(self, game: GameRecord) -> GameRecord:
         """Store the game with the right deadline, then remember it (lock held); returns it as
         stored. StorageError propagates, and then nothing changed."""
-        game = rules.clocked(
-            game,
-            self.games.now(),
-            turn_timeout=self.settings.turn_timeout,
-            challenge_timeout=self.settings.challenge_timeout,
-        )
+        conf = self.servers.get(game.guild_id or 0)  # a server's own timeouts, if it set them
+        turn = (conf.turn_timeout if conf else None) or self.settings.turn_timeout
+        wait = (conf.challenge_timeout if conf else None) or self.settings.challenge_timeout
+        game = rules.clocked(game, self.games.now(), turn_timeout=turn, challenge_timeout=wait)
         await self.store.save_game(game)
         self.games.put(game)
         return game
@@ -166,14 +160,15 @@ class GameFlow:
     async def open(
         self, interaction: Interaction, channel_id: int, build: Callable[[int], GameRecord]
     ) -> GameRecord | None:
-        """Open a game in a channel: reserve it, take an id, save, post the board, let the engine
-        move if it starts. The only way a game begins, for a command and a rematch alike.
-
-        Returns the game as posted, or None when the channel is busy or the game could not be
-        saved (the clicker is told, the reservation given back).
+        """Open a game in a channel: reserve a place, take an id, save, post the board, let the
+        engine move if it starts. The only way a game begins, for a command and a rematch alike.
+        Returns the game as posted, or None when the channel is full (its server's
+        ``games_per_channel``) or the game could not be saved (the clicker is told).
         """
-        if not self.games.reserve(channel_id):
-            await replies.tell(interaction, board.busy_text(self.games.in_channel(channel_id)))
+        limit = server.of(self.servers, interaction.guild_id).games_per_channel
+        if not self.games.reserve(channel_id, limit or 1):
+            busy = board.busy_text(self.games.in_channel(channel_id))
+            await replies.tell(interaction, server.busy(busy, limit) if limit else busy)
             return None
         try:
             game = build(await self.store.next_game_id())

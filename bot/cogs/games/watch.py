@@ -112,9 +112,9 @@ class BoardWatch(commands.Cog):
         await self._board_deleted(payload.channel_id, payload.message_ids)
 
     async def _board_deleted(self, channel_id: int, message_ids: set[int]) -> None:
-        game = self.games.in_channel(channel_id)
-        if game is None or game.message_id not in message_ids:
-            return
-        async with self.games.lock(game.id):
-            log.info("the board of game %s was deleted; the game is abandoned", game.id)
-            await self.flow.abandon(game, message_ids)
+        for game in self.games.games_in(channel_id):
+            if game.message_id not in message_ids:
+                continue
+            async with self.games.lock(game.id):
+                log.info("the board of game %s was deleted; the game is abandoned", game.id)
+                await self.flow.abandon(game, message_ids)
