@@ -54,4 +54,7 @@ class CatalogTranslator(app_commands.Translator):
         if context.location in NAMES and not valid_name(words):
             log.warning("the %s name %r is not valid for Discord; kept English", locale, words)
             return None
+        if len(words) > 100:  # Discord's limit for descriptions and choice names
+            log.warning("the %s text %r is too long for Discord; kept English", locale, words)
+            return None
         return words

@@ -20,6 +20,7 @@ TURN_TIMEOUT = (30, 86_400)
 CHALLENGE_TIMEOUT = (15, 3_600)
 CHALLENGE_COOLDOWN = (0, 3_600)
 GAMES_PER_CHANNEL = (1, 10)
+MAX_LISTED = 25  # channels or roles a server may list (keeps /tictactoe-settings show readable)
 # The board languages a server can choose: the Discord locales with a catalog, and English.
 BOARD_LANGUAGES = {
     "en-US": "English",
@@ -93,6 +94,8 @@ def validated(settings: ServerSettings) -> ServerSettings:
     k = k if k is not None and 3 <= k <= max(engine.SIZES) else None
     return dataclasses.replace(
         settings,
+        channels=tuple(dict.fromkeys(settings.channels))[:MAX_LISTED],
+        roles=tuple(dict.fromkeys(settings.roles))[:MAX_LISTED],
         difficulty=settings.difficulty if settings.difficulty in engine.LEVELS else None,
         size=size,
         win_length=k,

@@ -80,10 +80,7 @@ class GameCog(commands.Cog):
         difficulty=_l("How well the bot plays (only against the bot). Default: unbeatable."),
         first=_l("Who makes the first move (❌). Default: you."),
         size=_l("Board size. Default: 3×3."),
-        win_length=_l(
-            "Marks in a row needed to win, 3 up to the board size. "
-            "Default: 3 on 3×3, 4 on bigger boards."
-        ),
+        win_length=_l("Marks in a row to win (3 to the board size). Default: 3 on 3×3, else 4."),
     )
     @app_commands.choices(difficulty=LEVEL_CHOICES, first=FIRST_CHOICES)
     @app_commands.choices(size=SIZE_CHOICES)
