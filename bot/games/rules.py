@@ -100,6 +100,11 @@ def mention(user_id: int) -> str:
     return f"<@{user_id}>"
 
 
+def pair(game: GameRecord) -> dict[str, str]:
+    """Both players as the values ``{x}`` and ``{o}`` of a message."""
+    return {"x": mention(game.x_id), "o": mention(game.o_id)}
+
+
 # -------------------------------------------------------------------------------- changes
 
 
@@ -185,11 +190,7 @@ def move(game: GameRecord | None, user_id: int, cell: int) -> GameRecord | Refus
     side = side_of(game, user_id)
     if side is None:
         return Refused(
-            N_(
-                "This game is between {x} and {o}; start your own with /tictactoe.",
-                x=mention(game.x_id),
-                o=mention(game.o_id),
-            )
+            N_("This game is between {x} and {o}; start your own with /tictactoe.", **pair(game))
         )
     if ai_to_move(game):
         return Refused(THINKING, engine_turn=True)
@@ -221,13 +222,7 @@ def _challenge(game: GameRecord | None, user_id: int, *, challenger: bool) -> Ga
     if challenger and user_id != game.challenger_id:
         if user_id == opponent:
             return Refused(N_("Only the challenger can withdraw it; you can accept or decline."))
-        return Refused(
-            N_(
-                "This challenge is between {x} and {o}.",
-                x=mention(game.x_id),
-                o=mention(game.o_id),
-            )
-        )
+        return Refused(N_("This challenge is between {x} and {o}.", **pair(game)))
     return game
 
 
@@ -257,13 +252,7 @@ def resign(game: GameRecord | None, user_id: int) -> GameRecord | Refused:
         return Refused(N_("The game has not started; decline or withdraw the challenge instead."))
     side = side_of(game, user_id)
     if side is None:
-        return Refused(
-            N_(
-                "This isn't your game: it's between {x} and {o}.",
-                x=mention(game.x_id),
-                o=mention(game.o_id),
-            )
-        )
+        return Refused(N_("This isn't your game: it's between {x} and {o}.", **pair(game)))
     return finish(game, Ending.RESIGN, other(side))
 
 
@@ -274,13 +263,7 @@ def replayable(game: GameRecord | None, user_id: int) -> GameRecord | Refused:
     if is_live(game) or game.ending not in PLAYED:
         return Refused(N_("There is no finished game to replay here."))
     if side_of(game, user_id) is None:
-        return Refused(
-            N_(
-                "Only {x} and {o} can ask for a rematch.",
-                x=mention(game.x_id),
-                o=mention(game.o_id),
-            )
-        )
+        return Refused(N_("Only {x} and {o} can ask for a rematch.", **pair(game)))
     return game
 
 

@@ -83,6 +83,9 @@ class ServerSettings:
         return validated(cls(**known))
 
 
+DEFAULTS = ServerSettings()  # a server that set nothing
+
+
 def validated(settings: ServerSettings) -> ServerSettings:
     """The settings with every value out of its bounds dropped (back to the default)."""
 

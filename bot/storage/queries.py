@@ -138,7 +138,7 @@ def server_settings(conn: sqlite3.Connection) -> dict[int, ServerSettings]:
     return {int(guild): ServerSettings.from_json(text) for guild, text in rows}
 
 
-def save_server_settings(conn: sqlite3.Connection, guild_id: int, text: str) -> None:
+def save_settings(conn: sqlite3.Connection, guild_id: int, text: str) -> None:
     """Replace one server's settings (inside the caller's transaction)."""
     conn.execute(
         "INSERT INTO server_settings (guild_id, settings) VALUES (?, ?) "

@@ -122,9 +122,7 @@ class SQLiteStore:
     async def save_server_settings(self, guild_id: int, settings: ServerSettings) -> None:
         """Replace a server's settings (one row of JSON)."""
         text, what = settings.to_json(), f"save the settings of server {guild_id}"
-        await self._run(
-            self._write, what, lambda c: queries.save_server_settings(c, guild_id, text)
-        )
+        await self._run(self._write, what, lambda c: queries.save_settings(c, guild_id, text))
 
     # -- plumbing ----------------------------------------------------------------------------
 

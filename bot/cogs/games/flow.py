@@ -25,7 +25,7 @@ from bot.config import Settings
 from bot.discord_ui import access, board, readback, replies
 from bot.games import rules
 from bot.games.record import Ending, GameRecord
-from bot.games.settings import ServerSettings
+from bot.games.settings import DEFAULTS, ServerSettings
 from bot.live.registry import GameRegistry
 from bot.storage.base import StorageError, Store
 
@@ -74,9 +74,9 @@ class GameFlow:
     async def commit(self, game: GameRecord) -> GameRecord:
         """Store the game with the right deadline, then remember it (lock held); returns it as
         stored. StorageError propagates, and then nothing changed."""
-        conf = self.servers.get(game.guild_id or 0)  # a server's own timeouts, if it set them
-        turn = (conf.turn_timeout if conf else None) or self.settings.turn_timeout
-        wait = (conf.challenge_timeout if conf else None) or self.settings.challenge_timeout
+        conf = self.servers.get(game.guild_id or 0, DEFAULTS)  # the server's own timeouts
+        turn = conf.turn_timeout or self.settings.turn_timeout
+        wait = conf.challenge_timeout or self.settings.challenge_timeout
         game = rules.clocked(game, self.games.now(), turn_timeout=turn, challenge_timeout=wait)
         await self.store.save_game(game)
         self.games.put(game)
@@ -162,9 +162,8 @@ class GameFlow:
     ) -> GameRecord | None:
         """Open a game in a channel: reserve a place, take an id, save, post the board, let the
         engine move if it starts. The only way a game begins, for a command and a rematch alike.
-        Returns the game as posted, or None when the channel is full (its server's
-        ``games_per_channel``) or the game could not be saved (the clicker is told).
-        """
+
+        Returns the game as posted, or None if the channel is full or the game was not saved."""
         limit = server.of(self.servers, interaction.guild_id).games_per_channel
         if not self.games.reserve(channel_id, limit or 1):
             busy = board.busy_text(self.games.in_channel(channel_id))

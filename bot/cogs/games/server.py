@@ -10,11 +10,11 @@ from typing import Any
 import discord
 
 from bot.config import Settings
+from bot.games.settings import DEFAULTS as NONE
 from bot.games.settings import ServerSettings
 from bot.i18n import N_, NP_, Text, has_catalog
 
 Interaction = discord.Interaction[Any]
-NONE = ServerSettings()
 WHO = N_("Members with the Manage Server permission can change it with /tictactoe-settings.")
 
 
