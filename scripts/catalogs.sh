@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 PYBABEL=${PYBABEL:-.venv/bin/pybabel}
 POT=bot/i18n/tictactoe.pot
 DIR=bot/i18n/locales
-"$PYBABEL" -q extract -F babel.cfg -k N_ -k NP_:1,2 -k _l --no-default-keywords \
+"$PYBABEL" -q extract -F babel.cfg -k N_ -k NP_:1,2 -k _l -k _t:2 --no-default-keywords \
     --no-location --sort-output --project=tictactoe --version=0.1 \
     --copyright-holder=tictactoe -o "$POT" .
 if [[ "${1:-}" == "init" ]]; then
@@ -16,5 +16,5 @@ if [[ "${1:-}" == "init" ]]; then
 fi
 if compgen -G "$DIR/*/LC_MESSAGES/tictactoe.po" >/dev/null; then
     "$PYBABEL" -q update -i "$POT" -d "$DIR" -D tictactoe --no-wrap --ignore-obsolete
-    "$PYBABEL" -q compile -d "$DIR" -D tictactoe --statistics
+    "$PYBABEL" compile -d "$DIR" -D tictactoe --statistics 2>&1 | grep -v "^compiling"
 fi

@@ -127,20 +127,29 @@ LEVEL_NAMES = {
 }
 
 
+def _t(catalog: NullTranslations, msgid: str, /, **values: object) -> str:
+    """Board words in the catalog's language, placeholders filled (``pybabel`` keyword ``_t:2``).
+
+    Plain ``gettext`` on purpose: a click renders the board, and should call nothing more.
+    """
+    words = catalog.gettext(msgid)
+    return words.format(**values) if values else words
+
+
 def _who(game: GameRecord, side: Side, catalog: NullTranslations) -> str:
     user = f"<@{play.player_id(game, side)}>"
     if game.ai_side == side and game.ai_level is not None:
-        level = LEVEL_NAMES[game.ai_level].render(catalog)
-        return N_("{player} (bot, {level})", player=user, level=level).render(catalog)
+        level = catalog.gettext(LEVEL_NAMES[game.ai_level].msgid)
+        return _t(catalog, "{player} (bot, {level})", player=user, level=level)
     return user
 
 
 def header(game: GameRecord) -> str:
     """Title, board size and line length, and who plays which mark."""
     catalog = translation(game.locale)
-    title = N_("Tic-tac-toe · {size}×{size}, {k} in a row", size=game.size, k=game.k)
+    title = _t(catalog, "Tic-tac-toe · {size}×{size}, {k} in a row", size=game.size, k=game.k)
     x, o = _who(game, "X", catalog), _who(game, "O", catalog)
-    return f"### {title.render(catalog)}\n{MARKS['X']} {x} vs {MARKS['O']} {o}"
+    return f"### {title}\n{MARKS['X']} {x} vs {MARKS['O']} {o}"
 
 
 def _deadline(game: GameRecord) -> str:
@@ -156,65 +165,65 @@ def status(game: GameRecord) -> str:
     """Whose turn it is, what the challenge waits for, or how the game ended, in words."""
     catalog = translation(game.locale)
     if game.status is Status.CHALLENGE:
-        ask = N_(
+        ask = _t(
+            catalog,
             "{opponent}, {challenger} challenges you to a game! {x} moves first.",
             opponent=f"<@{play.opponent_id(game)}>",
             challenger=f"<@{game.challenger_id}>",
             x=MARKS["X"],
-        ).render(catalog)
+        )
         if game.deadline is None:
             return ask
-        until = N_("Accept or decline {when}.", when=_deadline(game)).render(catalog)
+        until = _t(catalog, "Accept or decline {when}.", when=_deadline(game))
         return f"{ask} {until}"
     side = play.turn(game)
     player = f"<@{play.player_id(game, side)}>"
     if game.status is Status.ACTIVE:
         if game.ai_side == side:
-            return N_("{mark} {player} is thinking…", mark=MARKS[side], player=player).render(
-                catalog
-            )
-        move = N_("{player}, your move ({mark}).", player=player, mark=MARKS[side])
+            return _t(catalog, "{mark} {player} is thinking…", mark=MARKS[side], player=player)
+        move = _t(catalog, "{player}, your move ({mark}).", player=player, mark=MARKS[side])
         if not game.deadline:
-            return move.render(catalog)
-        clock = N_("Time runs out {when}.", when=_deadline(game))
-        return f"{move.render(catalog)} {clock.render(catalog)}"
-    return result(game).render(catalog)
+            return move
+        clock = _t(catalog, "Time runs out {when}.", when=_deadline(game))
+        return f"{move} {clock}"
+    return result(game, catalog)
 
 
-def result(game: GameRecord) -> Text:
-    """How a finished game ended, in words."""
+def result(game: GameRecord, catalog: NullTranslations | None = None) -> str:
+    """How a finished game ended, in words (in the game's language unless `catalog` says)."""
+    catalog = catalog or translation(game.locale)
     winner = game.winner
-    mark = MARKS[winner or "X"]
-    win_id = f"<@{play.player_id(game, winner)}>" if winner else ""
-    lose_id = f"<@{play.player_id(game, play.other(winner))}>" if winner else ""
+    both = {
+        "mark": MARKS[winner or "X"],
+        "winner": f"<@{play.player_id(game, winner)}>" if winner else "",
+        "loser": f"<@{play.player_id(game, play.other(winner))}>" if winner else "",
+    }
     opponent = f"<@{play.opponent_id(game)}>"
     match game.ending:
         case Ending.WIN:
             line = ", ".join(cell_name(c, game.size) for c in play.winning_line(game))
-            return N_("🏆 {mark} {player} wins with {line}!", mark=mark, player=win_id, line=line)
+            return _t(catalog, "🏆 {mark} {winner} wins with {line}!", **both, line=line)
         case Ending.DRAW:
-            return N_("🤝 It's a draw.")
+            return _t(catalog, "🤝 It's a draw.")
         case Ending.RESIGN:
-            return N_(
-                "🏳️ {loser} resigned. {mark} {winner} wins.", loser=lose_id, mark=mark, winner=win_id
-            )
+            return _t(catalog, "🏳️ {loser} resigned. {mark} {winner} wins.", **both)
         case Ending.TIMEOUT:
-            return N_(
-                "⌛ {loser} ran out of time. {mark} {winner} wins by forfeit.",
-                loser=lose_id,
-                mark=mark,
-                winner=win_id,
+            return _t(
+                catalog, "⌛ {loser} ran out of time. {mark} {winner} wins by forfeit.", **both
             )
         case Ending.DECLINED:
-            return N_("{opponent} declined the challenge.", opponent=opponent)
+            return _t(catalog, "{opponent} declined the challenge.", opponent=opponent)
         case Ending.WITHDRAWN:
-            return N_("{challenger} withdrew the challenge.", challenger=f"<@{game.challenger_id}>")
+            challenger = f"<@{game.challenger_id}>"
+            return _t(catalog, "{challenger} withdrew the challenge.", challenger=challenger)
         case Ending.EXPIRED:
-            return N_(
-                "The challenge expired: {opponent} did not answer in time.", opponent=opponent
+            return _t(
+                catalog,
+                "The challenge expired: {opponent} did not answer in time.",
+                opponent=opponent,
             )
         case _:
-            return N_("This game was abandoned.")
+            return _t(catalog, "This game was abandoned.")
 
 
 def text(game: GameRecord) -> str:
@@ -281,7 +290,7 @@ def view(game: GameRecord) -> BoardView:
         row = discord.ui.ActionRow()
         for action in actions:
             label, emoji, style = LOOKS[action]
-            name = label.render(catalog)
+            name = catalog.gettext(label.msgid)
             row.add_item(_button(game.id, action, label=name, emoji=emoji, style=style))
         layout.add_item(row)
     return layout
