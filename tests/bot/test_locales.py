@@ -133,3 +133,30 @@ async def test_commands_are_synced_with_their_localisations(simcord_env: Env) ->
     assert commands["tictactoe-settings"]["name_localizations"]["ru"] == (
         "крестики-нолики-настройки"
     )
+
+
+async def test_a_community_server_plays_in_its_own_language(
+    simcord_env: Env, client_locales: dict[int, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Community server's preferred language is its boards' (SimCord knows no Community
+    servers: its simulated Discord is made to announce every server as one)."""
+    import simcord.backend.serializers as serializers
+
+    original = serializers.guild_create_payload
+
+    def community(backend: Any, guild: Any) -> Any:
+        return {**original(backend, guild), "features": ["COMMUNITY"]}
+
+    monkeypatch.setattr(serializers, "guild_create_payload", community)
+    guild = simcord_env.create_guild(preferred_locale="ja")
+    channel = guild.create_text_channel("games")
+    marie = guild.add_member(simcord_env.create_user("marie"))
+    paul = guild.add_member(simcord_env.create_user("paul"))
+    client_locales[marie.id] = client_locales[paul.id] = "fr"
+
+    await marie.slash(channel, "tictactoe")
+    board = board_message(channel)
+    refused = await paul.click(board, custom_id="ttt:1:8")
+
+    assert "まるばつ · 3×3、3 個並べ" in text(simcord_env, board)
+    assert refused.response.content.startswith("Cette partie oppose")

@@ -118,9 +118,10 @@ async def test_more_games_at_once_in_a_channel_when_the_server_allows(simcord_en
     second = await bob.slash(channel, "tictactoe")
     third = await carol.slash(channel, "tictactoe")
 
-    assert busy.ephemeral and "`games_per_channel`" not in busy.response.content
+    assert busy.ephemeral and "room for 1 game at a time" in busy.response.content
     assert not second.ephemeral
-    assert third.ephemeral and "`games_per_channel`" in third.response.content
+    assert third.ephemeral and "room for 2 games at a time" in third.response.content
+    assert "`games_per_channel`" in third.response.content
 
 
 async def test_a_server_turn_timeout_sets_the_clock(simcord_env: Env) -> None:

@@ -164,10 +164,10 @@ class GameFlow:
         engine move if it starts. The only way a game begins, for a command and a rematch alike.
 
         Returns the game as posted, or None if the channel is full or the game was not saved."""
-        limit = server.of(self.servers, interaction.guild_id).games_per_channel
-        if not self.games.reserve(channel_id, limit or 1):
+        limit = server.of(self.servers, interaction.guild_id).games_per_channel or 1
+        if not self.games.reserve(channel_id, limit):
             busy = board.busy_text(self.games.in_channel(channel_id))
-            await replies.tell(interaction, server.busy(busy, limit) if limit else busy)
+            await replies.tell(interaction, server.busy(busy, limit, interaction.guild_id))
             return None
         try:
             game = build(await self.store.next_game_id())

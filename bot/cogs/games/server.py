@@ -96,8 +96,11 @@ def roles(conf: ServerSettings) -> str:
     return ", ".join(f"<@&{role}>" for role in conf.roles)
 
 
-def busy(refusal: Text, limit: int) -> Text:
-    """The refusal for a channel whose games are as many as the server allows at once."""
+def busy(refusal: Text, limit: int, guild_id: int | None) -> Text:
+    """The refusal for a channel whose games are as many as the server allows at once (the
+    setting is named in a server; direct messages have none)."""
+    if guild_id is None:
+        return refusal
     return by_setting(
         NP_(
             "{refusal} This channel has room for {n} game at a time.",
