@@ -1,10 +1,12 @@
-"""The slash-command sync with every localisation: how big it is, against Discord's limits.
+"""What the languages cost: the slash-command sync with every localisation against Discord's
+limits, and the time to render a board in each language (what every click pays).
 
-Builds the command tree as the bot does (extensions loaded, the catalog translator set), then
-asks discord.py for exactly the payload ``tree.sync()`` sends, without connecting anywhere.
-Measured, not asserted (the limits themselves are asserted in tests/bot/test_catalogs.py).
+The sync: the command tree built as the bot does (extensions loaded, the catalog translator
+set), then exactly the payload ``tree.sync()`` sends, computed without connecting anywhere. The
+render: ``board.view`` of a game in progress, best of several runs, in English and in each
+catalog's language. Measured, not asserted (the limits are asserted in tests/bot/test_catalogs.py).
 
-    python benchmarks/command_payload.py
+    python benchmarks/languages.py
 """
 
 from __future__ import annotations
@@ -12,12 +14,17 @@ from __future__ import annotations
 import asyncio
 import json
 import tempfile
+import timeit
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from bot.client import EXTENSIONS, create_bot
 from bot.config import Settings
+from bot.discord_ui import board
 from bot.discord_ui.translator import CatalogTranslator
+from bot.games.record import GameRecord
+from bot.i18n import shipped
 
 # Discord: per command, the characters of every name, description and choice (value included)
 # together, counted in each language on its own.
@@ -73,6 +80,27 @@ def main() -> None:
             f"| /{command['name']} | {_chars(command, None)} | {counts[worst]} ({worst}) "
             f"| {PER_COMMAND} |"
         )
+    times = render_times()
+    others = [t for locale, t in times.items() if locale != "en-US"]
+    print(
+        f"board render: {times['en-US']:.0f} µs in English, {min(others):.0f} to "
+        f"{max(others):.0f} µs in the other {len(others)} languages"
+    )
+
+
+def render_times(number: int = 2000, repeat: int = 7) -> dict[str, float]:
+    """Microseconds to render a 3x3 board against the bot, two moves in, by language."""
+    out = {}
+    for locale in ["en-US", *(name.replace("_", "-") for name in shipped())]:
+        game = GameRecord(
+            id=1, guild_id=1, channel_id=1, x_id=11, o_id=22, challenger_id=11, ai_side="O",
+            ai_level="hard", moves=(0, 4), deadline=datetime(2026, 1, 1, tzinfo=UTC),
+            locale=locale,
+        )  # fmt: skip
+        board.view(game)  # the catalog is read once, then cached
+        runs = timeit.repeat(lambda game=game: board.view(game), number=number, repeat=repeat)
+        out[locale] = min(runs) / number * 1e6
+    return out
 
 
 def _strip(node: Any) -> Any:
