@@ -16,6 +16,7 @@ from discord.ext import commands
 from bot.compute.runner import EngineRunner
 from bot.config import Settings
 from bot.discord_ui.access import BOARD
+from bot.discord_ui.translator import CatalogTranslator
 from bot.discord_ui.tree import CheckedTree
 from bot.storage.base import Store
 
@@ -70,8 +71,10 @@ class TicTacToeBot(commands.Bot):
             raise DiscordUnreachable(_reason(error)) from None
 
     async def setup_hook(self) -> None:
-        """Open storage, warm the engine, load the extensions, sync the slash commands."""
+        """Open storage, warm the engine, load the extensions, sync the slash commands (in every
+        language with a catalog)."""
         await self.store.open()
+        await self.tree.set_translator(CatalogTranslator())
         await self.engine.start()
         for name in EXTENSIONS:
             await self.load_extension(name)

@@ -9,12 +9,17 @@ from typing import TYPE_CHECKING, TypeVar
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str as _l
 from discord.ext import commands
 
+from bot.discord_ui import replies
 from bot.games.stats import PlayerStats, Record
+from bot.i18n import N_, NP_, translation
 from bot.storage.base import StorageError, Store
 
 if TYPE_CHECKING:
+    from gettext import NullTranslations as Catalog
+
     from bot.client import TicTacToeBot
 
 log = logging.getLogger(__name__)
@@ -22,29 +27,49 @@ T = TypeVar("T")
 
 # A read must come back in time for the one response Discord waits 3 s for.
 READ_BUDGET = 2.0
-STORAGE_APOLOGY = "Sorry, I can't read the records right now. Please try again in a minute."
+STORAGE_APOLOGY = N_("Sorry, I can't read the records right now. Please try again in a minute.")
+NO_GAMES = N_("no games")
+LEVEL_TITLES = {
+    "easy": N_("Easy"),
+    "medium": N_("Medium"),
+    "hard": N_("Hard"),
+    "unbeatable": N_("Unbeatable"),
+}
 
 
-def format_record(record: Record) -> str:
-    """`3W 1D 2L` style, or `no games` when empty."""
+def format_record(record: Record, catalog: Catalog | None = None) -> str:
+    """`3W 1D 2L` style, or `no games` when empty (in `catalog`'s language)."""
+    catalog = catalog or translation(None)
     if record.games == 0:
-        return "no games"
-    return f"{record.wins}W {record.draws}D {record.losses}L"
+        return NO_GAMES.render(catalog)
+    return N_(
+        "{wins}W {draws}D {losses}L", wins=record.wins, draws=record.draws, losses=record.losses
+    ).render(catalog)
 
 
-def format_stats(stats: PlayerStats, *, mention: str, where: str) -> str:
+def format_stats(
+    stats: PlayerStats, *, mention: str, where: str, catalog: Catalog | None = None
+) -> str:
     """The text of a player's stats: against people (with rating), then against each level."""
-    lines = [f"**Tic-tac-toe record of {mention}** {where}"]
-    people = format_record(stats.vs_people)
+    catalog = catalog or translation(None)
+    lines = [N_("**Tic-tac-toe record of {player}**", player=mention).render(catalog) + f" {where}"]
+    people = format_record(stats.vs_people, catalog)
     if stats.rated_games:
-        people += f" · rating **{stats.rating:.0f}** ({stats.rated_games} rated)"
-    lines.append(f"Against people: {people}")
+        rating = NP_(
+            "rating **{rating}** ({n} rated)",
+            "rating **{rating}** ({n} rated)",
+            stats.rated_games,
+            rating=f"{stats.rating:.0f}",
+        )
+        people += f" · {rating.render(catalog)}"
+    lines.append(N_("Against people: {record}", record=people).render(catalog))
     bot_lines = [
-        f"  {level.capitalize()}: {format_record(record)}"
+        f"  {LEVEL_TITLES[level].render(catalog)}: {format_record(record, catalog)}"
         for level, record in stats.vs_bot.items()
         if record.games
     ]
-    lines.append("Against the bot:" + ("" if bot_lines else " no games"))
+    against = N_("Against the bot:").render(catalog)
+    lines.append(against + ("" if bot_lines else f" {NO_GAMES.render(catalog)}"))
     lines.extend(bot_lines)
     return "\n".join(lines)
 
@@ -61,11 +86,17 @@ class StatsCog(commands.Cog):
             return await asyncio.wait_for(read, READ_BUDGET)
         except (StorageError, TimeoutError) as error:
             log.error("stats read failed: %s", error)
-            await interaction.response.send_message(STORAGE_APOLOGY, ephemeral=True)
+            await replies.tell(interaction, STORAGE_APOLOGY)
             return None
 
-    @app_commands.command(name="tictactoe-stats")
-    @app_commands.describe(user="Whose record to show (default: yours)")
+    @app_commands.command(
+        name=_l("tictactoe-stats"),
+        description=_l(
+            "Show wins, draws and losses against people and against each level of the bot."
+        ),
+    )
+    @app_commands.rename(user=_l("user"))
+    @app_commands.describe(user=_l("Whose record to show (default: yours)"))
     async def stats(
         self, interaction: discord.Interaction, user: discord.Member | discord.User | None = None
     ) -> None:
@@ -79,9 +110,13 @@ class StatsCog(commands.Cog):
             )
             return
         target = user or interaction.user
+        catalog = translation(str(interaction.locale))
         if target.bot:
+            bot_refusal = N_(
+                "{player} is a bot: bots don't keep a tic-tac-toe record.", player=target.mention
+            )
             await interaction.response.send_message(
-                f"{target.mention} is a bot: bots don't keep a tic-tac-toe record.",
+                bot_refusal.render(catalog),
                 ephemeral=True,
                 allowed_mentions=discord.AllowedMentions.none(),
             )
@@ -91,37 +126,50 @@ class StatsCog(commands.Cog):
         )
         if found is None:
             return
-        where = f"in {interaction.guild.name}" if interaction.guild else "in direct messages"
+        where = (
+            N_("in {server}", server=interaction.guild.name)
+            if interaction.guild
+            else N_("in direct messages")
+        )
         await interaction.response.send_message(
-            format_stats(found, mention=target.mention, where=where),
+            format_stats(
+                found, mention=target.mention, where=where.render(catalog), catalog=catalog
+            ),
             allowed_mentions=discord.AllowedMentions.none(),
         )
 
-    @app_commands.command(name="tictactoe-leaderboard")
+    @app_commands.command(
+        name=_l("tictactoe-leaderboard"),
+        description=_l("Show this server's best players against people, by rating."),
+    )
     @app_commands.guild_only()
     async def leaderboard(self, interaction: discord.Interaction) -> None:
         """Show this server's best players against people, by rating."""
         rows = await self._read(interaction, self.store.leaderboard(interaction.guild_id))
         if rows is None:
             return
-        name = interaction.guild.name if interaction.guild else "this server"
+        catalog = translation(str(interaction.locale))
+        name = interaction.guild.name if interaction.guild else "?"
         if not rows:
-            text = (
-                f"No rated games in {name} yet: challenge someone with "
-                "`/tictactoe opponent:@someone`."
-            )
+            text = N_(
+                "No rated games in {server} yet: challenge someone with "
+                "`/tictactoe opponent:@someone`.",
+                server=name,
+            ).render(catalog)
         else:
-            lines = [f"**Tic-tac-toe leaderboard of {name}** (games against people)"]
+            title = N_(
+                "**Tic-tac-toe leaderboard of {server}** (games against people)", server=name
+            )
+            lines = [title.render(catalog)]
             medals = {1: "🥇", 2: "🥈", 3: "🥉"}
             for row in rows:
-                against_bot = (
-                    f" · vs the bot {format_record(row.vs_bot)}" if row.vs_bot.games else ""
-                )
+                vs_bot = N_("vs the bot {record}", record=format_record(row.vs_bot, catalog))
+                against_bot = f" · {vs_bot.render(catalog)}" if row.vs_bot.games else ""
                 lines.append(
                     f"{medals.get(row.rank, f'{row.rank}.')} <@{row.user_id}> "
-                    f"**{row.rating:.0f}** · {format_record(row.record)}{against_bot}"
+                    f"**{row.rating:.0f}** · {format_record(row.record, catalog)}{against_bot}"
                 )
-            lines.append("Each level of the bot apart: `/tictactoe-stats`.")
+            lines.append(N_("Each level of the bot apart: `/tictactoe-stats`.").render(catalog))
             text = "\n".join(lines)
         await interaction.response.send_message(
             text, allowed_mentions=discord.AllowedMentions.none()

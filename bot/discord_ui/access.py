@@ -12,6 +12,8 @@ from typing import Any
 
 import discord
 
+from bot.i18n import N_, NP_, Text
+
 # Discord's names for the permissions a board needs, as a server's settings show them.
 NAMES = {
     "view_channel": "View Channel",
@@ -54,40 +56,51 @@ def _in_thread(interaction: discord.Interaction[Any]) -> bool:
     )
 
 
-def _listing(names: list[str]) -> str:
+def _listing(names: list[str]) -> Text | str:
     quoted = [f"**{name}**" for name in names]
     if len(quoted) == 1:
         return quoted[0]
-    return ", ".join(quoted[:-1]) + " and " + quoted[-1]
+    return N_("{items} and {last}", items=", ".join(quoted[:-1]), last=quoted[-1])
 
 
-def cannot_start(names: list[str]) -> str:
+def cannot_start(names: list[str]) -> Text:
     """The refusal of /tictactoe in a channel where the bot lacks `names`."""
-    plural = "permissions" if len(names) > 1 else "permission"
-    return (
-        f"I can't run a game in this channel: I'm missing the {_listing(names)} {plural} here. "
-        "Ask a moderator to give them to me in this channel, or start the game somewhere else."
+    return NP_(
+        "I can't run a game in this channel: I'm missing the {permissions} permission here. "
+        "Ask a moderator to give it to me in this channel, or start the game somewhere else.",
+        "I can't run a game in this channel: I'm missing the {permissions} permissions here. "
+        "Ask a moderator to give them to me in this channel, or start the game somewhere else.",
+        len(names),
+        permissions=_listing(names),
     )
 
 
-def cannot_show(interaction: discord.Interaction[Any], error: discord.HTTPException) -> str:
+def cannot_show(interaction: discord.Interaction[Any], error: discord.HTTPException) -> Text:
     """Why the board could not be updated after Discord refused with 403 `error`."""
     names = missing(interaction)
     if names:
-        plural = "permissions" if len(names) > 1 else "permission"
-        why = f"I'm missing the {_listing(names)} {plural} in this channel"
+        why = NP_(
+            "I'm missing the {permissions} permission in this channel",
+            "I'm missing the {permissions} permissions in this channel",
+            len(names),
+            permissions=_listing(names),
+        )
     else:
-        why = f"Discord refused me ({error.text or 'Missing Permissions'})"
-    return (
-        f"I can't update the board: {why}. Ask a moderator to give it back; the game is saved "
-        "and the board will catch up with the next click once I can edit it again."
+        why = N_("Discord refused me ({error})", error=error.text or "Missing Permissions")
+    return N_(
+        "I can't update the board: {why}. Ask a moderator to give it back; the game is saved "
+        "and the board will catch up with the next click once I can edit it again.",
+        why=why,
     )
 
 
-def still_missing(names: list[str]) -> str:
+def still_missing(names: list[str]) -> Text:
     """A warning after a move made while the bot lacks `names` (the clock can't be shown)."""
-    plural = "permissions" if len(names) > 1 else "permission"
-    return (
-        f"Note: I'm missing the {_listing(names)} {plural} in this channel, so I can't edit the "
-        "board between clicks (for example to end the game on time). Ask a moderator to fix it."
+    return NP_(
+        "Note: I'm missing the {permissions} permission in this channel, so I can't edit the "
+        "board between clicks (for example to end the game on time). Ask a moderator to fix it.",
+        "Note: I'm missing the {permissions} permissions in this channel, so I can't edit the "
+        "board between clicks (for example to end the game on time). Ask a moderator to fix it.",
+        len(names),
+        permissions=_listing(names),
     )

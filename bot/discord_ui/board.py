@@ -1,10 +1,8 @@
-"""A game record as a Discord message: one Components V2 layout for every board size, and the
-custom ids its buttons carry.
+"""A game record as a Discord message, and the custom ids its buttons carry.
 
-A 5x5 board fills five action rows, which is all a classic message may have; a layout message
-(text display + action rows, up to 40 components) leaves room for the controls under it, so every
-size uses the same layout: the text (players, grid, whose turn or the result), then one action
-row per board row, then a row of controls.
+One Components V2 layout for every board size (a 5x5 board fills the five action rows a classic
+message may have), in the game's own language (``GameRecord.locale``): the text (players, grid,
+whose turn or the result: ``endings``), one action row per board row, a row of controls.
 
 Every control carries its game in the custom id, ``ttt:<game id>:<cell>`` for a cell and
 ``ttt:<game id>:<action>`` for the rest, so a click finds its game after a restart without any
@@ -15,13 +13,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from gettext import NullTranslations
 from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.discord_ui import endings
+from bot.discord_ui.endings import MARKS
 from bot.games import rules as play
-from bot.games.record import PLAYED, Ending, GameRecord, Status
-from engine import cell_name
+from bot.games.record import PLAYED, GameRecord, Status
+from bot.i18n import N_, Text, translation
 
 if TYPE_CHECKING:
     from engine import Side
@@ -36,7 +37,6 @@ REVIEW = "review"
 ACTIONS = (ACCEPT, DECLINE, WITHDRAW, RESIGN, REMATCH, HINT, REVIEW)
 ID_PATTERN = re.compile(r"ttt:(?P<game>[0-9]{1,19}):(?P<what>[0-9]{1,2}|[a-z]{1,16})")
 
-MARKS = {"X": "❌", "O": "⭕"}
 EMPTY = "⬜"
 CORNER = "⬛"
 # Regional indicators and keycaps line up with the square emoji; a zero-width space keeps two
@@ -121,20 +121,6 @@ def _button(
     return button
 
 
-def jump_url(game: GameRecord) -> str:
-    """A link to the game's message (the board or the challenge)."""
-    guild = game.guild_id if game.guild_id is not None else "@me"
-    return f"https://discord.com/channels/{guild}/{game.channel_id}/{game.message_id}"
-
-
-def busy_text(game: GameRecord | None) -> str:
-    """The refusal for a channel that already has a game."""
-    if game is None or game.message_id is None:
-        return "A game is being set up in this channel; one game per channel at a time."
-    kind = "A challenge is waiting" if game.status is Status.CHALLENGE else "A game is running"
-    return f"{kind} in this channel: {jump_url(game)}. One game per channel at a time."
-
-
 def marks(game: GameRecord) -> list[str | None]:
     """The mark in each cell, row-major ("X", "O" or None)."""
     cells: list[str | None] = [None] * (game.size * game.size)
@@ -156,19 +142,38 @@ def grid(game: GameRecord) -> str:
     return "\n".join(rows)
 
 
-def _who(game: GameRecord, side: Side) -> str:
+# Level names as the board shows them.
+LEVEL_NAMES = {
+    "easy": N_("easy"),
+    "medium": N_("medium"),
+    "hard": N_("hard"),
+    "unbeatable": N_("unbeatable"),
+}
+
+
+def _t(catalog: NullTranslations, msgid: str, /, **values: object) -> str:
+    """Board words in the catalog's language, placeholders filled (``pybabel`` keyword ``_t:2``).
+
+    Plain ``gettext`` on purpose: a click renders the board, and should call nothing more.
+    """
+    words = catalog.gettext(msgid)
+    return words.format(**values) if values else words
+
+
+def _who(game: GameRecord, side: Side, catalog: NullTranslations) -> str:
     user = f"<@{play.player_id(game, side)}>"
-    if game.ai_side == side:
-        return f"{user} (bot, {game.ai_level})"
+    if game.ai_side == side and game.ai_level is not None:
+        level = catalog.gettext(LEVEL_NAMES[game.ai_level].msgid)
+        return _t(catalog, "{player} (bot, {level})", player=user, level=level)
     return user
 
 
 def header(game: GameRecord) -> str:
     """Title, board size and line length, and who plays which mark."""
-    return (
-        f"### Tic-tac-toe · {game.size}×{game.size}, {game.k} in a row\n"
-        f"{MARKS['X']} {_who(game, 'X')} vs {MARKS['O']} {_who(game, 'O')}"
-    )
+    catalog = translation(game.locale)
+    title = _t(catalog, "Tic-tac-toe · {size}×{size}, {k} in a row", size=game.size, k=game.k)
+    x, o = _who(game, "X", catalog), _who(game, "O", catalog)
+    return f"### {title}\n{MARKS['X']} {x} vs {MARKS['O']} {o}"
 
 
 def _deadline(game: GameRecord) -> str:
@@ -182,45 +187,30 @@ def has_board(game: GameRecord) -> bool:
 
 def status(game: GameRecord) -> str:
     """Whose turn it is, what the challenge waits for, or how the game ended, in words."""
+    catalog = translation(game.locale)
     if game.status is Status.CHALLENGE:
-        opponent = play.opponent_id(game)
-        return (
-            f"<@{opponent}>, <@{game.challenger_id}> challenges you to a game! "
-            f"{MARKS['X']} moves first. Accept or decline {_deadline(game)}.".replace(" .", ".")
+        ask = _t(
+            catalog,
+            "{opponent}, {challenger} challenges you to a game! {x} moves first.",
+            opponent=f"<@{play.opponent_id(game)}>",
+            challenger=f"<@{game.challenger_id}>",
+            x=MARKS["X"],
         )
+        if game.deadline is None:
+            return ask
+        until = _t(catalog, "Accept or decline {when}.", when=_deadline(game))
+        return f"{ask} {until}"
     side = play.turn(game)
+    player = f"<@{play.player_id(game, side)}>"
     if game.status is Status.ACTIVE:
         if game.ai_side == side:
-            return f"{MARKS[side]} <@{play.player_id(game, side)}> is thinking…"
-        clock = f" Time runs out {_deadline(game)}." if game.deadline else ""
-        return f"<@{play.player_id(game, side)}>, your move ({MARKS[side]}).{clock}"
-    return result(game)
-
-
-def result(game: GameRecord) -> str:
-    """How a finished game ended, in words."""
-    winner = game.winner
-    win_id = f"<@{play.player_id(game, winner)}>" if winner else ""
-    lose_id = f"<@{play.player_id(game, play.other(winner))}>" if winner else ""
-    opponent = f"<@{play.opponent_id(game)}>"
-    match game.ending:
-        case Ending.WIN:
-            line = ", ".join(cell_name(c, game.size) for c in play.winning_line(game))
-            return f"🏆 {MARKS[winner or 'X']} {win_id} wins with {line}!"
-        case Ending.DRAW:
-            return "🤝 It's a draw."
-        case Ending.RESIGN:
-            return f"🏳️ {lose_id} resigned. {MARKS[winner or 'X']} {win_id} wins."
-        case Ending.TIMEOUT:
-            return f"⌛ {lose_id} ran out of time. {MARKS[winner or 'X']} {win_id} wins by forfeit."
-        case Ending.DECLINED:
-            return f"{opponent} declined the challenge."
-        case Ending.WITHDRAWN:
-            return f"<@{game.challenger_id}> withdrew the challenge."
-        case Ending.EXPIRED:
-            return f"The challenge expired: {opponent} did not answer in time."
-        case _:
-            return "This game was abandoned."
+            return _t(catalog, "{mark} {player} is thinking…", mark=MARKS[side], player=player)
+        move = _t(catalog, "{player}, your move ({mark}).", player=player, mark=MARKS[side])
+        if not game.deadline:
+            return move
+        clock = _t(catalog, "Time runs out {when}.", when=_deadline(game))
+        return f"{move} {clock}"
+    return endings.result(game, catalog)
 
 
 def text(game: GameRecord) -> str:
@@ -244,14 +234,14 @@ def _cell_button(
 
 _Style = discord.ButtonStyle
 # How each control looks: (label, emoji, style).
-LOOKS: dict[str, tuple[str, str | None, discord.ButtonStyle]] = {
-    ACCEPT: ("Accept", None, _Style.success),
-    DECLINE: ("Decline", None, _Style.danger),
-    WITHDRAW: ("Withdraw", None, _Style.secondary),
-    HINT: ("Hint", "💡", _Style.secondary),
-    RESIGN: ("Resign", None, _Style.danger),
-    REMATCH: ("Rematch", None, _Style.primary),
-    REVIEW: ("Review", "🔍", _Style.secondary),
+LOOKS: dict[str, tuple[Text, str | None, discord.ButtonStyle]] = {
+    ACCEPT: (N_("Accept"), None, _Style.success),
+    DECLINE: (N_("Decline"), None, _Style.danger),
+    WITHDRAW: (N_("Withdraw"), None, _Style.secondary),
+    HINT: (N_("Hint"), "💡", _Style.secondary),
+    RESIGN: (N_("Resign"), None, _Style.danger),
+    REMATCH: (N_("Rematch"), None, _Style.primary),
+    REVIEW: (N_("Review"), "🔍", _Style.secondary),
 }
 
 
@@ -282,9 +272,11 @@ def view(game: GameRecord) -> BoardView:
             parts.append({"type": ACTION_ROW, "components": row})
     actions = controls(game)
     if actions:
+        catalog = translation(game.locale)
         row = []
         for action in actions:
             label, emoji, style = LOOKS[action]
-            row.append(_button(game.id, action, label=label, emoji=emoji, style=style))
+            name = catalog.gettext(label.msgid)
+            row.append(_button(game.id, action, label=name, emoji=emoji, style=style))
         parts.append({"type": ACTION_ROW, "components": row})
     return BoardView(parts)

@@ -1,4 +1,5 @@
-"""Reading a board message back: whether it shows a stored game, whether it is still there.
+"""A board message as Discord has it: whether it shows a stored game, whether it is still there,
+a link to it, and the refusal that points there.
 
 (How many marks a clicked board shows is ``board.marks_on``: every cell click reads it.)
 """
@@ -10,7 +11,8 @@ import asyncio
 import discord
 
 from bot.discord_ui import access, board
-from bot.games.record import GameRecord
+from bot.games.record import GameRecord, Status
+from bot.i18n import N_, Text
 
 
 def shows(message: discord.Message | None, game: GameRecord | None) -> bool:
@@ -43,3 +45,18 @@ async def board_exists(client: discord.Client, game: GameRecord, *, wait: float 
     except TimeoutError:
         return True
     return True
+
+
+def jump_url(game: GameRecord) -> str:
+    """A link to the game's message (the board or the challenge)."""
+    guild = game.guild_id if game.guild_id is not None else "@me"
+    return f"https://discord.com/channels/{guild}/{game.channel_id}/{game.message_id}"
+
+
+def busy_text(game: GameRecord | None) -> Text:
+    """The refusal for a channel that already has as many games as it may."""
+    if game is None or game.message_id is None:
+        return N_("A game is being set up in this channel; wait a moment or play in another one.")
+    if game.status is Status.CHALLENGE:
+        return N_("A challenge is waiting in this channel: {link}.", link=jump_url(game))
+    return N_("A game is running in this channel: {link}.", link=jump_url(game))

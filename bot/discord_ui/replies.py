@@ -1,4 +1,5 @@
-"""Private replies to an interaction: a refusal, a note, or the apology for a failure.
+"""Private replies to an interaction: a refusal, a note, or the apology for a failure, in the
+language of the person who clicked or ran the command (``interaction.locale``).
 
 Each answers exactly once: as the interaction's response if it has none yet, else as a
 followup. discord.py only logs an exception raised in a listener (the user would see "This
@@ -12,22 +13,32 @@ from typing import Any
 
 import discord
 
+from bot.i18n import N_, Text, translation
+
 log = logging.getLogger(__name__)
 
 Interaction = discord.Interaction[Any]
 
-SORRY = "Sorry, something went wrong on my side; it has been logged. Please try again."
+SORRY = N_("Sorry, something went wrong on my side; it has been logged. Please try again.")
 
 
-async def tell(interaction: Interaction, text: str) -> None:
-    """A private answer to the person who clicked or ran the command."""
+def words(interaction: Interaction, text: Text | str) -> str:
+    """A message in the language of the person who clicked (a str is sent as it is)."""
+    if isinstance(text, str):
+        return text
+    return text.render(translation(str(interaction.locale)))
+
+
+async def tell(interaction: Interaction, text: Text | str) -> None:
+    """A private answer to the person who clicked or ran the command, in their language."""
+    text = words(interaction, text)
     if interaction.response.is_done():
         await interaction.followup.send(text, ephemeral=True)
     else:
         await interaction.response.send_message(text, ephemeral=True)
 
 
-async def tell_safely(interaction: Interaction, text: str) -> None:
+async def tell_safely(interaction: Interaction, text: Text | str) -> None:
     """A private answer that may fail (Discord down, token expired): logged, not raised."""
     try:
         await tell(interaction, text)
@@ -35,6 +46,6 @@ async def tell_safely(interaction: Interaction, text: str) -> None:
         log.warning("could not answer interaction %s", interaction.id, exc_info=True)
 
 
-async def apologize(interaction: Interaction, text: str = SORRY) -> None:
+async def apologize(interaction: Interaction, text: Text | str = SORRY) -> None:
     """Answer privately that something failed, whether or not the interaction was answered."""
     await tell_safely(interaction, text)

@@ -16,12 +16,20 @@ import discord
 from discord import app_commands
 
 from bot.discord_ui import replies
+from bot.i18n import N_, Text
 
 log = logging.getLogger(__name__)
 
-GARBLED = "That command arrived garbled, so I did nothing. Please run it again."
+GARBLED = N_("That command arrived garbled, so I did nothing. Please run it again.")
 SNOWFLAKE_TYPES = frozenset({6, 7, 8, 9})  # user, channel, role, mentionable
-KINDS = {3: "text", 4: "a number", 5: "a yes/no", 6: "a user", 7: "a channel", 8: "a role"}
+KINDS = {
+    3: N_("text"),
+    4: N_("a number"),
+    5: N_("a yes/no"),
+    6: N_("a user"),
+    7: N_("a channel"),
+    8: N_("a role"),
+}
 NESTING_TYPES = frozenset({1, 2})  # subcommand, subcommand group
 
 
@@ -63,10 +71,10 @@ class CheckedTree(app_commands.CommandTree[Any]):
         if refusal is None:
             return True
         log.warning("garbled /%s from user %s refused", data.get("name"), interaction.user.id)
-        await interaction.response.send_message(refusal, ephemeral=True)
+        await replies.tell(interaction, refusal)
         return False
 
-    def _mistyped(self, data: Any) -> str | None:
+    def _mistyped(self, data: Any) -> Text | None:
         """Why the command cannot be run as sent, if it cannot: a (sub)command this bot does not
         have, or an id option (a user, say) holding a value of another type, which the command
         would get as a bare string where it needs an object."""
@@ -80,17 +88,22 @@ class CheckedTree(app_commands.CommandTree[Any]):
             parameter = command.get_parameter(option["name"])
             expected = parameter.type.value if parameter is not None else None
             if expected in SNOWFLAKE_TYPES and option["type"] != expected:
-                got = KINDS.get(option["type"], "something else")
-                return (
-                    f"The option {option['name']} arrived as {got} where "
-                    f"{KINDS.get(expected, 'an id')} was expected, so I did nothing."
+                return N_(
+                    "The option {name} arrived as {got} where {wanted} was expected, "
+                    "so I did nothing.",
+                    name=option["name"],
+                    got=KINDS.get(option["type"], N_("something else")),
+                    wanted=KINDS.get(expected, N_("an id")),
                 )
         return None
 
 
-def _unknown(error: app_commands.CommandNotFound) -> str:
+def _unknown(error: app_commands.CommandNotFound) -> Text:
     """The answer to a command (or subcommand) this bot does not have."""
     if error.parents:
-        parent = " ".join(error.parents)
-        return f"/{parent} has no subcommand {error.name}: run /{parent} and pick its options."
-    return f"I have no command /{error.name}; type / to see the commands I have."
+        return N_(
+            "/{parent} has no subcommand {name}: run /{parent} and pick its options.",
+            parent=" ".join(error.parents),
+            name=error.name,
+        )
+    return N_("I have no command /{name}; type / to see the commands I have.", name=error.name)

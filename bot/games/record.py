@@ -44,7 +44,9 @@ class GameRecord:
     names it and that side's id is the bot's own user id. ``moves`` are the cells played so far,
     in order, X first: the board is derived from them, never stored apart. ``deadline`` is an
     aware UTC time: for a challenge, when it expires; for an active game, when the player to move
-    forfeits. Changes make new records (``bot.games.rules``); a record is never changed in place.
+    forfeits. ``locale`` is the language of the board everyone sees (the server's choice, else
+    its Community language, else its starter's). Changes make new records
+    (``bot.games.rules``); a record is never changed in place.
     """
 
     id: int
@@ -64,6 +66,7 @@ class GameRecord:
     message_id: int | None = None
     deadline: datetime | None = None
     created_at: datetime | None = None
+    locale: str = "en-US"  # the Discord locale the shared board is written in
 
     @property
     def vs_bot(self) -> bool:

@@ -1,6 +1,7 @@
 """Post-game review and hints in words, from the engine's exact values.
 
-Pure and synchronous (no Discord, no asyncio): the bot runs these in its engine executor, since
+Pure and synchronous (no Discord, no asyncio), in words marked for translation (``Text``, put
+into the reader's language by the bot): the bot runs these in its engine executor, since
 the engine may search for a while on big boards.
 
 Results are classed for the player to move by ``engine.classify`` (the sign of the exact value):
@@ -18,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 import engine
+from bot.i18n import N_, NP_, Text
 from engine import Board, analyse, cell_name, classify
 
 WIN, DRAW, LOSS = "win", "draw", "loss"
@@ -41,9 +43,14 @@ def best_of(values: Mapping[int, int]) -> int:
     return min(values, key=lambda cell: (-values[cell], cell))
 
 
+# The result classes in words.
+RESULT_WORDS = {WIN: N_("a win"), DRAW: N_("a draw"), LOSS: N_("a loss")}
+KEPT_WORDS = {WIN: N_("the win"), DRAW: N_("the draw"), LOSS: N_("the loss")}
+
+
 def review(
-    moves: Sequence[int], size: int, k: int, names: Mapping[str, str] | None = None
-) -> list[str]:
+    moves: Sequence[int], size: int, k: int, names: Mapping[str, str | Text] | None = None
+) -> list[Text]:
     """Lines naming every move that changed the result, then a summary line.
 
     ``names`` maps "X" and "O" to display names. A move can only make its player's result
@@ -51,7 +58,7 @@ def review(
     move the player had instead. Raises ``engine.IllegalMoveError`` for an impossible move list.
     """
     names = names or {}
-    lines: list[str] = []
+    lines: list[Text] = []
     mistakes = {"X": 0, "O": 0}
     board = Board.empty(size, k)
     before = classify(board) if moves else 0
@@ -71,14 +78,21 @@ def review(
             lines.append(_mistake(number, _who(mark, names), board, cell, was, now))
         board, before = after, next_value
     if not any(mistakes.values()):
-        lines.append("No move changed the result: perfect play from both sides.")
+        lines.append(N_("No move changed the result: perfect play from both sides."))
     else:
-        counts = ", ".join(f"{_who(mark, names)} {count}" for mark, count in mistakes.items())
-        lines.append(f"Moves that changed the result: {counts}.")
+        lines.append(
+            N_(
+                "Moves that changed the result: {x} {x_count}, {o} {o_count}.",
+                x=_who("X", names),
+                x_count=mistakes["X"],
+                o=_who("O", names),
+                o_count=mistakes["O"],
+            )
+        )
     return lines
 
 
-def hint(moves: Sequence[int], size: int, k: int) -> str:
+def hint(moves: Sequence[int], size: int, k: int) -> Text:
     """The best move for the player to move, and what it achieves.
 
     Raises ``engine.IllegalMoveError`` if the game is over or the move list is impossible.
@@ -89,30 +103,45 @@ def hint(moves: Sequence[int], size: int, k: int) -> str:
     name, value = cell_name(cell, size), values[cell]
     if value > 0:
         n = winner_moves(value)
-        return f"Play {name}: it wins now." if n == 1 else f"Play {name}: it wins in {n} moves."
+        if n == 1:
+            return N_("Play {cell}: it wins now.", cell=name)
+        return NP_(
+            "Play {cell}: it wins in {n} move.", "Play {cell}: it wins in {n} moves.", n, cell=name
+        )
     if value == 0:
         if len(values) > 1 and all(v < 0 for c, v in values.items() if c != cell):
-            return f"Play {name}: it holds the draw; every other move loses."
-        return f"Play {name}: it holds the draw."
-    return f"Every move loses; {name} holds out longest (loss in {_moves(winner_moves(value))})."
-
-
-def _mistake(number: int, who: str, board: Board, cell: int, was: str, now: str) -> str:
-    values = analyse(board)
-    best = best_of(values)
-    kept = f"{cell_name(best, board.size)} kept the {was}"
-    if was == WIN:
-        kept += f" (a win in {_moves(winner_moves(values[best]))})"
-    return (
-        f"Move {number}: {who} played {cell_name(cell, board.size)}; "
-        f"the position went from a {was} to a {now}; {kept}."
+            return N_("Play {cell}: it holds the draw; every other move loses.", cell=name)
+        return N_("Play {cell}: it holds the draw.", cell=name)
+    return NP_(
+        "Every move loses; {cell} holds out longest (loss in {n} move).",
+        "Every move loses; {cell} holds out longest (loss in {n} moves).",
+        winner_moves(value),
+        cell=name,
     )
 
 
-def _who(mark: str, names: Mapping[str, str]) -> str:
+def _mistake(number: int, who: Text | str, board: Board, cell: int, was: str, now: str) -> Text:
+    values = analyse(board)
+    best = best_of(values)
+    kept = N_("{cell} kept {result}", cell=cell_name(best, board.size), result=KEPT_WORDS[was])
+    if was == WIN:
+        kept = NP_(
+            "{cell} kept the win (a win in {n} move)",
+            "{cell} kept the win (a win in {n} moves)",
+            winner_moves(values[best]),
+            cell=cell_name(best, board.size),
+        )
+    return N_(
+        "Move {number}: {who} played {cell}; the position went from {was} to {now}; {kept}.",
+        number=number,
+        who=who,
+        cell=cell_name(cell, board.size),
+        was=RESULT_WORDS[was],
+        now=RESULT_WORDS[now],
+        kept=kept,
+    )
+
+
+def _who(mark: str, names: Mapping[str, str | Text]) -> Text | str:
     name = names.get(mark)
-    return f"{name} ({mark})" if name else mark
-
-
-def _moves(n: int) -> str:
-    return "1 move" if n == 1 else f"{n} moves"
+    return N_("{name} ({mark})", name=name, mark=mark) if name else mark

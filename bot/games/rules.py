@@ -13,24 +13,28 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 import engine
-from bot.games.record import PLAYED, Ending, GameRecord, Status
+from bot.games.record import Ending, GameRecord, Status
+from bot.i18n import N_, Text
 
 if TYPE_CHECKING:
     from engine import Side
 
 SIDES: tuple[Side, Side] = ("X", "O")
 
-GONE = "This game no longer exists. Start a new one with /tictactoe."
-OVER = "This game is over. Start a new one with /tictactoe, or ask for a rematch."
-ABANDONED = "This game was abandoned when its board was deleted. Start a new one with /tictactoe."
-THINKING = "I'm thinking about my move; one moment please."
+GONE = N_("This game no longer exists. Start a new one with /tictactoe.")
+OVER = N_("This game is over. Start a new one with /tictactoe, or ask for a rematch.")
+ABANDONED = N_(
+    "This game was abandoned when its board was deleted. Start a new one with /tictactoe."
+)
+THINKING = N_("I'm thinking about my move; one moment please.")
 
 
 @dataclass(frozen=True, slots=True)
 class Refused:
-    """Why a change was not made, in words for the person who asked for it."""
+    """Why a change was not made, in words for the person who asked for it (translated when
+    shown, in their language)."""
 
-    text: str
+    text: Text
     engine_turn: bool = False  # refused because the engine is to move
 
 
@@ -94,9 +98,14 @@ def winning_line(game: GameRecord) -> tuple[int, ...]:
     return tuple(outcome.line) if outcome is not None and outcome.line else ()
 
 
-def players(game: GameRecord) -> str:
-    """Both players, as mentions."""
-    return f"<@{game.x_id}> and <@{game.o_id}>"
+def mention(user_id: int) -> str:
+    """A user as a mention."""
+    return f"<@{user_id}>"
+
+
+def pair(game: GameRecord) -> dict[str, str]:
+    """Both players as the values ``{x}`` and ``{o}`` of a message."""
+    return {"x": mention(game.x_id), "o": mention(game.o_id)}
 
 
 # -------------------------------------------------------------------------------- changes
@@ -153,6 +162,7 @@ def rematch_of(game: GameRecord, *, game_id: int, challenger_id: int, now: datet
         ai_level=game.ai_level,
         status=Status.ACTIVE if game.vs_bot else Status.CHALLENGE,
         created_at=now,
+        locale=game.locale,
     )
 
 
@@ -177,16 +187,22 @@ def move(game: GameRecord | None, user_id: int, cell: int) -> GameRecord | Refus
     if game.status is Status.FINISHED:
         return over(game)
     if game.status is Status.CHALLENGE:
-        return Refused("The game has not started: the challenge is still waiting for an answer.")
+        return Refused(
+            N_("The game has not started: the challenge is still waiting for an answer.")
+        )
     side = side_of(game, user_id)
     if side is None:
-        return Refused(f"This game is between {players(game)}; start your own with /tictactoe.")
+        return Refused(
+            N_("This game is between {x} and {o}; start your own with /tictactoe.", **pair(game))
+        )
     if ai_to_move(game):
         return Refused(THINKING, engine_turn=True)
     if side != turn(game):
-        return Refused(f"It's not your turn: waiting for <@{to_move_id(game)}>.")
+        return Refused(
+            N_("It's not your turn: waiting for {player}.", player=mention(to_move_id(game)))
+        )
     if not 0 <= cell < game.size * game.size or cell in game.moves:
-        return Refused("That cell is already taken; pick an empty one.")
+        return Refused(N_("That cell is already taken; pick an empty one."))
     return play(game, cell)
 
 
@@ -200,16 +216,21 @@ def _challenge(game: GameRecord | None, user_id: int, *, challenger: bool) -> Ga
     if game is None:
         return Refused(GONE)
     if game.status is not Status.CHALLENGE:
-        return Refused("This challenge has already been answered.")
+        return Refused(N_("This challenge has already been answered."))
     opponent = opponent_id(game)
     if not challenger and user_id != opponent:
         if user_id == game.challenger_id:
-            return Refused(f"Wait for <@{opponent}> to answer, or withdraw your challenge.")
-        return Refused(f"This challenge is for <@{opponent}>, not you.")
+            return Refused(
+                N_(
+                    "Wait for {player} to answer, or withdraw your challenge.",
+                    player=mention(opponent),
+                )
+            )
+        return Refused(N_("This challenge is for {player}, not you.", player=mention(opponent)))
     if challenger and user_id != game.challenger_id:
         if user_id == opponent:
-            return Refused("Only the challenger can withdraw it; you can accept or decline.")
-        return Refused(f"This challenge is between {players(game)}.")
+            return Refused(N_("Only the challenger can withdraw it; you can accept or decline."))
+        return Refused(N_("This challenge is between {x} and {o}.", **pair(game)))
     return game
 
 
@@ -236,48 +257,8 @@ def resign(game: GameRecord | None, user_id: int) -> GameRecord | Refused:
     if game.status is Status.FINISHED:
         return over(game)
     if game.status is Status.CHALLENGE:
-        return Refused("The game has not started; decline or withdraw the challenge instead.")
+        return Refused(N_("The game has not started; decline or withdraw the challenge instead."))
     side = side_of(game, user_id)
     if side is None:
-        return Refused(f"This isn't your game: it's between {players(game)}.")
+        return Refused(N_("This isn't your game: it's between {x} and {o}.", **pair(game)))
     return finish(game, Ending.RESIGN, other(side))
-
-
-def replayable(game: GameRecord | None, user_id: int) -> GameRecord | Refused:
-    """The finished game `user_id` may ask to replay, or why they may not."""
-    if game is None:
-        return Refused(GONE)
-    if is_live(game) or game.ending not in PLAYED:
-        return Refused("There is no finished game to replay here.")
-    if side_of(game, user_id) is None:
-        return Refused(f"Only {players(game)} can ask for a rematch.")
-    return game
-
-
-def hintable(game: GameRecord | None, user_id: int) -> GameRecord | Refused:
-    """The game `user_id` may have a hint in now, or why not."""
-    if game is None:
-        return Refused(GONE)
-    if game.ai_side is None:
-        return Refused("Hints are only for games against me.")
-    if game.status is Status.FINISHED:
-        return Refused("This game is over: use Review to see which moves mattered.")
-    human = player_id(game, other(game.ai_side))
-    if user_id != human:
-        return Refused(f"Only <@{human}> can ask for hints in this game.")
-    if ai_to_move(game):
-        return Refused("I'm thinking about my move; ask again when it's your turn.")
-    return game
-
-
-def reviewable(game: GameRecord | None) -> GameRecord | Refused:
-    """The game if it can be reviewed now, or why not."""
-    if game is None:
-        return Refused(GONE)
-    if is_live(game):
-        return Refused("The review opens when the game is over.")
-    if game.ending not in PLAYED:
-        return Refused("No game was played here, so there is nothing to review.")
-    if not game.moves:
-        return Refused("No moves were played in this game.")
-    return game

@@ -31,7 +31,8 @@ class GameRegistry:
 
     def __init__(self, *, on_due: Callable[[int], None], now: Callable[[], datetime]) -> None:
         self._games: dict[int, GameRecord] = {}
-        self._channels: dict[int, int] = {}  # channel id -> live game id (or RESERVED)
+        # channel id -> its live games' ids (RESERVED for one being created)
+        self._channels: dict[int, list[int]] = {}
         # A lock lives as long as someone holds or waits for it: ids of games long gone (or
         # never real: forged clicks) leave nothing behind.
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
@@ -60,12 +61,17 @@ class GameRegistry:
         frees its channel."""
         if rules.is_live(game):
             self._games[game.id] = game
-            self._channels[game.channel_id] = game.id
+            ids = self._channels.setdefault(game.channel_id, [])
+            if game.id not in ids:
+                # The game takes a reservation's place, if one is waiting in its channel.
+                if RESERVED in ids:
+                    ids[ids.index(RESERVED)] = game.id
+                else:
+                    ids.append(game.id)
         else:
             self._games.pop(game.id, None)
             self._unverified.discard(game.id)
-            if self._channels.get(game.channel_id) == game.id:
-                del self._channels[game.channel_id]
+            self._leave(game.channel_id, game.id)
         live = rules.is_live(game) and game.deadline is not None
         self.set_deadline(game.id, game.deadline if live else None)
 
@@ -88,24 +94,37 @@ class GameRegistry:
     # --------------------------------------------------------------- channels
 
     def in_channel(self, channel_id: int) -> GameRecord | None:
-        """The live game in a channel, if any (not a reservation)."""
-        game_id = self._channels.get(channel_id)
-        return self._games.get(game_id) if game_id else None
+        """The oldest live game in a channel, if any (not a reservation)."""
+        games = self.games_in(channel_id)
+        return games[0] if games else None
 
-    def reserve(self, channel_id: int) -> bool:
-        """Claim a channel for a game about to be created; False if it already has one.
+    def games_in(self, channel_id: int) -> list[GameRecord]:
+        """The live games in a channel, oldest first."""
+        ids = self._channels.get(channel_id, ())
+        return [self._games[game_id] for game_id in ids if game_id in self._games]
+
+    def reserve(self, channel_id: int, limit: int = 1) -> bool:
+        """Claim a place in a channel for a game about to be created; False if the channel
+        already has `limit` games (or games being created).
 
         Synchronous on purpose: two commands in one channel cannot both pass it.
         """
-        if channel_id in self._channels:
+        ids = self._channels.setdefault(channel_id, [])
+        if len(ids) >= limit:
             return False
-        self._channels[channel_id] = RESERVED
+        ids.append(RESERVED)
         return True
 
     def release(self, channel_id: int) -> None:
         """Give back a reservation whose game was never created."""
-        if self._channels.get(channel_id) == RESERVED:
-            del self._channels[channel_id]
+        self._leave(channel_id, RESERVED)
+
+    def _leave(self, channel_id: int, game_id: int) -> None:
+        ids = self._channels.get(channel_id)
+        if ids is not None and game_id in ids:
+            ids.remove(game_id)
+        if not ids:
+            self._channels.pop(channel_id, None)
 
     # -------------------------------------------------------------- cooldowns
 

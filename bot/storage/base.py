@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from bot.games.record import GameRecord
+from bot.games.settings import ServerSettings
 from bot.games.stats import LeaderboardRow, PlayerStats
 
 
@@ -46,3 +47,9 @@ class Store(Protocol):
 
     async def leaderboard(self, guild_id: int | None, *, limit: int = 10) -> list[LeaderboardRow]:
         """The best-rated players of a server, against people."""
+
+    async def server_settings(self) -> dict[int, ServerSettings]:
+        """Every server's own settings, by server id (servers that set nothing are left out)."""
+
+    async def save_server_settings(self, guild_id: int, settings: ServerSettings) -> None:
+        """Store a server's settings in place of its old ones (committed before this returns)."""

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from bot.games import rating
 from bot.games.record import Ending, GameRecord, Status
+from bot.games.settings import ServerSettings
 from bot.games.stats import LeaderboardRow, PlayerStats, Record
 from bot.storage import schema
 from bot.storage.schema import PEOPLE, guild_key
@@ -20,14 +21,14 @@ def upsert(conn: sqlite3.Connection, game: GameRecord) -> None:
         row is None or row[0] != Status.FINISHED.value
     )
     conn.execute(
-        f"INSERT INTO games ({schema.COLUMNS}) VALUES ({', '.join('?' * 17)}) "
+        f"INSERT INTO games ({schema.COLUMNS}) VALUES ({', '.join('?' * 18)}) "
         "ON CONFLICT (id) DO UPDATE SET guild_id = excluded.guild_id, "
         "channel_id = excluded.channel_id, x_id = excluded.x_id, o_id = excluded.o_id, "
         "challenger_id = excluded.challenger_id, size = excluded.size, k = excluded.k, "
         "ai_side = excluded.ai_side, ai_level = excluded.ai_level, "
         "moves = excluded.moves, status = excluded.status, ending = excluded.ending, "
         "winner = excluded.winner, message_id = excluded.message_id, "
-        "deadline = excluded.deadline, "
+        "deadline = excluded.deadline, locale = excluded.locale, "
         "created_at = CASE WHEN ? THEN excluded.created_at ELSE games.created_at END",
         (*schema.to_row(game), game.created_at is not None),
     )
@@ -129,6 +130,21 @@ def leaderboard(conn: sqlite3.Connection, guild: int, limit: int) -> list[Leader
         )
         for rank, (user_id, value, wins, draws, losses, vs_bot) in enumerate(rows, 1)
     ]
+
+
+def server_settings(conn: sqlite3.Connection) -> dict[int, ServerSettings]:
+    """Every stored server's settings."""
+    rows = conn.execute("SELECT guild_id, settings FROM server_settings").fetchall()
+    return {int(guild): ServerSettings.from_json(text) for guild, text in rows}
+
+
+def save_settings(conn: sqlite3.Connection, guild_id: int, text: str) -> None:
+    """Replace one server's settings (inside the caller's transaction)."""
+    conn.execute(
+        "INSERT INTO server_settings (guild_id, settings) VALUES (?, ?) "
+        "ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings",
+        (guild_id, text),
+    )
 
 
 def explain(exc: sqlite3.Error, path: Path, busy_timeout: float) -> str:

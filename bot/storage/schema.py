@@ -1,6 +1,6 @@
 """The database's tables, their migrations, and games as rows (run on the store's own thread).
 
-Layout (schema version 1, kept in ``PRAGMA user_version``):
+Layout (schema version 2, kept in ``PRAGMA user_version``):
 
 - ``games``: one row per game; ``moves`` is a comma-separated list of cells ("0,4,8"),
   ``deadline`` and ``created_at`` are ISO 8601 UTC text with microseconds (exact round trip).
@@ -8,6 +8,10 @@ Layout (schema version 1, kept in ``PRAGMA user_version``):
   ``"people"`` or a bot level name. Direct messages (``guild_id`` None) are stored as server 0.
 - ``ratings``: Elo rating and number of rated games per (server, player), people only.
 - ``counter``: the last game id handed out, so ids are never reused.
+- ``server_settings`` (version 2): one row per server that changed a setting; ``settings`` is a
+  JSON object of the settings it set (``ServerSettings.to_json``).
+
+Version 2 also gave ``games`` its ``locale`` (the board's language); older rows read as English.
 """
 
 from __future__ import annotations
@@ -72,12 +76,19 @@ MIGRATIONS: list[Sequence[str]] = [
         "CREATE TABLE counter (last INTEGER NOT NULL)",
         "INSERT INTO counter (last) VALUES (0)",
     ),
+    (
+        "ALTER TABLE games ADD COLUMN locale TEXT NOT NULL DEFAULT 'en-US'",
+        """CREATE TABLE server_settings (
+            guild_id INTEGER PRIMARY KEY,
+            settings TEXT NOT NULL
+        )""",
+    ),
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 COLUMNS = (
     "id, guild_id, channel_id, x_id, o_id, challenger_id, size, k, ai_side, ai_level, moves, "
-    "status, ending, winner, message_id, deadline, created_at"
+    "status, ending, winner, message_id, deadline, created_at, locale"
 )
 
 
@@ -123,12 +134,13 @@ def to_row(game: GameRecord) -> tuple[Any, ...]:
         game.message_id,
         iso(game.deadline),
         iso(game.created_at) or iso(datetime.now(UTC)),
+        game.locale,
     )
 
 
 def from_row(row: Sequence[Any]) -> GameRecord:
     (gid, guild, channel, x, o, challenger, size, k, ai_side, ai_level, moves, status, ending,
-     winner, message, deadline, created) = row  # fmt: skip
+     winner, message, deadline, created, locale) = row  # fmt: skip
     return GameRecord(
         id=gid,
         guild_id=guild,
@@ -147,4 +159,5 @@ def from_row(row: Sequence[Any]) -> GameRecord:
         message_id=message,
         deadline=None if deadline is None else datetime.fromisoformat(deadline),
         created_at=datetime.fromisoformat(created),
+        locale=locale,
     )

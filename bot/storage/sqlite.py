@@ -23,6 +23,7 @@ from typing import Any, TypeVar
 
 from bot.games import rules
 from bot.games.record import GameRecord
+from bot.games.settings import ServerSettings
 from bot.games.stats import LeaderboardRow, PlayerStats
 from bot.storage import queries, schema
 from bot.storage.base import StorageError
@@ -113,6 +114,15 @@ class SQLiteStore:
         Ties go to the player with more rated games, then to the lower user id.
         """
         return await self._run(self._leaderboard, schema.guild_key(guild_id), limit)
+
+    async def server_settings(self) -> dict[int, ServerSettings]:
+        """Every server's own settings, by server id."""
+        return await self._run(self._read, "load the server settings", queries.server_settings)
+
+    async def save_server_settings(self, guild_id: int, settings: ServerSettings) -> None:
+        """Replace a server's settings (one row of JSON)."""
+        text, what = settings.to_json(), f"save the settings of server {guild_id}"
+        await self._run(self._write, what, lambda c: queries.save_settings(c, guild_id, text))
 
     # -- plumbing ----------------------------------------------------------------------------
 

@@ -64,8 +64,8 @@ async def test_an_analysis_past_its_limit_raises_and_leaves_no_process() -> None
         with pytest.raises(AnalysisTimeout):
             await runner.analyse(5, review.hint, [0, 24, 4, 20], 5, 4, limit=0.01)
         assert not runner._analysts
-        assert (await runner.analyse(3, review.hint, [0, 3, 1, 4], 3, 3, limit=5.0)) == (
-            "Play C1: it wins now."
-        )
+        assert (await runner.analyse(3, review.hint, [0, 3, 1, 4], 3, 3, limit=5.0)).in_locale(
+            None
+        ) == ("Play C1: it wins now.")
     finally:
         runner.close()

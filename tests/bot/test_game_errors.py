@@ -48,7 +48,7 @@ async def test_an_unexpected_error_in_the_command_is_one_private_apology_and_log
 
     assert calls == [1]
     assert result.acknowledged and result.ephemeral
-    assert result.response.content == SORRY
+    assert result.response.content == SORRY.in_locale(None)
     assert result.followups == []
     assert channel.last_message is None
     assert "tictactoe" in logged_cause(caplog).getMessage()
@@ -77,7 +77,7 @@ async def test_an_unexpected_error_in_a_click_is_one_private_apology_and_logged(
 
     assert calls == [1]
     assert result.acknowledged and result.ephemeral
-    assert result.response.content == SORRY
+    assert result.response.content == SORRY.in_locale(None)
     assert result.followups == []
     assert [c.mark for c in cells(simcord_env, message, 3)] == [None] * 9
     assert "ttt:1:4" in logged_cause(caplog).getMessage()
@@ -111,7 +111,7 @@ async def test_an_error_after_the_board_was_posted_is_apologized_for_in_a_follow
 
     assert saves == [1, 2]
     assert result.acknowledged and not result.ephemeral  # the move itself was shown
-    assert [f.content for f in result.followups] == [SORRY]
+    assert [f.content for f in result.followups] == [SORRY.in_locale(None)]
     assert all(f.ephemeral for f in result.followups)
     logged_cause(caplog)
     marks = [c.mark for c in cells(simcord_env, message, 3)]
@@ -138,7 +138,7 @@ async def test_an_unexpected_error_in_a_stats_command_is_one_private_apology_and
 
     assert calls == [1]
     assert result.acknowledged and result.ephemeral
-    assert result.response.content == SORRY
+    assert result.response.content == SORRY.in_locale(None)
     assert result.followups == []
     assert command in logged_cause(caplog).getMessage()
     (reported,) = simcord_env.errors

@@ -9,6 +9,7 @@ import pytest
 
 import engine
 from bot.discord_ui import board as render
+from bot.discord_ui import readback
 from bot.games import rules as play
 from bot.games.record import Ending, GameRecord, Status
 
@@ -147,5 +148,5 @@ def test_an_unanswered_challenge_ends_without_buttons(ending: Ending, words: str
 
 def test_jump_url_points_at_the_message_in_servers_and_dms():
     """The link a refusal gives to the running game."""
-    assert render.jump_url(game([], message_id=5)) == "https://discord.com/channels/1/2/5"
-    assert render.jump_url(game([], message_id=5, guild_id=None)).endswith("/@me/2/5")
+    assert readback.jump_url(game([], message_id=5)) == "https://discord.com/channels/1/2/5"
+    assert readback.jump_url(game([], message_id=5, guild_id=None)).endswith("/@me/2/5")

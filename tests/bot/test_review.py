@@ -8,11 +8,22 @@ from pathlib import Path
 
 import pytest
 
-from bot.games.review import best_of, hint, result_class, review, winner_moves
+from bot.games import review as reviews
+from bot.games.review import best_of, result_class, winner_moves
 from engine import Board, IllegalMoveError, analyse, cell_name, parse_cell
 
 NAMES = {"X": "Alice", "O": "Bob"}
 ROOT = Path(__file__).resolve().parents[2]
+
+
+def review(*args: object) -> list[str]:
+    """The review's lines in English."""
+    return [line.in_locale(None) for line in reviews.review(*args)]  # type: ignore[arg-type]
+
+
+def hint(*args: object) -> str:
+    """The hint in English."""
+    return reviews.hint(*args).in_locale(None)  # type: ignore[arg-type]
 
 
 def test_x_blunder_from_draw_to_loss_is_named_with_a_drawing_move() -> None:

@@ -15,6 +15,7 @@ from bot.cogs.games.advice import Advice
 from bot.cogs.games.clicks import ClickCog
 from bot.cogs.games.command import GameCog
 from bot.cogs.games.flow import GameFlow
+from bot.cogs.games.settings import SettingsCog
 from bot.cogs.games.watch import DEADLINE, BoardWatch
 from bot.live.registry import GameRegistry
 
@@ -24,12 +25,21 @@ if TYPE_CHECKING:
 
 async def setup(bot: TicTacToeBot) -> None:
     """Add the game cogs to the bot (``load_extension("bot.cogs.games")``)."""
+    servers = await bot.store.server_settings()  # each server's own settings, kept up to date
     games = GameRegistry(
         on_due=lambda game_id: bot.dispatch(DEADLINE, game_id), now=discord.utils.utcnow
     )
     flow = GameFlow(
-        client=bot, store=bot.store, engine=bot.engine, games=games, settings=bot.settings
+        client=bot,
+        store=bot.store,
+        engine=bot.engine,
+        games=games,
+        settings=bot.settings,
+        servers=servers,
     )
-    await bot.add_cog(GameCog(client=bot, games=games, flow=flow, settings=bot.settings))
+    await bot.add_cog(
+        GameCog(client=bot, games=games, flow=flow, settings=bot.settings, servers=servers)
+    )
+    await bot.add_cog(SettingsCog(store=bot.store, settings=bot.settings, servers=servers))
     await bot.add_cog(ClickCog(games=games, flow=flow, advice=Advice(bot.engine)))
     await bot.add_cog(BoardWatch(client=bot, games=games, flow=flow))

@@ -10,15 +10,17 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from gettext import NullTranslations
 from typing import Any
 
 import discord
 
 from bot.compute.runner import AnalysisTimeout, EngineRunner
 from bot.discord_ui import replies
-from bot.games import review, rules
+from bot.games import asking, review, rules
 from bot.games.record import GameRecord
 from bot.games.rules import Refused
+from bot.i18n import N_, NP_, Text, translation
 
 log = logging.getLogger(__name__)
 
@@ -29,44 +31,54 @@ REVIEW_LIMIT = 30.0  # seconds for a whole game's review
 MAX_CHARS = 1900  # an ephemeral message holds 2,000 characters
 
 
-def too_deep(game: GameRecord, limit: float, what: str) -> str:
+def too_deep(game: GameRecord, limit: float, what: str) -> Text:
     """The answer when the exact analysis of `what` did not finish within its limit."""
     size = f"{game.size}×{game.size}"
     if what == "hint":
-        return (
-            f"Sorry, this position needs a deeper analysis than I can finish in {limit:g} s: "
-            f"early in a {size} game it is still very open. Ask again a few moves on."
+        return N_(
+            "Sorry, this position needs a deeper analysis than I can finish in {limit} s: "
+            "early in a {size} game it is still very open. Ask again a few moves on.",
+            limit=f"{limit:g}",
+            size=size,
         )
-    return (
-        f"Sorry, reviewing this game needs a deeper analysis than I can finish in {limit:g} s "
-        f"(the opening of a {size} game is very open)."
+    return N_(
+        "Sorry, reviewing this game needs a deeper analysis than I can finish in {limit} s "
+        "(the opening of a {size} game is very open).",
+        limit=f"{limit:g}",
+        size=size,
     )
 
 
-def names(game: GameRecord, viewer_id: int) -> dict[str, str]:
+def names(game: GameRecord, viewer_id: int) -> dict[str, str | Text]:
     """How the review names each side: "You" for the viewer, else a mention."""
-    out: dict[str, str] = {}
+    out: dict[str, str | Text] = {}
     for side in rules.SIDES:
         user_id = rules.player_id(game, side)
-        out[side] = "You" if user_id == viewer_id else f"<@{user_id}>"
+        out[side] = N_("You") if user_id == viewer_id else f"<@{user_id}>"
     return out
 
 
-def fit(lines: list[str], limit: int = MAX_CHARS) -> str:
-    """The lines joined, cut before `limit` characters with a note of how many were left out.
+def fit(
+    lines: list[str], limit: int = MAX_CHARS, *, catalog: NullTranslations | None = None
+) -> str:
+    """The lines joined, cut before `limit` characters with a note (in `catalog`'s language) of
+    how many were left out.
 
     The last line (the summary) is always kept.
     """
     *body, summary = lines
     kept: list[str] = []
-    room = limit - len(summary) - 40
+    room = limit - len(summary) - 80  # room for the note in any language
     for line in body:
         if len(line) + 1 > room:
             break
         kept.append(line)
         room -= len(line) + 1
     if len(kept) < len(body):
-        kept.append(f"… and {len(body) - len(kept)} more.")
+        left = len(body) - len(kept)
+        kept.append(
+            NP_("… and {n} more.", "… and {n} more.", left).render(catalog or translation(None))
+        )
     return "\n".join([*kept, summary])
 
 
@@ -78,18 +90,20 @@ class Advice:
 
     async def hint(self, interaction: Interaction, game: GameRecord | None) -> None:
         """The best move for the player to move against the bot, and what it achieves."""
-        found = rules.hintable(game, interaction.user.id)
+        found = asking.hintable(game, interaction.user.id)
         if isinstance(found, Refused):
             await replies.tell(interaction, found.text)
             return
         args = (list(found.moves), found.size, found.k)
         text = await self._work(interaction, found, review.hint, args, HINT_LIMIT)
-        answer = f"💡 {text}" if text else too_deep(found, HINT_LIMIT, "hint")
-        await replies.tell(interaction, answer)
+        if text is None:
+            await replies.tell(interaction, too_deep(found, HINT_LIMIT, "hint"))
+            return
+        await replies.tell(interaction, f"💡 {replies.words(interaction, text)}")
 
     async def review(self, interaction: Interaction, game: GameRecord | None) -> None:
         """Every move that changed the result, and what would have kept it."""
-        found = rules.reviewable(game)
+        found = asking.reviewable(game)
         if isinstance(found, Refused):
             await replies.tell(interaction, found.text)
             return
@@ -98,8 +112,15 @@ class Advice:
         if lines is None:
             await replies.tell(interaction, too_deep(found, REVIEW_LIMIT, "review"))
             return
-        title = f"**Review of game {found.id}** ({len(found.moves)} moves)"
-        await replies.tell(interaction, fit([title, *lines]))
+        catalog = translation(str(interaction.locale))
+        title = NP_(
+            "**Review of game {game}** ({n} move)",
+            "**Review of game {game}** ({n} moves)",
+            len(found.moves),
+            game=found.id,
+        )
+        words = [line.render(catalog) for line in [title, *lines]]
+        await replies.tell(interaction, fit(words, catalog=catalog))
 
     async def _work(
         self,

@@ -18,9 +18,10 @@ from bot.cogs.games.advice import Advice
 from bot.cogs.games.flow import GameFlow, Shown
 from bot.cogs.games.opening import open_game
 from bot.discord_ui import access, board, readback, replies
-from bot.games import rules
+from bot.games import asking, rules
 from bot.games.record import GameRecord
 from bot.games.rules import Refused
+from bot.i18n import N_
 from bot.live.registry import GameRegistry
 from engine import cell_name
 
@@ -28,12 +29,12 @@ log = logging.getLogger(__name__)
 
 Interaction = discord.Interaction[Any]
 
-ELSEWHERE = (
+ELSEWHERE = N_(
     "That button belongs to a game on another message; use the buttons on that game's own board."
 )
-OFF_BOARD = "That cell is not on this board; pick an empty cell of the board."
-NOT_MINE = "That is not a button of mine, so it does nothing. Start a game with /tictactoe."
-DEAD = "That button no longer does anything."
+OFF_BOARD = N_("That cell is not on this board; pick an empty cell of the board.")
+NOT_MINE = N_("That is not a button of mine, so it does nothing. Start a game with /tictactoe.")
+DEAD = N_("That button no longer does anything.")
 CHANGES = frozenset({board.ACCEPT, board.DECLINE, board.WITHDRAW, board.RESIGN})
 
 
@@ -148,7 +149,7 @@ class ClickCog(commands.Cog):
         Against the bot it starts at once; against a person it is a new challenge to the other
         player, who accepts or declines it like any other.
         """
-        old = rules.replayable(game, interaction.user.id)
+        old = asking.replayable(game, interaction.user.id)
         if isinstance(old, Refused):
             await replies.tell(interaction, old.text)
             return

@@ -10,14 +10,18 @@ from typing import TYPE_CHECKING, Any, cast
 import discord
 from discord import app_commands
 from discord.app_commands import Choice
+from discord.app_commands import locale_str as _l
 from discord.ext import commands
 
 import engine
+from bot.cogs.games import server
 from bot.cogs.games.flow import GameFlow
 from bot.cogs.games.opening import open_game
 from bot.config import Settings
-from bot.discord_ui import access
+from bot.discord_ui import access, replies
 from bot.games.record import GameRecord, Status
+from bot.games.settings import ServerSettings
+from bot.i18n import N_, Text
 from bot.live.registry import GameRegistry
 
 if TYPE_CHECKING:
@@ -28,35 +32,56 @@ log = logging.getLogger(__name__)
 Interaction = discord.Interaction[Any]
 
 FIRST = ("me", "opponent", "random")
-LEVEL_CHOICES = [Choice(name=level.capitalize(), value=str(level)) for level in engine.LEVELS]
+LEVEL_CHOICES = [
+    Choice(name=_l("Easy"), value="easy"),
+    Choice(name=_l("Medium"), value="medium"),
+    Choice(name=_l("Hard"), value="hard"),
+    Choice(name=_l("Unbeatable"), value="unbeatable"),
+]
 FIRST_CHOICES = [
-    Choice(name="Me", value="me"),
-    Choice(name="My opponent", value="opponent"),
-    Choice(name="Random", value="random"),
+    Choice(name=_l("Me"), value="me"),
+    Choice(name=_l("My opponent"), value="opponent"),
+    Choice(name=_l("Random"), value="random"),
 ]
 SIZE_CHOICES = [Choice(name=f"{n}×{n}", value=n) for n in engine.SIZES]
-IGNORED = "Note: difficulty only applies when you play against me, so it was ignored."
+IGNORED = N_("Note: difficulty only applies when you play against me, so it was ignored.")
 
 
 class GameCog(commands.Cog):
     """Tic-tac-toe against the bot or another member, on boards from 3x3 to 5x5."""
 
     def __init__(
-        self, *, client: discord.Client, games: GameRegistry, flow: GameFlow, settings: Settings
+        self,
+        *,
+        client: discord.Client,
+        games: GameRegistry,
+        flow: GameFlow,
+        settings: Settings,
+        servers: dict[int, ServerSettings],
     ) -> None:
         self.client = client
         self.games = games
         self.flow = flow
         self.settings = settings
+        self.servers = servers  # each server's own settings, by server id
 
-    @app_commands.command(name="tictactoe")
+    @app_commands.command(
+        name=_l("tictactoe"),
+        description=_l("Play tic-tac-toe against the bot or challenge someone."),
+    )
+    @app_commands.rename(
+        opponent=_l("opponent"),
+        difficulty=_l("difficulty"),
+        first=_l("first"),
+        size=_l("size"),
+        win_length=_l("win_length"),
+    )
     @app_commands.describe(
-        opponent="Who to challenge. Leave it out (or pick me) to play against the bot.",
-        difficulty="How well the bot plays (only against the bot). Default: unbeatable.",
-        first="Who makes the first move (❌). Default: you.",
-        size="Board size. Default: 3×3.",
-        win_length="Marks in a row needed to win, 3 up to the board size. "
-        "Default: 3 on 3×3, 4 on bigger boards.",
+        opponent=_l("Who to challenge. Leave it out (or pick me) to play against the bot."),
+        difficulty=_l("How well the bot plays (only against the bot). Default: unbeatable."),
+        first=_l("Who makes the first move (❌). Default: you."),
+        size=_l("Board size. Default: 3×3."),
+        win_length=_l("Marks in a row to win (3 to the board size). Default: 3 on 3×3, else 4."),
     )
     @app_commands.choices(difficulty=LEVEL_CHOICES, first=FIRST_CHOICES)
     @app_commands.choices(size=SIZE_CHOICES)
@@ -68,7 +93,7 @@ class GameCog(commands.Cog):
         opponent: discord.Member | discord.User | None = None,
         difficulty: str | None = None,
         first: str = "me",
-        size: int = 3,
+        size: int | None = None,
         win_length: app_commands.Range[int, 3, 5] | None = None,
     ) -> None:
         """Play tic-tac-toe against the bot or challenge someone."""
@@ -76,19 +101,21 @@ class GameCog(commands.Cog):
         channel_id = interaction.channel_id
         if me is None or channel_id is None:
             raise RuntimeError("a command before the bot is ready, or outside any channel")
-        k = win_length if win_length is not None else engine.default_k(size)
+        conf = server.of(self.servers, interaction.guild_id)
+        size, k = _board(conf, size, win_length)
         rival = me.id if opponent is None else opponent.id
         vs_bot = rival == me.id
         refusal = _refuse_options(difficulty, first, size, k) or self._refuse_start(
-            interaction, opponent, vs_bot=vs_bot
+            interaction, opponent, conf, vs_bot=vs_bot
         )
         if refusal is not None:
-            await interaction.response.send_message(refusal, ephemeral=True)
+            await replies.tell(interaction, refusal)
             return
         user = interaction.user
         starts = first == "me" or (first == "random" and random.random() < 0.5)
         x_id, o_id = (user.id, rival) if starts else (rival, user.id)
-        level = cast("Level", difficulty or "unbeatable")
+        level = cast("Level", difficulty or conf.difficulty or "unbeatable")
+        locale = server.board_locale(conf, interaction)
 
         def build(game_id: int) -> GameRecord:
             now = self.games.now()
@@ -107,58 +134,83 @@ class GameCog(commands.Cog):
                 ai_level=level if vs_bot else None,
                 status=Status.ACTIVE if vs_bot else Status.CHALLENGE,
                 created_at=now,
+                locale=locale,
             )
 
         shown = await open_game(self.flow, interaction, channel_id, build)
         if shown is not None and difficulty is not None and not vs_bot:
-            await interaction.followup.send(IGNORED, ephemeral=True)
+            await replies.tell(interaction, IGNORED)
 
     def _refuse_start(
         self,
         interaction: Interaction,
         opponent: discord.Member | discord.User | None,
+        conf: ServerSettings,
         *,
         vs_bot: bool,
-    ) -> str | None:
+    ) -> Text | None:
         lacking = access.missing(interaction)
         if lacking:
             return access.cannot_start(lacking)
-        if vs_bot or opponent is None:
-            return None
+        refusal = server.refuse_place(conf, interaction)
+        if refusal is not None or vs_bot or opponent is None:
+            return refusal
         if opponent.id == interaction.user.id:
-            return "You can't challenge yourself. Leave out opponent to play against me."
+            return N_("You can't challenge yourself. Leave out opponent to play against me.")
         # A user Discord could not resolve arrives as a bare discord.Object, without `.bot`.
         if getattr(opponent, "bot", False):
-            return (
-                f"<@{opponent.id}> is a bot and can't play. Challenge a person, "
-                "or leave out opponent to play against me."
+            return N_(
+                "{player} is a bot and can't play. Challenge a person, "
+                "or leave out opponent to play against me.",
+                player=f"<@{opponent.id}>",
             )
         if interaction.guild_id is None:
-            return "In direct messages you can only play against me; challenge people in a server."
-        if not isinstance(opponent, discord.Member):
-            return f"<@{opponent.id}> is not a member of this server, so they can't play here."
-        now = self.games.now()
-        wait = self.games.cooldown_left(interaction.user.id, now, self.settings.challenge_cooldown)
-        if wait > 0:
-            again = now + timedelta(seconds=wait)
-            return (
-                f"You challenged someone a moment ago. You can challenge again "
-                f"{discord.utils.format_dt(again, 'R')} (in {wait:.0f} s); playing me has no wait."
+            return N_(
+                "In direct messages you can only play against me; challenge people in a server."
             )
-        return None
+        if not isinstance(opponent, discord.Member):
+            return N_(
+                "{player} is not a member of this server, so they can't play here.",
+                player=f"<@{opponent.id}>",
+            )
+        refusal = server.refuse_opponent(conf, opponent)
+        now = self.games.now()
+        cooldown = server.cooldown(conf, self.settings)
+        wait = self.games.cooldown_left(interaction.user.id, now, cooldown)
+        if refusal is None and wait > 0:
+            again = now + timedelta(seconds=wait)
+            refusal = N_(
+                "You challenged someone a moment ago. You can challenge again {when} "
+                "(in {seconds} s); playing me has no wait.",
+                when=discord.utils.format_dt(again, "R"),
+                seconds=f"{wait:.0f}",
+            )
+            if conf.challenge_cooldown is not None:
+                refusal = server.by_setting(refusal, "challenge_cooldown")
+        return refusal
 
 
-def _refuse_options(difficulty: str | None, first: str, size: int, k: int) -> str | None:
+def _board(conf: ServerSettings, size: int | None, k: int | None) -> tuple[int, int]:
+    """The board size and line length: as chosen, else the server's defaults where they fit."""
+    size = size if size is not None else conf.size or 3
+    if k is None and conf.win_length is not None and conf.win_length <= size:
+        k = conf.win_length
+    return size, k if k is not None else engine.default_k(size)
+
+
+def _refuse_options(difficulty: str | None, first: str, size: int, k: int) -> Text | None:
     """Option values Discord's own checks should have stopped (a modified or stale client)."""
     if size not in engine.SIZES:
-        return f"size must be one of {', '.join(map(str, engine.SIZES))}."
+        return N_("size must be one of {sizes}.", sizes=", ".join(map(str, engine.SIZES)))
     if not isinstance(k, int) or not 3 <= k <= size:
-        return (
-            f"win_length {k} does not fit on a {size}×{size} board: "
-            f"choose a length from 3 to {size}."
+        return N_(
+            "win_length {k} does not fit on a {size}×{size} board: "
+            "choose a length from 3 to {size}.",
+            k=k,
+            size=size,
         )
     if difficulty is not None and difficulty not in engine.LEVELS:
-        return f"difficulty must be one of {', '.join(engine.LEVELS)}."
+        return N_("difficulty must be one of {levels}.", levels=", ".join(engine.LEVELS))
     if first not in FIRST:
-        return f"first must be one of {', '.join(FIRST)}."
+        return N_("first must be one of {choices}.", choices=", ".join(FIRST))
     return None

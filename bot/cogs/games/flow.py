@@ -16,26 +16,19 @@ from typing import Any
 
 import discord
 
+from bot.cogs.games.texts import AI_NOT_SAVED, BOARD_GONE, NOT_SAVED, UNSHOWN
 from bot.compute.runner import EngineRunner
 from bot.config import Settings
 from bot.discord_ui import access, board, replies
 from bot.games import rules
 from bot.games.record import Ending, GameRecord
+from bot.games.settings import DEFAULTS, ServerSettings
 from bot.live.registry import GameRegistry
 from bot.storage.base import StorageError, Store
 
 log = logging.getLogger(__name__)
 
 Interaction = discord.Interaction[Any]
-NOT_SAVED = "Sorry, I could not save that just now, so nothing changed. Please try again."
-AI_NOT_SAVED = "Sorry, I could not save my move. Click any free cell and I will try again."
-UNSHOWN = (
-    "Saved, but Discord would not let me update the board just now; "
-    "it will catch up with the next click."
-)
-BOARD_GONE = (
-    "The board message was deleted, so this game has ended. Start a new one with /tictactoe."
-)
 MAX_ID = 2**63 - 1  # the largest id a game can have (SQLite's integer)
 
 
@@ -58,12 +51,14 @@ class GameFlow:
         engine: EngineRunner,
         games: GameRegistry,
         settings: Settings,
+        servers: dict[int, ServerSettings],
     ) -> None:
         self.client = client
         self.store = store
         self.engine = engine
         self.games = games
         self.settings = settings
+        self.servers = servers  # each server's own settings, by server id
 
     # ------------------------------------------------------------ storage
 
@@ -76,12 +71,10 @@ class GameFlow:
     async def commit(self, game: GameRecord) -> GameRecord:
         """Store the game with the right deadline, then remember it (lock held); returns it as
         stored. StorageError propagates, and then nothing changed."""
-        game = rules.clocked(
-            game,
-            self.games.now(),
-            turn_timeout=self.settings.turn_timeout,
-            challenge_timeout=self.settings.challenge_timeout,
-        )
+        conf = self.servers.get(game.guild_id or 0, DEFAULTS)  # the server's own timeouts
+        turn = conf.turn_timeout or self.settings.turn_timeout
+        wait = conf.challenge_timeout or self.settings.challenge_timeout
+        game = rules.clocked(game, self.games.now(), turn_timeout=turn, challenge_timeout=wait)
         await self.store.save_game(game)
         self.games.put(game)
         return game

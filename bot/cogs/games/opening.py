@@ -14,7 +14,9 @@ from typing import Any
 
 import discord
 
-from bot.cogs.games.flow import NOT_SAVED, GameFlow
+from bot.cogs.games import server
+from bot.cogs.games.flow import GameFlow
+from bot.cogs.games.texts import NOT_SAVED
 from bot.discord_ui import board, readback, replies
 from bot.games import rules
 from bot.games.record import GameRecord
@@ -34,8 +36,10 @@ async def open_game(
     Returns the game as posted, or None when the channel is busy or the game could not be
     saved (the clicker is told, the reservation given back).
     """
-    if not flow.games.reserve(channel_id) and not await _reclaim(flow, channel_id):
-        await replies.tell(interaction, board.busy_text(flow.games.in_channel(channel_id)))
+    limit = server.of(flow.servers, interaction.guild_id).games_per_channel or 1
+    if not flow.games.reserve(channel_id, limit) and not await _reclaim(flow, channel_id, limit):
+        busy = readback.busy_text(flow.games.in_channel(channel_id))
+        await replies.tell(interaction, server.busy(busy, limit, interaction.guild_id))
         return None
     try:
         game = build(await flow.store.next_game_id())
@@ -62,18 +66,17 @@ async def open_game(
     return game
 
 
-async def _reclaim(flow: GameFlow, channel_id: int) -> bool:
-    """Reserve a busy channel whose game's board is gone (deleted while the bot was not
-    listening), abandoning that game first; False if the channel stays busy."""
-    busy = flow.games.in_channel(channel_id)
-    if busy is None or busy.message_id is None:
-        return False
-    if await readback.board_exists(flow.client, busy):
-        return False
-    async with flow.games.lock(busy.id):
-        log.info("the board of game %s is gone; the game is abandoned", busy.id)
-        await flow.abandon(busy, {busy.message_id})
-    return flow.games.reserve(channel_id)
+async def _reclaim(flow: GameFlow, channel_id: int, limit: int) -> bool:
+    """Reserve a place in a full channel where a game's board is gone (deleted while the bot
+    was not listening), abandoning that game first; False if the channel stays full."""
+    for busy in flow.games.games_in(channel_id):
+        if busy.message_id is None or await readback.board_exists(flow.client, busy):
+            continue
+        async with flow.games.lock(busy.id):
+            log.info("the board of game %s is gone; the game is abandoned", busy.id)
+            await flow.abandon(busy, {busy.message_id})
+        return flow.games.reserve(channel_id, limit)
+    return False
 
 
 async def _note_message(flow: GameFlow, game_id: int, message_id: int) -> GameRecord:

@@ -108,14 +108,12 @@ class BoardWatch(commands.Cog):
         await self._board_deleted(payload.channel_id, payload.message_ids)
 
     async def _board_deleted(self, channel_id: int, message_ids: set[int]) -> None:
-        game = self.games.in_channel(channel_id)
-        if game is None:
-            return
-        # Decided under the lock, on the game as it is then: a new board's message id may be
-        # being saved as the deletion arrives.
-        async with self.games.lock(game.id):
-            current = self.games.get(game.id)
-            if current is None or current.message_id not in message_ids:
-                return
-            log.info("the board of game %s was deleted; the game is abandoned", game.id)
-            await self.flow.abandon(current, message_ids)
+        # Decided under each game's lock, on the game as it is then: a new board's message id
+        # may be being saved as the deletion arrives.
+        for game in self.games.games_in(channel_id):
+            async with self.games.lock(game.id):
+                current = self.games.get(game.id)
+                if current is None or current.message_id not in message_ids:
+                    continue
+                log.info("the board of game %s was deleted; the game is abandoned", game.id)
+                await self.flow.abandon(current, message_ids)

@@ -1,0 +1,234 @@
+"""/tictactoe-settings: a server's own rules for games, changed by members with Manage Server,
+shown to anyone. Stored per server (``Store.save_server_settings``) and kept in memory, where
+/tictactoe and the game clock read them; the environment's values are the defaults.
+
+The option names are the settings' names and stay the same in every language, so a refusal that
+names a setting names what an admin types.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import Choice, Range
+from discord.app_commands import locale_str as _l
+from discord.ext import commands
+
+import engine
+from bot.cogs.games import server
+from bot.config import Settings
+from bot.discord_ui import board, replies
+from bot.games.settings import BOARD_LANGUAGES, ServerSettings, validated
+from bot.i18n import N_, Text, translation
+from bot.storage.base import StorageError, Store
+
+log = logging.getLogger(__name__)
+
+Interaction = discord.Interaction[Any]
+SETTINGS = (
+    "channels",
+    "roles",
+    "difficulty",
+    "size",
+    "win_length",
+    "turn_timeout",
+    "challenge_timeout",
+    "challenge_cooldown",
+    "games_per_channel",
+    "language",
+)
+ADMINS_ONLY = N_(
+    "Only members with the Manage Server permission can change these settings; "
+    "anyone can see them with /tictactoe-settings show."
+)
+NOT_SAVED = N_("Sorry, I could not save the settings just now, so nothing changed. Try again.")
+NOTHING = N_("Nothing to change: pick at least one option.")
+SAVED = N_("Saved. The settings of this server now:")
+DEFAULT = N_("{value} (default)")
+LABELS = {
+    "channels": N_("Channels where games may start"),
+    "roles": N_("Roles that may play"),
+    "difficulty": N_("Default difficulty"),
+    "size": N_("Default board size"),
+    "win_length": N_("Default line length"),
+    "turn_timeout": N_("Time for a move"),
+    "challenge_timeout": N_("Time to answer a challenge"),
+    "challenge_cooldown": N_("Wait between two challenges"),
+    "games_per_channel": N_("Games at once per channel"),
+    "language": N_("Language of the board"),
+}
+ALL_CHANNELS = N_("all")
+EVERYONE = N_("everyone")
+AUTO_LANGUAGE = N_("the server's language if it is a Community server, else the starter's")
+LEVELS = [Choice(name=_l(level.capitalize()), value=level) for level in engine.LEVELS]
+LANGUAGES = [Choice(name=name, value=code) for code, name in BOARD_LANGUAGES.items()]
+SIZES = [Choice(name=f"{n}×{n}", value=n) for n in engine.SIZES]
+ACTIONS = [Choice(name=_l("allow"), value="allow"), Choice(name=_l("remove"), value="remove")]
+RESETS = [Choice(name=name, value=name) for name in ("all", *SETTINGS)]
+
+
+def describe(conf: ServerSettings, settings: Settings, catalog: Any) -> str:
+    """Every setting of a server, one per line, in the reader's language."""
+    turn, challenge = server.timeouts(conf, settings)
+    level = conf.difficulty or "unbeatable"
+    values: dict[str, tuple[object, bool]] = {
+        "channels": (", ".join(f"<#{c}>" for c in conf.channels) or ALL_CHANNELS, False),
+        "roles": (server.roles(conf) or EVERYONE, False),
+        "difficulty": (board.LEVEL_NAMES[level], conf.difficulty is None),
+        "size": (f"{conf.size or 3}×{conf.size or 3}", conf.size is None),
+        "win_length": (conf.win_length or N_("3 on 3×3, 4 on bigger boards"), False),
+        "turn_timeout": (N_("{n} s", n=f"{turn:g}"), conf.turn_timeout is None),
+        "challenge_timeout": (N_("{n} s", n=f"{challenge:g}"), conf.challenge_timeout is None),
+        "challenge_cooldown": (
+            N_("{n} s", n=f"{server.cooldown(conf, settings):g}"),
+            conf.challenge_cooldown is None,
+        ),
+        "games_per_channel": (conf.games_per_channel or 1, conf.games_per_channel is None),
+        "language": (BOARD_LANGUAGES.get(conf.language or "", AUTO_LANGUAGE), False),
+    }
+    lines = []
+    for name in SETTINGS:
+        value, default = values[name]
+        shown = value.render(catalog) if isinstance(value, Text) else str(value)
+        if default:
+            shown = DEFAULT.render(catalog).format(value=shown)
+        lines.append(f"`{name}` · {LABELS[name].render(catalog)}: {shown}")
+    return "\n".join(lines)
+
+
+class SettingsCog(commands.Cog):
+    """Per-server settings for games."""
+
+    group = app_commands.Group(
+        name=_l("tictactoe-settings"),
+        description=_l("See or change how tic-tac-toe works on this server."),
+        guild_only=True,
+    )
+
+    def __init__(
+        self, *, store: Store, settings: Settings, servers: dict[int, ServerSettings]
+    ) -> None:
+        self.store = store
+        self.settings = settings
+        self.servers = servers
+
+    @group.command(name="show", description=_l("Show this server's tic-tac-toe settings."))
+    async def show(self, interaction: Interaction) -> None:
+        """Anyone may look."""
+        conf = server.of(self.servers, interaction.guild_id)
+        catalog = translation(str(interaction.locale))
+        await replies.tell(interaction, describe(conf, self.settings, catalog))
+
+    @group.command(name="set", description=_l("Change the defaults, clocks, limits and language."))
+    @app_commands.describe(
+        difficulty=_l("Default difficulty of the bot"),
+        size=_l("Default board size"),
+        win_length=_l("Default marks in a row to win (used when it fits the board)"),
+        turn_timeout=_l("Seconds a player has for a move"),
+        challenge_timeout=_l("Seconds to answer a challenge"),
+        challenge_cooldown=_l("Seconds between two challenges by the same member"),
+        games_per_channel=_l("How many games may run at once in one channel"),
+        language=_l("Language of the shared board"),
+    )
+    @app_commands.choices(difficulty=LEVELS, language=LANGUAGES)
+    @app_commands.choices(size=SIZES)
+    async def set_(
+        self,
+        interaction: Interaction,
+        difficulty: str | None = None,
+        size: int | None = None,
+        win_length: Range[int, 3, 5] | None = None,
+        turn_timeout: Range[int, 30, 86_400] | None = None,
+        challenge_timeout: Range[int, 15, 3_600] | None = None,
+        challenge_cooldown: Range[int, 0, 3_600] | None = None,
+        games_per_channel: Range[int, 1, 10] | None = None,
+        language: str | None = None,
+    ) -> None:
+        """Only members with Manage Server."""
+        given = {
+            "difficulty": difficulty,
+            "size": size,
+            "win_length": win_length,
+            "turn_timeout": turn_timeout,
+            "challenge_timeout": challenge_timeout,
+            "challenge_cooldown": challenge_cooldown,
+            "games_per_channel": games_per_channel,
+            "language": language,
+        }
+        changes = {name: value for name, value in given.items() if value is not None}
+        if not changes:
+            await replies.tell(interaction, NOTHING)
+            return
+        await self._change(interaction, lambda conf: dataclasses.replace(conf, **changes))
+
+    @group.command(name="channel", description=_l("Allow games in a channel, or remove it."))
+    @app_commands.describe(
+        action=_l("allow: games may start there; remove: take it off the list"),
+        channel=_l("The channel (with none allowed, games may start anywhere)"),
+    )
+    @app_commands.choices(action=ACTIONS)
+    async def channel(
+        self, interaction: Interaction, action: str, channel: discord.abc.GuildChannel
+    ) -> None:
+        """Only members with Manage Server."""
+        await self._change(
+            interaction,
+            lambda conf: dataclasses.replace(
+                conf, channels=_toggle(conf.channels, channel.id, add=action == "allow")
+            ),
+        )
+
+    @group.command(name="role", description=_l("Allow a role to play, or remove it."))
+    @app_commands.describe(
+        action=_l("allow: members with it may play; remove: take it off the list"),
+        role=_l("The role (with none allowed, everyone may play)"),
+    )
+    @app_commands.choices(action=ACTIONS)
+    async def role(self, interaction: Interaction, action: str, role: discord.Role) -> None:
+        """Only members with Manage Server."""
+        await self._change(
+            interaction,
+            lambda conf: dataclasses.replace(
+                conf, roles=_toggle(conf.roles, role.id, add=action == "allow")
+            ),
+        )
+
+    @group.command(name="reset", description=_l("Put one setting, or all, back to the default."))
+    @app_commands.describe(setting=_l("The setting to reset"))
+    @app_commands.choices(setting=RESETS)
+    async def reset(self, interaction: Interaction, setting: str) -> None:
+        """Only members with Manage Server."""
+        if setting == "all":
+            await self._change(interaction, lambda conf: ServerSettings())
+            return
+        default = ServerSettings.__dataclass_fields__[setting].default
+        await self._change(
+            interaction, lambda conf: dataclasses.replace(conf, **{setting: default})
+        )
+
+    async def _change(self, interaction: Interaction, change: Any) -> None:
+        """Apply a change for a member with Manage Server, save it, then show the settings."""
+        guild_id = interaction.guild_id
+        if guild_id is None or not interaction.permissions.manage_guild:
+            await replies.tell(interaction, ADMINS_ONLY)
+            return
+        after = validated(change(server.of(self.servers, guild_id)))
+        try:
+            await self.store.save_server_settings(guild_id, after)
+        except StorageError as exc:
+            log.error("could not save the settings of server %s: %s", guild_id, exc)
+            await replies.tell(interaction, NOT_SAVED)
+            return
+        self.servers[guild_id] = after
+        catalog = translation(str(interaction.locale))
+        text = f"{SAVED.render(catalog)}\n{describe(after, self.settings, catalog)}"
+        await replies.tell(interaction, text)
+
+
+def _toggle(ids: tuple[int, ...], one: int, *, add: bool) -> tuple[int, ...]:
+    kept = tuple(i for i in ids if i != one)
+    return (*kept, one) if add else kept

@@ -1,0 +1,16 @@
+"""What the game flow tells a clicker when a change could not be saved or shown (in English,
+translated into the clicker's language when sent)."""
+
+from __future__ import annotations
+
+from bot.i18n import N_
+
+NOT_SAVED = N_("Sorry, I could not save that just now, so nothing changed. Please try again.")
+AI_NOT_SAVED = N_("Sorry, I could not save my move. Click any free cell and I will try again.")
+UNSHOWN = N_(
+    "Saved, but Discord would not let me update the board just now; "
+    "it will catch up with the next click."
+)
+BOARD_GONE = N_(
+    "The board message was deleted, so this game has ended. Start a new one with /tictactoe."
+)

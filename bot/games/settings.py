@@ -1,0 +1,110 @@
+"""A server's own settings for games: where and who may play, the defaults of /tictactoe, the
+clocks, games at once per channel, and the language of the shared board.
+
+Pure values. Every setting a server has not set is None (or empty) and means "the bot's own
+default" (from the environment, see ``bot.config``). Stored as a JSON object of the settings
+that are set, so a new setting needs no schema change.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import engine
+
+# Sane bounds (seconds) for what a server may choose.
+TURN_TIMEOUT = (30, 86_400)
+CHALLENGE_TIMEOUT = (15, 3_600)
+CHALLENGE_COOLDOWN = (0, 3_600)
+GAMES_PER_CHANNEL = (1, 10)
+MAX_LISTED = 25  # channels or roles a server may list (keeps /tictactoe-settings show readable)
+# The board languages a server can choose: the Discord locales with a catalog, and English.
+BOARD_LANGUAGES = {
+    "en-US": "English",
+    "de": "Deutsch",
+    "es-ES": "Español",
+    "fr": "Français",
+    "id": "Bahasa Indonesia",
+    "it": "Italiano",
+    "nl": "Nederlands",
+    "pl": "Polski",
+    "pt-BR": "Português do Brasil",
+    "ru": "Русский",
+    "th": "ไทย",
+    "tr": "Türkçe",
+    "uk": "Українська",
+    "vi": "Tiếng Việt",
+    "ja": "日本語",
+    "ko": "한국어",
+    "zh-CN": "中文",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class ServerSettings:
+    """What one server chose; None or empty: the bot's default."""
+
+    channels: tuple[int, ...] = ()  # where games may start (empty: everywhere)
+    roles: tuple[int, ...] = ()  # who may play (empty: everyone)
+    difficulty: str | None = None
+    size: int | None = None
+    win_length: int | None = None
+    turn_timeout: int | None = None
+    challenge_timeout: int | None = None
+    challenge_cooldown: int | None = None
+    games_per_channel: int | None = None
+    language: str | None = None
+
+    def to_json(self) -> str:
+        """The settings that are set, as a JSON object."""
+        set_ = {
+            name: list(value) if isinstance(value, tuple) else value
+            for name, value in dataclasses.asdict(self).items()
+            if value not in (None, (), [])
+        }
+        return json.dumps(set_, sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> ServerSettings:
+        """Read `to_json`'s object back; unknown or malformed entries are left out."""
+        raw: Any = json.loads(text)
+        if not isinstance(raw, dict):
+            return cls()
+        known: dict[str, Any] = {}
+        for f in dataclasses.fields(cls):
+            value = raw.get(f.name)
+            if isinstance(value, list):
+                known[f.name] = tuple(int(v) for v in value)
+            elif isinstance(value, int | str) and not isinstance(value, bool):
+                known[f.name] = value
+        return validated(cls(**known))
+
+
+DEFAULTS = ServerSettings()  # a server that set nothing
+
+
+def validated(settings: ServerSettings) -> ServerSettings:
+    """The settings with every value out of its bounds dropped (back to the default)."""
+
+    def within(value: int | None, bounds: tuple[int, int]) -> int | None:
+        return value if value is not None and bounds[0] <= value <= bounds[1] else None
+
+    size = settings.size if settings.size in engine.SIZES else None
+    k = settings.win_length
+    k = k if k is not None and 3 <= k <= max(engine.SIZES) else None
+    return dataclasses.replace(
+        settings,
+        channels=tuple(dict.fromkeys(settings.channels))[:MAX_LISTED],
+        roles=tuple(dict.fromkeys(settings.roles))[:MAX_LISTED],
+        difficulty=settings.difficulty if settings.difficulty in engine.LEVELS else None,
+        size=size,
+        win_length=k,
+        turn_timeout=within(settings.turn_timeout, TURN_TIMEOUT),
+        challenge_timeout=within(settings.challenge_timeout, CHALLENGE_TIMEOUT),
+        challenge_cooldown=within(settings.challenge_cooldown, CHALLENGE_COOLDOWN),
+        games_per_channel=within(settings.games_per_channel, GAMES_PER_CHANNEL),
+        language=settings.language if settings.language in BOARD_LANGUAGES else None,
+    )
