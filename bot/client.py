@@ -12,7 +12,7 @@ from bot.compute.runner import EngineRunner
 from bot.config import Settings
 from bot.discord_ui.access import BOARD
 from bot.discord_ui.tree import CheckedTree
-from bot.storage.base import Store
+from bot.storage.base import StorageError, Store
 
 log = logging.getLogger(__name__)
 
@@ -78,16 +78,31 @@ class TicTacToeBot(commands.Bot):
         await self.store.close()
 
 
+def open_store(settings: Settings) -> Store:
+    """The store the settings name: PostgreSQL at DATABASE_URL, else SQLite at DATABASE_PATH.
+
+    A locked or stuck database must fail fast enough to still answer within Discord's 3 s, even
+    where one click writes twice (a new game: its id, then the game): one second per statement.
+    """
+    if settings.database_url:
+        try:
+            from bot.storage.postgres import PostgresStore
+        except ImportError as exc:
+            raise StorageError(
+                "DATABASE_URL needs asyncpg: pip install 'tictactoe[postgres]'"
+            ) from exc
+        return PostgresStore(settings.database_url, timeout=1.0)
+    from bot.storage.sqlite import SQLiteStore
+
+    return SQLiteStore(settings.database_path, busy_timeout=1.0)
+
+
 def create_bot(
     settings: Settings, *, store: Store | None = None, engine: EngineRunner | None = None
 ) -> TicTacToeBot:
     """Build the bot from its settings; tests pass their own store or engine runner."""
     if store is None:
-        from bot.storage.sqlite import SQLiteStore
-
-        # A locked database must fail fast enough to still answer within Discord's 3 s, even
-        # where one click writes twice (a new game: its id, then the game).
-        store = SQLiteStore(settings.database_path, busy_timeout=1.0)
+        store = open_store(settings)
     if engine is None:
         engine = EngineRunner(workers=settings.engine_workers)
     return TicTacToeBot(settings, store=store, engine=engine)

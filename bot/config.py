@@ -27,6 +27,7 @@ class Settings:
     challenge_cooldown: float = 30.0
     database_path: Path = Path("data/tictactoe.db")
     engine_workers: int = 1
+    database_url: str | None = field(default=None, repr=False)  # PostgreSQL; may hold a password
 
 
 def default_engine_workers() -> int:
@@ -91,6 +92,19 @@ def _log_level(env: Mapping[str, str]) -> str:
     return level
 
 
+def _database_url(env: Mapping[str, str]) -> str | None:
+    raw = env.get("DATABASE_URL", "").strip()
+    if not raw:
+        return None
+    if not raw.startswith(("postgresql://", "postgres://")):
+        scheme = raw.split("://", 1)[0] if "://" in raw else "no scheme"
+        raise ConfigError(
+            f"DATABASE_URL must be a postgresql://user:password@host:port/database URL, not "
+            f"{scheme!r}; leave it empty to use the SQLite file at DATABASE_PATH"
+        )
+    return raw
+
+
 def load_settings(env: Mapping[str, str]) -> Settings:
     """Build the settings from an environment mapping, or raise ConfigError."""
     db = env.get("DATABASE_PATH", "").strip() or "data/tictactoe.db"
@@ -105,6 +119,7 @@ def load_settings(env: Mapping[str, str]) -> Settings:
         engine_workers=_whole(
             env, "ENGINE_WORKERS", default_engine_workers(), low=1, high=max(4, os.cpu_count() or 1)
         ),
+        database_url=_database_url(env),
     )
 
 
