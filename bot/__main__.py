@@ -40,6 +40,10 @@ def main() -> int:
     """Read the settings, start the bot, and turn start-up failures into one clear line."""
     # .env in the folder the bot is started from; real environment variables win.
     load_dotenv(Path.cwd() / ".env", override=False)
+    if sys.argv[1:2] == ["migrate-db"]:  # SQLite -> PostgreSQL; needs no token
+        from bot.storage.migrate import command
+
+        return command(sys.argv[2:], os.environ)
     try:
         settings = load_settings(os.environ)
     except ConfigError as error:

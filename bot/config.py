@@ -105,9 +105,13 @@ def _database_url(env: Mapping[str, str]) -> str | None:
     return raw
 
 
+def database_path(env: Mapping[str, str]) -> Path:
+    """The SQLite file named by DATABASE_PATH (default data/tictactoe.db)."""
+    return Path(env.get("DATABASE_PATH", "").strip() or "data/tictactoe.db")
+
+
 def load_settings(env: Mapping[str, str]) -> Settings:
     """Build the settings from an environment mapping, or raise ConfigError."""
-    db = env.get("DATABASE_PATH", "").strip() or "data/tictactoe.db"
     return Settings(
         token=_token(env),
         guild_id=_guild(env),
@@ -115,7 +119,7 @@ def load_settings(env: Mapping[str, str]) -> Settings:
         challenge_timeout=_number(env, "CHALLENGE_TIMEOUT", 60.0, low=5, high=3600),
         turn_timeout=_number(env, "TURN_TIMEOUT", 300.0, low=10, high=86400),
         challenge_cooldown=_number(env, "CHALLENGE_COOLDOWN", 30.0, low=0, high=3600),
-        database_path=Path(db),
+        database_path=database_path(env),
         engine_workers=_whole(
             env, "ENGINE_WORKERS", default_engine_workers(), low=1, high=max(4, os.cpu_count() or 1)
         ),
