@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -24,8 +25,11 @@ EXTENSIONS = ("bot.cogs.games", "bot.cogs.stats")
 class TicTacToeBot(commands.Bot):
     """A tic-tac-toe bot; dependencies come in, lifetimes are owned by setup_hook and close."""
 
-    def __init__(self, settings: Settings, *, store: Store, engine: EngineRunner) -> None:
+    def __init__(
+        self, settings: Settings, *, store: Store, engine: EngineRunner, **options: Any
+    ) -> None:
         super().__init__(
+            **options,
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
             help_command=None,
@@ -37,12 +41,14 @@ class TicTacToeBot(commands.Bot):
         self.engine = engine
 
     async def setup_hook(self) -> None:
-        """Open storage, warm the engine, load the extensions, sync the slash commands."""
+        """Open storage, warm the engine, load the extensions, sync the slash commands (only
+        from the process holding shard 0, when processes share the shards)."""
         await self.store.open()
         await self.engine.start()
         for name in EXTENSIONS:
             await self.load_extension(name)
-        await self.sync_commands()
+        if self.settings.shards.owns(None):  # one process syncs: the one holding shard 0
+            await self.sync_commands()
 
     async def sync_commands(self) -> list[app_commands.AppCommand]:
         """Sync to the development server if one is set (instant), else globally."""
@@ -78,6 +84,10 @@ class TicTacToeBot(commands.Bot):
         await self.store.close()
 
 
+class ShardedTicTacToeBot(TicTacToeBot, commands.AutoShardedBot):
+    """The same bot running the shards of ``settings.shards`` in this process."""
+
+
 def open_store(settings: Settings) -> Store:
     """The store the settings name: PostgreSQL at DATABASE_URL, else SQLite at DATABASE_PATH.
 
@@ -105,4 +115,13 @@ def create_bot(
         store = open_store(settings)
     if engine is None:
         engine = EngineRunner(workers=settings.engine_workers)
+    shards = settings.shards
+    if shards.auto:
+        return ShardedTicTacToeBot(
+            settings,
+            store=store,
+            engine=engine,
+            shard_count=shards.count,
+            shard_ids=list(shards.ids),
+        )
     return TicTacToeBot(settings, store=store, engine=engine)

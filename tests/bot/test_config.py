@@ -62,6 +62,8 @@ def test_every_example_setting_is_known() -> None:
         "DATABASE_PATH",
         "ENGINE_WORKERS",
         "DATABASE_URL",
+        "SHARD_COUNT",
+        "SHARD_IDS",
     }
 
 
