@@ -71,7 +71,7 @@ class PostgresStore:
         try:
             self._pool = await asyncpg.create_pool(
                 self.url,
-                min_size=1,
+                min_size=0,  # no floor to restore: a dead server logs nothing but our line
                 max_size=self.pool_size,
                 timeout=max(self.timeout, 2.0),
                 command_timeout=self.timeout,

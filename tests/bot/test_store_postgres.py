@@ -23,8 +23,9 @@ from tests.support.postgres import PgServer
 
 @pytest.fixture
 async def two(postgres_url: str) -> AsyncIterator[tuple[PostgresStore, PostgresStore]]:
-    """Two stores on one database, as two bot processes would have."""
-    a, b = PostgresStore(postgres_url), PostgresStore(postgres_url)
+    """Two stores on one database, as two bot processes would have. These tests are about
+    correctness under contention, not speed: a busy test machine gets ten seconds a statement."""
+    a, b = PostgresStore(postgres_url, timeout=10), PostgresStore(postgres_url, timeout=10)
     await asyncio.gather(a.open(), b.open())
     yield a, b
     await asyncio.gather(a.close(), b.close())
