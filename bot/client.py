@@ -13,20 +13,27 @@ from bot.compute.runner import EngineRunner
 from bot.config import Settings
 from bot.discord_ui.access import BOARD
 from bot.discord_ui.tree import CheckedTree
+from bot.metrics import Metrics, WatchedStore
 from bot.storage.base import StorageError, Store
 
 log = logging.getLogger(__name__)
 
 SCOPES = ("bot", "applications.commands")
 # Loaded by name, so this module imports no cog: each extension's setup() wires its own parts.
-EXTENSIONS = ("bot.cogs.games", "bot.cogs.stats")
+EXTENSIONS = ("bot.cogs.games", "bot.cogs.stats", "bot.cogs.ops")
 
 
 class TicTacToeBot(commands.Bot):
     """A tic-tac-toe bot; dependencies come in, lifetimes are owned by setup_hook and close."""
 
     def __init__(
-        self, settings: Settings, *, store: Store, engine: EngineRunner, **options: Any
+        self,
+        settings: Settings,
+        *,
+        store: Store,
+        engine: EngineRunner,
+        metrics: Metrics | None = None,
+        **options: Any,
     ) -> None:
         super().__init__(
             **options,
@@ -39,6 +46,7 @@ class TicTacToeBot(commands.Bot):
         self.settings = settings
         self.store = store
         self.engine = engine
+        self.metrics = metrics  # None unless METRICS_PORT is set
 
     async def setup_hook(self) -> None:
         """Open storage, warm the engine, load the extensions, sync the slash commands (only
@@ -115,13 +123,13 @@ def create_bot(
         store = open_store(settings)
     if engine is None:
         engine = EngineRunner(workers=settings.engine_workers)
+    options: dict[str, Any] = {}
+    if settings.metrics_port is not None:
+        metrics = options["metrics"] = Metrics()
+        store = WatchedStore(store, metrics)
+        options["http_trace"] = metrics.trace()
     shards = settings.shards
     if shards.auto:
-        return ShardedTicTacToeBot(
-            settings,
-            store=store,
-            engine=engine,
-            shard_count=shards.count,
-            shard_ids=list(shards.ids),
-        )
-    return TicTacToeBot(settings, store=store, engine=engine)
+        options.update(shard_count=shards.count, shard_ids=list(shards.ids))
+        return ShardedTicTacToeBot(settings, store=store, engine=engine, **options)
+    return TicTacToeBot(settings, store=store, engine=engine, **options)

@@ -49,6 +49,8 @@ class Settings:
     engine_workers: int = 1
     database_url: str | None = field(default=None, repr=False)  # PostgreSQL; may hold a password
     shards: Shards = Shards()
+    metrics_port: int | None = None  # /healthz and /metrics; None: not served
+    metrics_host: str = "127.0.0.1"
 
 
 def default_engine_workers() -> int:
@@ -162,6 +164,12 @@ def _shards(env: Mapping[str, str], database_url: str | None) -> Shards:
     return shards
 
 
+def _port(env: Mapping[str, str]) -> int | None:
+    if not env.get("METRICS_PORT", "").strip():
+        return None
+    return _whole(env, "METRICS_PORT", 0, low=0, high=65535)
+
+
 def database_path(env: Mapping[str, str]) -> Path:
     """The SQLite file named by DATABASE_PATH (default data/tictactoe.db)."""
     return Path(env.get("DATABASE_PATH", "").strip() or "data/tictactoe.db")
@@ -183,6 +191,8 @@ def load_settings(env: Mapping[str, str]) -> Settings:
         ),
         database_url=url,
         shards=_shards(env, url),
+        metrics_port=_port(env),
+        metrics_host=env.get("METRICS_HOST", "").strip() or "127.0.0.1",
     )
 
 

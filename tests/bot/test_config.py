@@ -64,6 +64,8 @@ def test_every_example_setting_is_known() -> None:
         "DATABASE_URL",
         "SHARD_COUNT",
         "SHARD_IDS",
+        "METRICS_PORT",
+        "METRICS_HOST",
     }
 
 
