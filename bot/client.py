@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -10,7 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.compute.runner import EngineRunner
-from bot.config import Settings
+from bot.config import Settings, Shards
 from bot.discord_ui.access import BOARD
 from bot.discord_ui.tree import CheckedTree
 from bot.metrics import Metrics, WatchedStore
@@ -19,6 +20,7 @@ from bot.storage.base import StorageError, Store
 log = logging.getLogger(__name__)
 
 SCOPES = ("bot", "applications.commands")
+IDENTIFY_SPACING = 5.0  # seconds between two identifies, as Discord asks
 # Loaded by name, so this module imports no cog: each extension's setup() wires its own parts.
 EXTENSIONS = ("bot.cogs.games", "bot.cogs.stats", "bot.cogs.ops")
 
@@ -94,6 +96,20 @@ class TicTacToeBot(commands.Bot):
 
 class ShardedTicTacToeBot(TicTacToeBot, commands.AutoShardedBot):
     """The same bot running the shards of ``settings.shards`` in this process."""
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """Wait before a shard identifies: discord.py spaces the shards of one process by 5 s;
+        the first one of a process waits its turn among the processes started together."""
+        if initial:
+            await asyncio.sleep(identify_delay(self.settings.shards))
+        else:
+            await super().before_identify_hook(shard_id, initial=initial)
+
+
+def identify_delay(shards: Shards) -> float:
+    """Seconds before a process's first shard identifies: Discord allows one identify per 5 s
+    (per concurrency bucket), so shard k of a fleet started at once goes at about 5 k s."""
+    return IDENTIFY_SPACING * shards.ids[0]
 
 
 def open_store(settings: Settings) -> Store:

@@ -13,7 +13,7 @@ import pytest
 import simcord
 from discord.ext import commands
 
-from bot.client import ShardedTicTacToeBot, TicTacToeBot, create_bot
+from bot.client import ShardedTicTacToeBot, TicTacToeBot, create_bot, identify_delay
 from bot.config import ConfigError, Settings, Shards, load_settings
 from bot.storage.postgres import PostgresStore
 from tests.bot.test_store import game
@@ -124,3 +124,11 @@ async def test_each_process_takes_on_its_servers_games_and_only_shard_0_syncs(
 
     assert await started(shard(0)) == ([1, 3], 1)
     assert await started(shard(1)) == ([2, 4], 0)
+
+
+def test_processes_started_together_identify_in_turn() -> None:
+    """The process whose first shard is k waits 5 k s before identifying, so a fleet started at
+    once identifies one shard per 5 s, as Discord asks; discord.py spaces the rest."""
+    assert identify_delay(Shards(count=8, ids=(0, 1, 2, 3), auto=True)) == 0
+    assert identify_delay(Shards(count=8, ids=(4, 5, 6, 7), auto=True)) == 20
+    assert identify_delay(Shards(count=2, ids=(1,), auto=True)) == 5
