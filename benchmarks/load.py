@@ -491,6 +491,19 @@ def print_targets(
         print(f"- {line}")
 
 
+def _postgres(args: argparse.Namespace) -> Any:
+    """Set ``args.postgres_url`` for --database; the server started here, if any."""
+    args.postgres_url, server = None, None
+    if args.database == "postgres":
+        from tests.support.postgres import start_server
+
+        server = start_server()
+        args.postgres_url = server.admin_url
+    elif args.database.startswith(("postgresql://", "postgres://")):
+        args.postgres_url = args.database
+    return server
+
+
 async def main(argv: list[str] | None = None) -> dict[str, Any]:
     """Run the chosen modes and print the tables; returns everything measured."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -522,6 +535,15 @@ async def main(argv: list[str] | None = None) -> dict[str, Any]:
     )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--dir", default=None, help="folder for the SQLite file")
+    parser.add_argument(
+        "--database", default="sqlite", metavar="sqlite|postgres|URL",
+        help="local Discord: the bot's storage; postgres starts a server of its own on 127.0.0.1, "
+        "a postgresql:// URL names one where databases may be created (one per run)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--processes", type=int, default=1, choices=(1, 2),
+        help="local Discord: bot processes, one per shard (2 needs a PostgreSQL --database)",
+    )  # fmt: skip
     parser.add_argument("--json", default=None, help="also write the figures to this file")
     parser.add_argument(
         "--profile", type=int, default=0, metavar="TOP", help="print the loop thread's TOP places"
@@ -534,6 +556,7 @@ async def main(argv: list[str] | None = None) -> dict[str, Any]:
     modes = args.modes.split(",")
     command = "python benchmarks/load.py " + " ".join(sys.argv[1:] if argv is None else argv)
     print(f"# {command.strip()}")
+    server = _postgres(args)
     kit.lighten_simcord()
     runs, memory, engines = [], [], []
 
@@ -560,6 +583,10 @@ async def main(argv: list[str] | None = None) -> dict[str, Any]:
     if "engine" in modes:
         engines.append(await engine_lag(args, processes=True, replies=args.replies))
         engines.append(await engine_lag(args, processes=False, replies=args.replies))
+    if server is not None:
+        from tests.support.postgres import remove
+
+        remove(server)
     print_tables(runs, memory, engines)
     print_targets(runs, memory, engines)
     result = {"command": command, "runs": runs, "memory": memory, "engine": engines}
