@@ -43,7 +43,12 @@ class WireBot:
         self.fake = fake
         self.folder = folder
         self.options = options  # --database-url URL, --shards COUNT:ID
-        self.log_path = folder / f"bot{'-'.join(options[-1:]).replace(':', '-')}.log"
+        shard = (
+            options[options.index("--shards") + 1].replace(":", "-")
+            if "--shards" in options
+            else ""
+        )
+        self.log_path = folder / f"bot{shard}.log"
         self.process: asyncio.subprocess.Process | None = None
 
     async def start(self) -> None:

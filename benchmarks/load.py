@@ -570,23 +570,25 @@ async def main(argv: list[str] | None = None) -> dict[str, Any]:
             file=sys.stderr,
         )
 
-    for size in sizes:
-        if "alone" in modes:
-            await one("alone", args.alone, size)
-        for n in counts:
-            for mode in ("burst", "spread"):
-                if mode in modes:
-                    await one(mode, n, size)
-        if "memory" in modes:
-            measure = _wire.wire_memory if args.discord == "local" else measure_memory
-            memory.append(await measure(max(counts), size, args))
-    if "engine" in modes:
-        engines.append(await engine_lag(args, processes=True, replies=args.replies))
-        engines.append(await engine_lag(args, processes=False, replies=args.replies))
-    if server is not None:
-        from tests.support.postgres import remove
+    try:
+        for size in sizes:
+            if "alone" in modes:
+                await one("alone", args.alone, size)
+            for n in counts:
+                for mode in ("burst", "spread"):
+                    if mode in modes:
+                        await one(mode, n, size)
+            if "memory" in modes:
+                measure = _wire.wire_memory if args.discord == "local" else measure_memory
+                memory.append(await measure(max(counts), size, args))
+        if "engine" in modes:
+            engines.append(await engine_lag(args, processes=True, replies=args.replies))
+            engines.append(await engine_lag(args, processes=False, replies=args.replies))
+    finally:
+        if server is not None:
+            from tests.support.postgres import remove
 
-        remove(server)
+            remove(server)
     print_tables(runs, memory, engines)
     print_targets(runs, memory, engines)
     result = {"command": command, "runs": runs, "memory": memory, "engine": engines}
