@@ -80,6 +80,12 @@ UPDATE = (
     "created_at = CASE WHEN $18 THEN $17 ELSE created_at END WHERE id = $1"
 )
 INSERT = f"INSERT INTO games ({COLUMNS}) VALUES ({PLACES}) ON CONFLICT (id) DO NOTHING RETURNING id"
+# One statement for a save that counts nothing (most moves): the row lock lives only inside it.
+UPSERT = (
+    f"INSERT INTO games ({COLUMNS}) VALUES ({PLACES}) ON CONFLICT (id) DO UPDATE SET "
+    + ", ".join(f"{c} = excluded.{c}" for c in COLUMNS.split(", ")[1:-1])
+    + ", created_at = CASE WHEN $18 THEN excluded.created_at ELSE games.created_at END"
+)
 
 
 def utc(moment: datetime | None) -> datetime | None:

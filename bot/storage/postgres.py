@@ -22,11 +22,11 @@ from urllib.parse import urlsplit
 import asyncpg
 
 from bot.games import rules
-from bot.games.record import GameRecord
+from bot.games.record import GameRecord, Status
 from bot.games.stats import LeaderboardRow, PlayerStats
 from bot.storage import pg_queries, pg_schema
 from bot.storage.base import StorageError
-from bot.storage.schema import guild_key
+from bot.storage.schema import RESULT_ENDINGS, guild_key
 
 log = logging.getLogger(__name__)
 
@@ -143,12 +143,24 @@ class PostgresStore:
                 )
             )
 
-        return await self._transaction("hand out a game id", bump)
+        # One statement, its own transaction: the counter's row is locked for no round trip.
+        return await self._transaction("hand out a game id", bump, single=True)
 
     async def save_game(self, game: GameRecord) -> None:
-        """Upsert the game, counting its result when it first finishes; return once committed."""
+        """Upsert the game, counting its result when it first finishes; return once committed.
+
+        A save that cannot count a result (every move but the last) is one statement; the last
+        one locks the game's row, reads its old status and counts, in one transaction.
+        """
         rules.check(game)
-        await self._transaction(f"save game {game.id}", lambda conn: pg_queries.upsert(conn, game))
+        what = f"save game {game.id}"
+        if game.status == Status.FINISHED and game.ending in RESULT_ENDINGS:
+            await self._transaction(what, lambda conn: pg_queries.upsert(conn, game))
+            return
+        args = pg_schema.to_args(game)
+        await self._transaction(
+            what, lambda conn: conn.execute(pg_schema.UPSERT, *args), single=True
+        )
 
     async def load_game(self, game_id: int) -> GameRecord | None:
         """The stored game, or None."""
@@ -180,14 +192,23 @@ class PostgresStore:
     async def _read(self, what: str, body: Callable[[Any], Awaitable[T]]) -> T:
         return await self._transaction(what, body)
 
-    async def _transaction(self, what: str, body: Callable[[Any], Awaitable[T]]) -> T:
-        """Run ``body`` in one transaction; roll back and raise StorageError on failure."""
+    async def _transaction(
+        self, what: str, body: Callable[[Any], Awaitable[T]], *, single: bool = False
+    ) -> T:
+        """Run ``body`` in one transaction; roll back and raise StorageError on failure.
+
+        ``single``: the body is one statement, which is a transaction by itself (no BEGIN and
+        COMMIT round trips); a dead idle connection is then retried like a failed BEGIN, as the
+        server never received the statement.
+        """
         if self._pool is None:
             raise StorageError(f"the database {self.where} is not open")
         for attempt in range(1, RETRIES + 1):
             started = False
             try:
                 async with self._pool.acquire(timeout=self.timeout) as conn:
+                    if single:
+                        return await body(conn)
                     transaction = conn.transaction()
                     await transaction.start()
                     started = True
