@@ -169,14 +169,21 @@ class FakeDiscord:
         self.connected = asyncio.Event()  # the bot identified and has its guilds
         self.synced = asyncio.Event()  # the bot put its commands
         self.port = 0
-        self._ws: web.WebSocketResponse | None = None
-        self._sequence = 0
+        self.shard_count = 1  # set before the world is built: guilds are spread over the shards
+        self._links: dict[int, list[Any]] = {}  # shard id -> [websocket, last sequence]
         self._runner: web.AppRunner | None = None
 
     # ------------------------------------------------------------------ the world
 
+    def shard_of(self, guild_id: int) -> int:
+        """The shard a guild's events go to, as Discord computes it."""
+        return (guild_id >> 22) % self.shard_count
+
     def create_guild(self, name: str) -> Guild:
-        guild = Guild(snowflake(), name, self.channels)
+        gid = snowflake()
+        want = len(self.guilds) % self.shard_count  # guilds dealt to the shards in turn
+        gid += ((want - self.shard_of(gid)) % self.shard_count) << 22
+        guild = Guild(gid, name, self.channels)
         self.guilds[guild.id] = guild
         return guild
 
@@ -218,8 +225,8 @@ class FakeDiscord:
         self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
 
     async def close(self) -> None:
-        if self._ws is not None:
-            await self._ws.close()
+        for ws, _ in list(self._links.values()):
+            await ws.close()
         if self._runner is not None:
             await self._runner.cleanup()
 
@@ -236,7 +243,7 @@ class FakeDiscord:
     async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse(max_msg_size=0, autoping=True)
         await ws.prepare(request)
-        self._ws, self._sequence = ws, 0
+        shard = -1
         await ws.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": HEARTBEAT_MS}}))
         async for message in ws:
             if message.type is not WSMsgType.TEXT:
@@ -245,34 +252,50 @@ class FakeDiscord:
             if frame["op"] == 1:
                 await ws.send_str(json.dumps({"op": 11}))
             elif frame["op"] == 2:
-                await self._identify()
+                shard = (frame["d"].get("shard") or [0, 1])[0]
+                self._links[shard] = [ws, 0]
+                await self._identify(shard)
             elif frame["op"] == 6:
-                await self._send_event("RESUMED", {})
-        if self._ws is ws:
-            self._ws = None
+                shard = frame["d"].get("shard_id") or 0  # discord.py does not send it: shard 0
+                self._links[shard] = [ws, self._links.get(shard, [ws, 0])[1]]
+                await self._send_event("RESUMED", {}, shard)
+        if shard in self._links and self._links[shard][0] is ws:
+            del self._links[shard]
         return ws
 
-    async def _send_event(self, name: str, data: Any) -> None:
-        assert self._ws is not None, "the bot is not connected"
-        self._sequence += 1
-        frame = {"op": 0, "t": name, "s": self._sequence, "d": data}
-        await self._ws.send_str(json.dumps(frame))
+    def _link(self, shard: int) -> list[Any]:
+        link = self._links.get(shard)
+        assert link is not None, f"no bot is connected for shard {shard}"
+        link[1] += 1
+        return link
 
-    async def _identify(self) -> None:
+    async def _send_event(self, name: str, data: Any, shard: int = 0) -> None:
+        ws, sequence = self._link(shard)
+        await ws.send_str(json.dumps({"op": 0, "t": name, "s": sequence, "d": data}))
+
+    async def _identify(self, shard: int) -> None:
         ready = {
             "v": 10,
             "user": self.bot_user.payload(),
-            "guilds": [{"id": str(g), "unavailable": True} for g in self.guilds],
+            "guilds": [
+                {"id": str(g), "unavailable": True}
+                for g in self.guilds
+                if self.shard_of(g) == shard
+            ],
             "session_id": "load-session",
             "resume_gateway_url": self.gateway_url,
             "application": {"id": str(self.application_id), "flags": 0},
             "private_channels": [],
             "relationships": [],
         }
-        await self._send_event("READY", ready)
+        if self.shard_count > 1:
+            ready["shard"] = [shard, self.shard_count]
+        await self._send_event("READY", ready, shard)
         for guild in self.guilds.values():
-            await self._send_event("GUILD_CREATE", self._guild_payload(guild))
-        self.connected.set()
+            if self.shard_of(guild.id) == shard:
+                await self._send_event("GUILD_CREATE", self._guild_payload(guild), shard)
+        if len(self._links) == self.shard_count:
+            self.connected.set()
 
     def _guild_payload(self, guild: Guild) -> dict[str, Any]:
         everyone = {
@@ -360,11 +383,10 @@ class FakeDiscord:
             iid, token, type_, channel.id, timing, source_message_id=message_id
         )
         self.timings[iid] = timing
-        self._sequence += 1
-        frame = json.dumps({"op": 0, "t": "INTERACTION_CREATE", "s": self._sequence, "d": payload})
-        assert self._ws is not None, "the bot is not connected"
+        ws, sequence = self._link(self.shard_of(channel.guild_id))
+        frame = json.dumps({"op": 0, "t": "INTERACTION_CREATE", "s": sequence, "d": payload})
         timing.emitted = now()
-        await self._ws.send_str(frame)
+        await ws.send_str(frame)
         return iid
 
     async def slash(self, user: User, channel: Channel, name: str, **options: Any) -> int:

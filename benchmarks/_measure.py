@@ -137,7 +137,11 @@ class StoreWatch:
         if self.store is None:  # a bot without storage (the floor)
             return
         store, service, awaited = self.store, self.service, self.awaited
-        work, save = store._save_games, store.save_game
+        save = store.save_game
+        if not hasattr(store, "_save_games"):  # PostgreSQL: no storage thread, only the await
+            store.save_game = self._timed(save, awaited)
+            return
+        work = store._save_games
 
         def timed_work(games: Any) -> None:
             started = now()
@@ -154,6 +158,17 @@ class StoreWatch:
                 awaited.append(now() - started)
 
         store._save_games, store.save_game = timed_work, timed_save
+
+    @staticmethod
+    def _timed(save: Any, awaited: list[float]) -> Any:
+        async def timed_save(game: Any) -> None:
+            started = now()
+            try:
+                await save(game)
+            finally:
+                awaited.append(now() - started)
+
+        return timed_save
 
     def stop(self) -> None:
         for name in ("_save_games", "save_game"):

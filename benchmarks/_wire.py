@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import itertools
 import json
 import random
 import sys
@@ -30,6 +31,7 @@ from benchmarks._fakediscord import FakeDiscord
 from benchmarks._scenario import Game, Players, Run, build_world, burst, play_mode
 
 BOT_SCRIPT = Path(__file__).with_name("_wire_bot.py")
+_databases = itertools.count(1)
 OPENING_WAVE = 25  # memory: games opened together while RSS is measured
 START_TIMEOUT = 120.0  # seconds for the bot to start (engine pool warm-up included)
 
@@ -37,11 +39,19 @@ START_TIMEOUT = 120.0  # seconds for the bot to start (engine pool warm-up inclu
 class WireBot:
     """The bot's process: started, commanded over stdin/stdout, stopped; its log kept."""
 
-    def __init__(self, fake: FakeDiscord, folder: Path, script: Path = BOT_SCRIPT) -> None:
+    def __init__(
+        self, fake: FakeDiscord, folder: Path, *options: str, script: Path = BOT_SCRIPT
+    ) -> None:
         self.fake = fake
         self.folder = folder
-        self.script = script
-        self.log_path = folder / "bot.log"
+        self.script = script  # the project's bot, or the floor
+        self.options = options  # --database-url URL, --shards COUNT:ID
+        shard = (
+            options[options.index("--shards") + 1].replace(":", "-")
+            if "--shards" in options
+            else ""
+        )
+        self.log_path = folder / f"bot{shard}.log"
         self.process: asyncio.subprocess.Process | None = None
 
     async def start(self) -> None:
@@ -51,6 +61,7 @@ class WireBot:
                 str(self.script),
                 str(self.fake.port),
                 str(self.folder),
+                *self.options,
                 stdin=asyncio.subprocess.PIPE,
                 stdout=asyncio.subprocess.PIPE,
                 stderr=log,
@@ -132,43 +143,80 @@ class WireDriver(Players):
         return interaction.message_id
 
 
-async def _connected(fake: FakeDiscord, bot: WireBot) -> None:
-    await bot.start()
+async def _connected(fake: FakeDiscord, bots: list[WireBot]) -> None:
+    await asyncio.gather(*(bot.start() for bot in bots))
     await asyncio.wait_for(fake.synced.wait(), 10.0)
     await asyncio.wait_for(fake.connected.wait(), 10.0)
+
+
+async def fresh_database(args: argparse.Namespace) -> str | None:
+    """A new empty PostgreSQL database for one run (None: the bot uses a SQLite file)."""
+    url: str | None = getattr(args, "postgres_url", None)
+    if url is None:
+        return None
+    import asyncpg
+
+    name = f"load_{next(_databases)}"
+    admin = await asyncpg.connect(url)
+    try:
+        await admin.execute(f"DROP DATABASE IF EXISTS {name}")
+        await admin.execute(f"CREATE DATABASE {name}")
+    finally:
+        await admin.close()
+    return url.rsplit("/", 1)[0] + "/" + name
+
+
+def bots_for(
+    fake: FakeDiscord, folder: Path, url: str | None, processes: int, script: Path = BOT_SCRIPT
+) -> list[WireBot]:
+    """The bot's processes: one, or one per shard of ``processes`` (PostgreSQL needed)."""
+    database = ("--database-url", url) if url else ()
+    if processes == 1:
+        return [WireBot(fake, folder, *database, script=script)]
+    if url is None:
+        raise SystemExit("--processes 2 needs --database postgres: shards share one database")
+    fake.shard_count = processes
+    return [
+        WireBot(fake, folder, *database, "--shards", f"{processes}:{i}") for i in range(processes)
+    ]
 
 
 async def wire_run(
     mode: str, n: int, size: int, args: argparse.Namespace, *, script: Path = BOT_SCRIPT
 ) -> Run:
-    """One mode on N games of one size: a fresh fake Discord, world and bot process (the bot of
-    `script`: the project's, or the floor's)."""
+    """One mode on N games of one size: a fresh fake Discord, world, database and bot process
+    (or processes, one per shard: their figures are put together). `script` is the bot: the
+    project's, or the floor's."""
     rng = random.Random(args.seed * 1000 + n * 10 + size)
     fake = FakeDiscord()
     await fake.start()
-    if mode == "alone":  # n games against the bot, so twice the channels
-        games = [g for g in build_world(fake, 2 * n, size, bot_k5=args.bot_k5) if g.vs_bot]
-    else:
-        games = build_world(fake, n, size, bot_k5=args.bot_k5)
-    run = Run(mode, size, n, discord="local")
+    url = await fresh_database(args)
+    processes = getattr(args, "processes", 1)
     with tempfile.TemporaryDirectory(dir=args.dir) as folder:
-        bot = WireBot(fake, Path(folder), script)
+        bots = bots_for(fake, Path(folder), url, processes, script)
+        if mode == "alone":  # n games against the bot, so twice the channels
+            games = [g for g in build_world(fake, 2 * n, size, bot_k5=args.bot_k5) if g.vs_bot]
+        else:
+            games = build_world(fake, n, size, bot_k5=args.bot_k5)
+        run = Run(mode, size, n, discord="local" if processes == 1 else f"local x{processes}")
         try:
-            await _connected(fake, bot)
+            await _connected(fake, bots)
             driver = WireDriver(fake, max_plies=args.max_plies)
-            await bot.command("begin")
+            await asyncio.gather(*(bot.command("begin") for bot in bots))
             await play_mode(mode, driver, games, rng=rng, args=args)
-            measured = await bot.command("end")
+            ends = await asyncio.gather(*(bot.command("end") for bot in bots))
         finally:
-            await bot.stop()
+            await asyncio.gather(*(bot.stop() for bot in bots))
             await fake.close()
-        run.errors = bot.errors() + [f"unexpected request: {r}" for r in fake.unexpected]
-    run.wall = measured["wall"]
-    run.cpu = measured["cpu"] + measured["engine_cpu"]
-    run.main_cpu = measured["main_cpu"]
-    run.lags = measured["lags"]
-    run.gc_pauses = measured["gc_pauses"]
-    run.save_service, run.save_awaited = measured["save_service"], measured["save_awaited"]
+        run.errors = [e for bot in bots for e in bot.errors()]
+        run.errors += [f"unexpected request: {r}" for r in fake.unexpected]
+    run.wall = max(m["wall"] for m in ends)
+    run.cpu = sum(m["cpu"] + m["engine_cpu"] for m in ends)
+    run.main_cpu = sum(m["main_cpu"] for m in ends)
+    run.lags = [lag for m in ends for lag in m["lags"]]
+    run.gc_pauses = [p for m in ends for p in m["gc_pauses"]]
+    run.save_service = [t for m in ends for t in m["save_service"]]
+    run.save_awaited = [t for m in ends for t in m["save_awaited"]]
     run.timings = list(fake.timings.values())
     run.moves = sum(g.plies for g in games)
     run.finished = sum(g.over for g in games)
@@ -197,7 +245,7 @@ async def wire_memory(n: int, size: int, args: argparse.Namespace) -> dict[str, 
     with tempfile.TemporaryDirectory(dir=args.dir) as folder:
         bot = WireBot(fake, Path(folder))
         try:
-            await _connected(fake, bot)
+            await _connected(fake, [bot])
             driver = WireDriver(fake, max_plies=args.max_plies)
             # One game first, so first-use caches are not charged to the N measured.
             await burst(driver, [spare], rng=rng, waves=1)

@@ -1,8 +1,11 @@
 """The bot in a process of its own, against the load benchmark's Discord on 127.0.0.1.
 
-    python benchmarks/_wire_bot.py PORT FOLDER [-v]
+    python benchmarks/_wire_bot.py PORT FOLDER [-v] [--database-url URL] [--shards COUNT:IDS]
 
-FOLDER receives the SQLite file; -v logs at DEBUG level. The real bot (``create_bot``,
+FOLDER receives the SQLite file (or the log only, with ``--database-url``: PostgreSQL); -v logs
+at DEBUG level; ``--shards 2:1`` runs shard 1 of 2 (an AutoShardedBot).
+
+The real bot (``create_bot``,
 discord.py's HTTP client and gateway) with two things changed: discord.py's API base and
 gateway address point at the local server. Nothing of SimCord or the players is in this
 process. The benchmark drives it with one-line commands on stdin and reads one JSON line per
@@ -38,14 +41,19 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks import _measure as measure
 from bot.client import create_bot
-from bot.config import Settings, default_engine_workers
+from bot.config import Settings, Shards, default_engine_workers
 
 TOKEN = "load.test.token"
 
 
-def settings_for(folder: Path) -> Settings:
+def settings_for(
+    folder: Path, *, database_url: str | None = None, shards: str | None = None
+) -> Settings:
     """The bot's settings with long deadlines, so no timeout fires during a run."""
+    count, _, ids = (shards or "").partition(":")
     return Settings(
+        database_url=database_url,
+        shards=Shards(count=int(count), ids=(int(ids),), auto=True) if shards else Shards(),
         token=TOKEN,
         database_path=folder / "tictactoe.db",
         engine_workers=default_engine_workers(),
@@ -145,6 +153,20 @@ async def serve(control: Control, stopped: asyncio.Event) -> None:
         print(json.dumps(answer), flush=True)
 
 
+def option(name: str) -> str | None:
+    """The value after ``name`` on the command line, if given."""
+    return sys.argv[sys.argv.index(name) + 1] if name in sys.argv else None
+
+
+def project_bot(folder: Path) -> discord.Client:
+    """The project's bot as the benchmark runs it (the database and shards from the command
+    line), its heap frozen once ready as the bot's own start does."""
+    settings = settings_for(
+        folder, database_url=option("--database-url"), shards=option("--shards")
+    )
+    return create_bot(settings, freeze_heap=True)
+
+
 async def run(bot: discord.Client) -> None:
     stopped = asyncio.Event()
     async with bot:
@@ -164,7 +186,7 @@ def main(make: Callable[[Path], discord.Client] | None = None) -> None:
     base = f"http://127.0.0.1:{port}/api/v10"
     discord.http.Route.BASE = base
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(f"ws://127.0.0.1:{port}/gateway")
-    asyncio.run(run(make(folder) if make else create_bot(settings_for(folder), freeze_heap=True)))
+    asyncio.run(run((make or project_bot)(folder)))
 
 
 if __name__ == "__main__":

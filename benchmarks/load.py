@@ -494,6 +494,19 @@ def print_targets(
         print(f"- {line}")
 
 
+def _postgres(args: argparse.Namespace) -> Any:
+    """Set ``args.postgres_url`` for --database; the server started here, if any."""
+    args.postgres_url, server = None, None
+    if args.database == "postgres":
+        from tests.support.postgres import start_server
+
+        server = start_server()
+        args.postgres_url = server.admin_url
+    elif args.database.startswith(("postgresql://", "postgres://")):
+        args.postgres_url = args.database
+    return server
+
+
 async def main(argv: list[str] | None = None) -> dict[str, Any]:
     """Run the chosen modes and print the tables; returns everything measured."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -526,6 +539,15 @@ async def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--pairs", type=int, default=3, help="floor: interleaved pairs")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--dir", default=None, help="folder for the SQLite file")
+    parser.add_argument(
+        "--database", default="sqlite", metavar="sqlite|postgres|URL",
+        help="local Discord: the bot's storage; postgres starts a server of its own on 127.0.0.1, "
+        "a postgresql:// URL names one where databases may be created (one per run)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--processes", type=int, default=1, choices=(1, 2),
+        help="local Discord: bot processes, one per shard (2 needs a PostgreSQL --database)",
+    )  # fmt: skip
     parser.add_argument("--json", default=None, help="also write the figures to this file")
     parser.add_argument(
         "--profile", type=int, default=0, metavar="TOP", help="print the loop thread's TOP places"
@@ -538,6 +560,7 @@ async def main(argv: list[str] | None = None) -> dict[str, Any]:
     modes = args.modes.split(",")
     command = "python benchmarks/load.py " + " ".join(sys.argv[1:] if argv is None else argv)
     print(f"# {command.strip()}")
+    server = _postgres(args)
     kit.lighten_simcord()
     runs, memory, engines, floors = [], [], [], []
 
@@ -551,21 +574,27 @@ async def main(argv: list[str] | None = None) -> dict[str, Any]:
             file=sys.stderr,
         )
 
-    for size in sizes:
-        if "alone" in modes:
-            await one("alone", args.alone, size)
-        for n in counts:
-            for mode in ("burst", "spread"):
-                if mode in modes:
-                    await one(mode, n, size)
-        if "floor" in modes:
-            floors.append(await _floor.compare(max(counts), size, args.pairs, args))
-        if "memory" in modes:
-            measure = _wire.wire_memory if args.discord == "local" else measure_memory
-            memory.append(await measure(max(counts), size, args))
-    if "engine" in modes:
-        engines.append(await engine_lag(args, processes=True, replies=args.replies))
-        engines.append(await engine_lag(args, processes=False, replies=args.replies))
+    try:
+        for size in sizes:
+            if "alone" in modes:
+                await one("alone", args.alone, size)
+            for n in counts:
+                for mode in ("burst", "spread"):
+                    if mode in modes:
+                        await one(mode, n, size)
+            if "floor" in modes:
+                floors.append(await _floor.compare(max(counts), size, args.pairs, args))
+            if "memory" in modes:
+                measure = _wire.wire_memory if args.discord == "local" else measure_memory
+                memory.append(await measure(max(counts), size, args))
+        if "engine" in modes:
+            engines.append(await engine_lag(args, processes=True, replies=args.replies))
+            engines.append(await engine_lag(args, processes=False, replies=args.replies))
+    finally:
+        if server is not None:
+            from tests.support.postgres import remove
+
+            remove(server)
     print_tables(runs, memory, engines)
     print_targets(runs, memory, engines)
     _floor.print_table(floors)

@@ -1,6 +1,7 @@
 """Storage speed, measured on a real SQLite file (figures printed, nothing asserted).
 
     python benchmarks/storage_bench.py [--saves 3000] [--live 1000] [--finished 20000] [--dir D]
+                                      [--postgres [URL]]
 
 1. Storage time per move: ``save_game`` of an active game after each move, as the bot does,
    awaited from the event loop (so the hop to the storage thread is included). Target: p99 at
@@ -61,9 +62,14 @@ def new_game(gid: int, rng: random.Random) -> GameRecord:
     )
 
 
-async def per_move(folder: Path, saves: int) -> list[float]:
-    """Milliseconds per save_game, over games played move by move until ``saves`` saves."""
-    store = SQLiteStore(folder / "moves.db")
+async def per_move(folder: Path, saves: int, url: str | None = None) -> list[float]:
+    """Milliseconds per save_game, over games played move by move until ``saves`` saves
+    (on PostgreSQL at ``url`` if given, else on a SQLite file)."""
+    store: Any = SQLiteStore(folder / "moves.db")
+    if url is not None:
+        from bot.storage.postgres import PostgresStore
+
+        store = PostgresStore(url)
     await store.open()
     rng = random.Random(1)
     times: list[float] = []
@@ -130,6 +136,28 @@ async def bot_start(path: Path) -> tuple[float, int]:
     return ready - start, loaded
 
 
+async def postgres_per_move(url: str, saves: int) -> None:
+    """Print save_game per move on PostgreSQL (a server of its own on 127.0.0.1 for "own")."""
+    server = None
+    if url == "own":
+        from tests.support.postgres import start_server
+
+        server = start_server()
+        url = server.admin_url
+    try:
+        times = await per_move(Path(), saves, url)
+    finally:
+        if server is not None:
+            from tests.support.postgres import remove
+
+            remove(server)
+    print(
+        f"PostgreSQL save_game per move over {len(times)} saves: "
+        f"p50 {statistics.median(times):.2f} ms, p99 {percentile(times, 0.99):.2f} ms, "
+        f"max {max(times):.2f} ms"
+    )
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--saves", type=int, default=3000)
@@ -137,7 +165,13 @@ async def main() -> None:
     parser.add_argument("--finished", type=int, default=20000)
     parser.add_argument("--starts", type=int, default=5)
     parser.add_argument("--dir", type=Path, default=None)
+    parser.add_argument(
+        "--postgres", nargs="?", const="own", default=None, metavar="URL",
+        help="also time save_game on PostgreSQL (an empty database; default: a server of its own)",
+    )  # fmt: skip
     args = parser.parse_args()
+    if args.postgres is not None:
+        await postgres_per_move(args.postgres, args.saves)
     with tempfile.TemporaryDirectory(dir=args.dir) as name:
         folder = Path(name)
         print(f"SQLite file in {folder} (WAL, synchronous=FULL)")

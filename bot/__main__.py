@@ -66,12 +66,22 @@ def _parser() -> argparse.ArgumentParser:
     )
     add_playground_arguments(play)
     play.set_defaults(command=run_playground)
+    # Listed here for --help; its own options are read by bot.storage.migrate (see main).
+    commands.add_parser(
+        "migrate-db", help="copy a SQLite file into PostgreSQL: migrate-db --to postgresql://..."
+    )
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Parse the command line and run its command (by default: the bot)."""
-    args = _parser().parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    if words[:1] == ["migrate-db"]:  # SQLite -> PostgreSQL; needs no token
+        load_dotenv(Path.cwd() / ".env", override=False)
+        from bot.storage.migrate import command as migrate
+
+        return migrate(words[1:], os.environ)
+    args = _parser().parse_args(words)
     command: Callable[[argparse.Namespace], int] = args.command
     return command(args)
 

@@ -14,18 +14,20 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.compute.runner import EngineRunner
-from bot.config import Settings
+from bot.config import Settings, Shards
 from bot.discord_ui.access import BOARD
 from bot.discord_ui.translator import CatalogTranslator
 from bot.discord_ui.tree import CheckedTree
-from bot.storage.base import Store
+from bot.metrics import Metrics, WatchedStore
+from bot.storage.base import StorageError, Store
 
 log = logging.getLogger(__name__)
 
 SCOPES = ("bot", "applications.commands")
 MENTIONED = "I only answer slash commands: type /tictactoe to play (or /tictactoe-stats)."
 # Loaded by name, so this module imports no cog: each extension's setup() wires its own parts.
-EXTENSIONS = ("bot.cogs.games", "bot.cogs.stats")
+EXTENSIONS = ("bot.cogs.games", "bot.cogs.stats", "bot.cogs.ops")
+IDENTIFY_SPACING = 5.0  # seconds between two identifies, as Discord asks
 # Seconds for the first contact with Discord (log in, then set up): past it, Discord is out of
 # reach (a firewall or proxy that never answers); without it the wait would be minutes.
 FIRST_CONTACT_TIMEOUT = 20.0
@@ -39,12 +41,20 @@ class TicTacToeBot(commands.Bot):
     """A tic-tac-toe bot; dependencies come in, lifetimes are owned by setup_hook and close."""
 
     def __init__(
-        self, settings: Settings, *, store: Store, engine: EngineRunner, freeze_heap: bool = False
+        self,
+        settings: Settings,
+        *,
+        store: Store,
+        engine: EngineRunner,
+        freeze_heap: bool = False,
+        metrics: Metrics | None = None,
+        **options: Any,
     ) -> None:
         # This bot needs no voice: discord.py's two "voice will NOT be supported" warnings are
         # not for its users.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         super().__init__(
+            **options,
             # No prefix commands: messages are never parsed as commands (see on_message).
             command_prefix=(),
             intents=discord.Intents.default(),
@@ -56,6 +66,7 @@ class TicTacToeBot(commands.Bot):
         self.store = store
         self.engine = engine
         self.freeze_heap = freeze_heap
+        self.metrics = metrics  # None unless METRICS_PORT is set
         self._stopping: asyncio.Task[Any] | None = None
         self._set_up = False  # setup_hook has finished: a signal now closes the bot
 
@@ -72,13 +83,15 @@ class TicTacToeBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         """Open storage, warm the engine, load the extensions, sync the slash commands (in every
-        language with a catalog)."""
+        language with a catalog; only from the process holding shard 0, when processes share
+        the shards)."""
         await self.store.open()
         await self.tree.set_translator(CatalogTranslator())
         await self.engine.start()
         for name in EXTENSIONS:
             await self.load_extension(name)
-        await self.sync_commands()
+        if self.settings.shards.owns(None):  # one process syncs: the one holding shard 0
+            await self.sync_commands()
         self._set_up = True
 
     async def sync_commands(self) -> list[app_commands.AppCommand]:
@@ -176,6 +189,43 @@ def _reason(error: aiohttp.ClientConnectionError) -> str:
     return f"{error.host}: {why}"
 
 
+class ShardedTicTacToeBot(TicTacToeBot, commands.AutoShardedBot):
+    """The same bot running the shards of ``settings.shards`` in this process."""
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """Wait before a shard identifies: discord.py spaces the shards of one process by 5 s;
+        the first one of a process waits its turn among the processes started together."""
+        if initial:
+            await asyncio.sleep(identify_delay(self.settings.shards))
+        else:
+            await super().before_identify_hook(shard_id, initial=initial)
+
+
+def identify_delay(shards: Shards) -> float:
+    """Seconds before a process's first shard identifies: Discord allows one identify per 5 s
+    (per concurrency bucket), so shard k of a fleet started at once goes at about 5 k s."""
+    return IDENTIFY_SPACING * shards.ids[0]
+
+
+def open_store(settings: Settings) -> Store:
+    """The store the settings name: PostgreSQL at DATABASE_URL, else SQLite at DATABASE_PATH.
+
+    A locked or stuck database must fail fast enough to still answer within Discord's 3 s, even
+    where one click writes twice (a new game: its id, then the game): one second per statement.
+    """
+    if settings.database_url:
+        try:
+            from bot.storage.postgres import PostgresStore
+        except ImportError as exc:
+            raise StorageError(
+                "DATABASE_URL needs asyncpg: pip install 'tictactoe[postgres]'"
+            ) from exc
+        return PostgresStore(settings.database_url, timeout=1.0)
+    from bot.storage.sqlite import SQLiteStore
+
+    return SQLiteStore(settings.database_path, busy_timeout=1.0)
+
+
 def create_bot(
     settings: Settings,
     *,
@@ -189,11 +239,16 @@ def create_bot(
     bots) freezes the heap once the bot is ready (``gc.freeze``).
     """
     if store is None:
-        from bot.storage.sqlite import SQLiteStore
-
-        # A locked database must fail fast enough to still answer within Discord's 3 s, even
-        # where one click writes twice (a new game: its id, then the game).
-        store = SQLiteStore(settings.database_path, busy_timeout=1.0)
+        store = open_store(settings)
     if engine is None:
         engine = EngineRunner(workers=settings.engine_workers)
-    return TicTacToeBot(settings, store=store, engine=engine, freeze_heap=freeze_heap)
+    options: dict[str, Any] = {"freeze_heap": freeze_heap}
+    if settings.metrics_port is not None:
+        metrics = options["metrics"] = Metrics()
+        store = WatchedStore(store, metrics)
+        options["http_trace"] = metrics.trace()
+    shards = settings.shards
+    if shards.auto:
+        options.update(shard_count=shards.count, shard_ids=list(shards.ids))
+        return ShardedTicTacToeBot(settings, store=store, engine=engine, **options)
+    return TicTacToeBot(settings, store=store, engine=engine, **options)

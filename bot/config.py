@@ -18,6 +18,26 @@ class ConfigError(ValueError):
 
 
 @dataclass(frozen=True, slots=True)
+class Shards:
+    """The shards this process runs, of how many. A guild lives on shard
+    ``(guild_id >> 22) % count``; direct messages arrive on shard 0."""
+
+    count: int = 1
+    ids: tuple[int, ...] = (0,)
+    auto: bool = False  # SHARD_COUNT was set: run them with AutoShardedBot
+
+    def owns(self, guild_id: int | None) -> bool:
+        """Whether this process holds the shard of a server (None: direct messages)."""
+        shard = 0 if guild_id is None else (guild_id >> 22) % self.count
+        return shard in self.ids
+
+    @property
+    def partial(self) -> bool:
+        """Whether other processes hold some of the shards."""
+        return len(self.ids) < self.count
+
+
+@dataclass(frozen=True, slots=True)
 class Settings:
     """Everything the bot reads from its environment. The token never appears in repr."""
 
@@ -29,6 +49,10 @@ class Settings:
     challenge_cooldown: float = 30.0
     database_path: Path = Path("data/tictactoe.db")
     engine_workers: int = 1
+    database_url: str | None = field(default=None, repr=False)  # PostgreSQL; may hold a password
+    shards: Shards = Shards()
+    metrics_port: int | None = None  # /healthz and /metrics; None: not served
+    metrics_host: str = "127.0.0.1"
 
 
 def default_engine_workers() -> int:
@@ -112,13 +136,73 @@ def _log_level(env: Mapping[str, str]) -> str:
     return level
 
 
+def _database_url(env: Mapping[str, str]) -> str | None:
+    raw = env.get("DATABASE_URL", "").strip()
+    if not raw:
+        return None
+    if not raw.startswith(("postgresql://", "postgres://")):
+        scheme = raw.split("://", 1)[0] if "://" in raw else "no scheme"
+        raise ConfigError(
+            f"DATABASE_URL must be a postgresql://user:password@host:port/database URL, not "
+            f"{scheme!r}; leave it empty to use the SQLite file at DATABASE_PATH"
+        )
+    return raw
+
+
+def _shard_ids(raw: str, count: int) -> tuple[int, ...]:
+    """Shard ids from text such as ``0-3`` or ``0,2,4-5``; ValueError if malformed."""
+    ids: set[int] = set()
+    for part in raw.replace(" ", "").split(","):
+        low, _, high = part.partition("-")
+        first, last = int(low), int(high or low)
+        if not 0 <= first <= last < count:
+            raise ValueError(part)
+        ids.update(range(first, last + 1))
+    return tuple(sorted(ids))
+
+
+def _shards(env: Mapping[str, str], database_url: str | None) -> Shards:
+    raw_ids = env.get("SHARD_IDS", "").strip()
+    if not env.get("SHARD_COUNT", "").strip():
+        if raw_ids:
+            raise ConfigError("SHARD_IDS needs SHARD_COUNT: set how many shards there are in all")
+        return Shards()
+    count = _whole(env, "SHARD_COUNT", 1, low=1, high=100_000)
+    try:
+        ids = _shard_ids(raw_ids, count) if raw_ids else tuple(range(count))
+    except ValueError:
+        raise ConfigError(
+            f"SHARD_IDS must list shards from 0 to {count - 1} such as 0-3 or 0,2,5, "
+            f"not {raw_ids!r}"
+        ) from None
+    shards = Shards(count=count, ids=ids, auto=True)
+    if shards.partial and database_url is None:
+        raise ConfigError(
+            f"SHARD_IDS {raw_ids} runs part of the {count} shards: the other processes must "
+            "share this one's games, so set DATABASE_URL to a PostgreSQL database (SQLite is "
+            "one process's file)"
+        )
+    return shards
+
+
+def _port(env: Mapping[str, str]) -> int | None:
+    if not env.get("METRICS_PORT", "").strip():
+        return None
+    return _whole(env, "METRICS_PORT", 0, low=0, high=65535)
+
+
+def database_path(env: Mapping[str, str]) -> Path:
+    """The SQLite file named by DATABASE_PATH (default data/tictactoe.db)."""
+    return Path(env.get("DATABASE_PATH", "").strip() or "data/tictactoe.db")
+
+
 def load_settings(env: Mapping[str, str], *, env_file: Path | None = None) -> Settings:
     """Build the settings from an environment mapping, or raise ConfigError.
 
     `env_file` is the .env file that was read into `env`, if there was one: a missing token is
     then told apart from an empty one.
     """
-    db = env.get("DATABASE_PATH", "").strip() or "data/tictactoe.db"
+    url = _database_url(env)
     return Settings(
         token=_token(env, env_file),
         guild_id=_guild(env),
@@ -126,10 +210,14 @@ def load_settings(env: Mapping[str, str], *, env_file: Path | None = None) -> Se
         challenge_timeout=_number(env, "CHALLENGE_TIMEOUT", 60.0, low=5, high=3600),
         turn_timeout=_number(env, "TURN_TIMEOUT", 300.0, low=10, high=86400),
         challenge_cooldown=_number(env, "CHALLENGE_COOLDOWN", 30.0, low=0, high=3600),
-        database_path=Path(db),
+        database_path=database_path(env),
         engine_workers=_whole(
             env, "ENGINE_WORKERS", default_engine_workers(), low=1, high=max(4, os.cpu_count() or 1)
         ),
+        database_url=url,
+        shards=_shards(env, url),
+        metrics_port=_port(env),
+        metrics_host=env.get("METRICS_HOST", "").strip() or "127.0.0.1",
     )
 
 

@@ -45,6 +45,7 @@ class EngineRunner:
         self._waiters: ThreadPoolExecutor | None = None
         self._analysts: set[BaseProcess] = set()
         self._slots = asyncio.Semaphore(ANALYSES)
+        self.pending = 0  # engine calls queued or running (an operator watches it)
         self._rng = random.Random()
 
     async def start(self) -> None:
@@ -98,7 +99,11 @@ class EngineRunner:
     async def call(self, size: int, fn: Callable[..., T], *args: Any) -> T:
         """Run `fn(*args)` (module-level, picklable) off the loop, in the pool fit for `size`."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool_for(size), jobs.run, fn, *args)
+        self.pending += 1
+        try:
+            return await loop.run_in_executor(self._pool_for(size), jobs.run, fn, *args)
+        finally:
+            self.pending -= 1
 
     async def best_move(
         self,

@@ -4,7 +4,9 @@ stats. Each function takes the connection, inside the caller's transaction where
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 from bot.games import rating
 from bot.games.record import Ending, GameRecord, Status
@@ -36,26 +38,35 @@ def upsert(conn: sqlite3.Connection, game: GameRecord) -> None:
         count_result(conn, game)
 
 
-def count_result(conn: sqlite3.Connection, game: GameRecord) -> None:
-    """Add a finished game's result to the records (and ratings, between people)."""
-    guild = guild_key(game.guild_id)
+def tally(game: GameRecord) -> tuple[list[tuple[int, str, float]], tuple[int, int, float] | None]:
+    """What a finished game adds: (user, opponent kind, score) records, and the rated pair
+    (x, o, x's score) when two different people played."""
     score_x = rating.DRAW if game.winner is None else (1.0 if game.winner == "X" else 0.0)
     if game.ending == Ending.DRAW:
         score_x = rating.DRAW
     players = (("X", game.x_id, score_x), ("O", game.o_id, 1.0 - score_x))
     if game.vs_bot:
         opponent = game.ai_level or "unknown"
-        for side, user_id, score in players:
-            if side != game.ai_side:
-                add_record(conn, guild, user_id, opponent, score)
+        return [
+            (user, opponent, score) for side, user, score in players if side != game.ai_side
+        ], None
+    records = [(user, PEOPLE, score) for _side, user, score in players]
+    # Nobody gains rating against themselves.
+    return records, None if game.x_id == game.o_id else (game.x_id, game.o_id, score_x)
+
+
+def count_result(conn: sqlite3.Connection, game: GameRecord) -> None:
+    """Add a finished game's result to the records (and ratings, between people)."""
+    guild = guild_key(game.guild_id)
+    records, rated = tally(game)
+    for user_id, opponent, score in records:
+        add_record(conn, guild, user_id, opponent, score)
+    if rated is None:
         return
-    for _side, user_id, score in players:
-        add_record(conn, guild, user_id, PEOPLE, score)
-    if game.x_id == game.o_id:  # nobody gains rating against themselves
-        return
-    rx, ro = (rating_of(conn, guild, user_id) for user_id in (game.x_id, game.o_id))
+    x_id, o_id, score_x = rated
+    rx, ro = (rating_of(conn, guild, user_id) for user_id in (x_id, o_id))
     new_x, new_o = rating.update(rx, ro, score_x)
-    for user_id, value in ((game.x_id, new_x), (game.o_id, new_o)):
+    for user_id, value in ((x_id, new_x), (o_id, new_o)):
         conn.execute(
             "INSERT INTO ratings (guild_id, user_id, rating, rated_games) VALUES (?, ?, ?, 1) "
             "ON CONFLICT DO UPDATE SET rating = excluded.rating, rated_games = rated_games + 1",
@@ -84,25 +95,30 @@ def rating_of(conn: sqlite3.Connection, guild: int, user_id: int) -> float:
 
 def player_stats(conn: sqlite3.Connection, guild: int, user_id: int) -> PlayerStats:
     """A player's records (vs people, vs each bot level) and rating in one server."""
-    records = {
-        opponent: Record(wins, draws, losses)
-        for opponent, wins, draws, losses in conn.execute(
-            "SELECT opponent, wins, draws, losses FROM records WHERE guild_id = ? AND user_id = ?",
-            (guild, user_id),
-        )
-    }
+    records = conn.execute(
+        "SELECT opponent, wins, draws, losses FROM records WHERE guild_id = ? AND user_id = ?",
+        (guild, user_id),
+    ).fetchall()
     row = conn.execute(
         "SELECT rating, rated_games FROM ratings WHERE guild_id = ? AND user_id = ?",
         (guild, user_id),
     ).fetchone()
+    return stats_of(user_id, records, row)
+
+
+def stats_of(
+    user_id: int, records: Iterable[Sequence[Any]], rated: Sequence[Any] | None
+) -> PlayerStats:
+    """PlayerStats from (opponent, wins, draws, losses) rows and a (rating, rated games) row."""
+    by_opponent = {opponent: Record(w, d, lost) for opponent, w, d, lost in records}
     vs_bot: dict[str, Record] = {level: Record() for level in schema.LEVELS}
-    vs_bot.update({k: v for k, v in records.items() if k != schema.PEOPLE})
+    vs_bot.update({k: v for k, v in by_opponent.items() if k != schema.PEOPLE})
     return PlayerStats(
         user_id=user_id,
-        vs_people=records.get(schema.PEOPLE, Record()),
+        vs_people=by_opponent.get(schema.PEOPLE, Record()),
         vs_bot=vs_bot,
-        rating=row[0] if row else rating.DEFAULT_RATING,
-        rated_games=row[1] if row else 0,
+        rating=float(rated[0]) if rated else rating.DEFAULT_RATING,
+        rated_games=int(rated[1]) if rated else 0,
     )
 
 
@@ -120,15 +136,23 @@ def leaderboard(conn: sqlite3.Connection, guild: int, limit: int) -> list[Leader
         "ORDER BY r.rating DESC, r.rated_games DESC, r.user_id ASC LIMIT ?",
         (schema.PEOPLE, schema.PEOPLE, guild, max(0, limit)),
     ).fetchall()
+    return ranked(
+        (user_id, value, wins, draws, losses, *(int(n) for n in vs_bot.split(",")))
+        for user_id, value, wins, draws, losses, vs_bot in rows
+    )
+
+
+def ranked(rows: Iterable[Sequence[Any]]) -> list[LeaderboardRow]:
+    """Leaderboard rows, ranked in order, from (user, rating, w, d, l, bot w, bot d, bot l)."""
     return [
         LeaderboardRow(
             rank,
-            user_id,
-            value,
-            Record(wins, draws, losses),
-            Record(*(int(n) for n in vs_bot.split(","))),
+            int(row[0]),
+            float(row[1]),
+            Record(*map(int, row[2:5])),
+            Record(*map(int, row[5:8])),
         )
-        for rank, (user_id, value, wins, draws, losses, vs_bot) in enumerate(rows, 1)
+        for rank, row in enumerate(rows, 1)
     ]
 
 

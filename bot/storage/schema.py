@@ -17,7 +17,7 @@ Version 2 also gave ``games`` its ``locale`` (the board's language); older rows 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, cast
 
@@ -115,7 +115,8 @@ def iso(moment: datetime | None) -> str | None:
     return moment.astimezone(UTC).isoformat(timespec="microseconds")
 
 
-def to_row(game: GameRecord) -> tuple[Any, ...]:
+def to_row(game: GameRecord, *, when: Callable[[datetime | None], Any] = iso) -> tuple[Any, ...]:
+    """A game's column values in ``COLUMNS`` order; ``when`` stores a time (ISO text here)."""
     return (
         game.id,
         game.guild_id,
@@ -132,13 +133,16 @@ def to_row(game: GameRecord) -> tuple[Any, ...]:
         None if game.ending is None else Ending(game.ending).value,
         game.winner,
         game.message_id,
-        iso(game.deadline),
-        iso(game.created_at) or iso(datetime.now(UTC)),
+        when(game.deadline),
+        when(game.created_at) or when(datetime.now(UTC)),
         game.locale,
     )
 
 
-def from_row(row: Sequence[Any]) -> GameRecord:
+def from_row(
+    row: Sequence[Any], *, when: Callable[[Any], datetime] = datetime.fromisoformat
+) -> GameRecord:
+    """A game from a row of ``COLUMNS``; ``when`` reads a stored time."""
     (gid, guild, channel, x, o, challenger, size, k, ai_side, ai_level, moves, status, ending,
      winner, message, deadline, created, locale) = row  # fmt: skip
     return GameRecord(
@@ -157,7 +161,7 @@ def from_row(row: Sequence[Any]) -> GameRecord:
         ending=None if ending is None else Ending(ending),
         winner=cast("Side | None", winner),
         message_id=message,
-        deadline=None if deadline is None else datetime.fromisoformat(deadline),
-        created_at=datetime.fromisoformat(created),
+        deadline=None if deadline is None else when(deadline),
+        created_at=when(created),
         locale=locale,
     )

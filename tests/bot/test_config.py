@@ -61,7 +61,27 @@ def test_every_example_setting_is_known() -> None:
         "CHALLENGE_COOLDOWN",
         "DATABASE_PATH",
         "ENGINE_WORKERS",
+        "DATABASE_URL",
+        "SHARD_COUNT",
+        "SHARD_IDS",
+        "METRICS_PORT",
+        "METRICS_HOST",
     }
+
+
+def test_database_url_selects_postgresql_and_is_not_shown() -> None:
+    """DATABASE_URL is kept as given, never shown in repr (it may hold a password)."""
+    url = "postgresql://bot:s3cret@db.example:5432/games"
+    s = load_settings({"DISCORD_TOKEN": TOKEN, "DATABASE_URL": url})
+    assert s.database_url == url and "s3cret" not in repr(s)
+    assert load_settings({"DISCORD_TOKEN": TOKEN}).database_url is None
+
+
+def test_database_url_of_another_kind_is_refused() -> None:
+    """A URL that is not PostgreSQL's is refused with one line saying what to write."""
+    with pytest.raises(ConfigError, match=r"postgresql://.*not 'mysql'") as info:
+        load_settings({"DISCORD_TOKEN": TOKEN, "DATABASE_URL": "mysql://u:p@h/db"})
+    assert "\n" not in str(info.value) and "u:p" not in str(info.value)
 
 
 @pytest.mark.parametrize(

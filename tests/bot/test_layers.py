@@ -22,7 +22,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("bot.playground",),
     ("bot.cogs",),
     ("bot.client",),
-    ("bot.discord_ui",),
+    ("bot.discord_ui", "bot.metrics"),
     ("bot.live",),
     ("bot.storage", "bot.compute"),
     ("bot.games",),

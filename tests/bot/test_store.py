@@ -1,11 +1,12 @@
-"""SQLiteStore: round trips, schema, failures turned into StorageError, results counted once."""
+"""The Store contract on both backends (SQLite file, PostgreSQL server): round trips, ids, results
+counted once, stats; then what is SQLite's own: its file, pragmas, locks and batching."""
 
 from __future__ import annotations
 
 import asyncio
 import dataclasses
 import sqlite3
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -14,7 +15,7 @@ import pytest
 from bot.games import rating
 from bot.games.record import Ending, GameRecord, Status
 from bot.games.stats import Record
-from bot.storage.base import StorageError
+from bot.storage.base import StorageError, Store
 from bot.storage.schema import SCHEMA_VERSION
 from bot.storage.sqlite import SQLiteStore
 
@@ -22,9 +23,30 @@ GUILD = 111
 BOT_ID = 999
 
 
+@pytest.fixture(params=["sqlite", "postgres"])
+def new_store(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[[], Store]:
+    """Make stores on one fresh database (a new store is a restarted process), either backend."""
+    if request.param == "sqlite":
+        path = tmp_path / "data" / "games.db"
+        return lambda: SQLiteStore(path, busy_timeout=0.2)
+    from bot.storage.postgres import PostgresStore
+
+    url = request.getfixturevalue("postgres_url")
+    return lambda: PostgresStore(url, timeout=1.0)
+
+
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[SQLiteStore]:
-    """An open store on a fresh file, closed after the test."""
+async def store(new_store: Callable[[], Store]) -> AsyncIterator[Store]:
+    """An open store on a fresh database of either backend, closed after the test."""
+    s = new_store()
+    await s.open()
+    yield s
+    await s.close()
+
+
+@pytest.fixture
+async def sqlite_store(tmp_path: Path) -> AsyncIterator[SQLiteStore]:
+    """An open SQLite store on a fresh file, closed after the test."""
     s = SQLiteStore(tmp_path / "data" / "games.db", busy_timeout=0.2)
     await s.open()
     yield s
@@ -32,8 +54,10 @@ async def store(tmp_path: Path) -> AsyncIterator[SQLiteStore]:
 
 
 def game(gid: int, x: int = 1, o: int = 2, **changes: object) -> GameRecord:
-    """A game between people in GUILD, with any field changed."""
-    base = GameRecord(id=gid, guild_id=GUILD, channel_id=10, x_id=x, o_id=o, challenger_id=x)
+    """A game between people in GUILD, in a channel of its own, with any field changed."""
+    base = GameRecord(
+        id=gid, guild_id=GUILD, channel_id=10_000 + gid, x_id=x, o_id=o, challenger_id=x
+    )
     return dataclasses.replace(base, **changes)  # type: ignore[arg-type]
 
 
@@ -43,7 +67,7 @@ def finished(gid: int, x: int, o: int, winner: str | None, **changes: object) ->
     return game(gid, x, o, status=Status.FINISHED, winner=winner, **changes)
 
 
-async def test_round_trip_keeps_every_field(store: SQLiteStore) -> None:
+async def test_round_trip_keeps_every_field(store: Store) -> None:
     """Every field of a game comes back exactly as saved."""
     deadline = datetime(2025, 3, 1, 12, 30, 5, 123456, tzinfo=UTC)
     created = datetime(2025, 3, 1, 12, 25, 0, 1, tzinfo=UTC)
@@ -81,7 +105,7 @@ async def test_round_trip_keeps_every_field(store: SQLiteStore) -> None:
     assert await store.load_game(8) is None
 
 
-async def test_created_at_defaults_to_first_save_and_is_kept(store: SQLiteStore) -> None:
+async def test_created_at_defaults_to_first_save_and_is_kept(store: Store) -> None:
     """A game saved without created_at gets the time of its first save, kept on later saves."""
     before = datetime.now(UTC)
     await store.save_game(game(1))
@@ -93,7 +117,7 @@ async def test_created_at_defaults_to_first_save_and_is_kept(store: SQLiteStore)
     assert again is not None and again.created_at == first.created_at and again.moves == (4,)
 
 
-async def test_naive_deadline_is_read_as_utc(store: SQLiteStore) -> None:
+async def test_naive_deadline_is_read_as_utc(store: Store) -> None:
     """A naive deadline is stored as UTC and comes back aware."""
     await store.save_game(game(1, deadline=datetime(2030, 1, 1, 8, 0)))
     loaded = await store.load_game(1)
@@ -125,14 +149,15 @@ async def test_migrates_an_empty_file(tmp_path: Path) -> None:
         assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
 
 
-async def test_reopen_keeps_data_and_does_not_migrate_again(tmp_path: Path) -> None:
-    """Closing and reopening the same file finds the games saved before."""
-    path = tmp_path / "t.db"
-    s = SQLiteStore(path)
+async def test_reopen_keeps_data_and_does_not_migrate_again(
+    new_store: Callable[[], Store],
+) -> None:
+    """Closing and reopening the same database finds the games saved before."""
+    s = new_store()
     await s.open()
     await s.save_game(game(await s.next_game_id(), moves=(0, 4)))
     await s.close()
-    s = SQLiteStore(path)
+    s = new_store()
     await s.open()
     assert [g.moves for g in await s.live_games()] == [(0, 4)]
     assert await s.next_game_id() == 2
@@ -174,60 +199,62 @@ async def test_folder_in_place_of_file_is_refused(tmp_path: Path) -> None:
     await s.close()
 
 
-async def test_calls_before_open_raise_storage_error(tmp_path: Path) -> None:
+async def test_calls_before_open_raise_storage_error(new_store: Callable[[], Store]) -> None:
     """Using a store that is not open raises StorageError, not AttributeError."""
     with pytest.raises(StorageError, match="not open"):
-        await SQLiteStore(tmp_path / "t.db").load_game(1)
+        await new_store().load_game(1)
+    with pytest.raises(StorageError, match="not open"):
+        await new_store().save_game(game(1))
 
 
-async def test_locked_database_fails_then_recovers(store: SQLiteStore) -> None:
+async def test_locked_database_fails_then_recovers(sqlite_store: SQLiteStore) -> None:
     """A write blocked by another process's lock fails cleanly; it works once the lock is gone."""
-    await store.save_game(game(1))
-    other = sqlite3.connect(store.path, isolation_level=None)
+    await sqlite_store.save_game(game(1))
+    other = sqlite3.connect(sqlite_store.path, isolation_level=None)
     other.execute("BEGIN EXCLUSIVE")
     try:
         with pytest.raises(StorageError, match="locked by another process") as info:
-            await store.save_game(game(1, moves=(4,)))
+            await sqlite_store.save_game(game(1, moves=(4,)))
         assert isinstance(info.value.__cause__, sqlite3.OperationalError)
     finally:
         other.execute("ROLLBACK")
         other.close()
-    loaded = await store.load_game(1)
+    loaded = await sqlite_store.load_game(1)
     assert loaded is not None and loaded.moves == ()  # nothing half written
-    await store.save_game(game(1, moves=(4,)))
-    loaded = await store.load_game(1)
+    await sqlite_store.save_game(game(1, moves=(4,)))
+    loaded = await sqlite_store.load_game(1)
     assert loaded is not None and loaded.moves == (4,)
 
 
-async def test_failed_save_rolls_back_the_whole_game(store: SQLiteStore) -> None:
+async def test_failed_save_rolls_back_the_whole_game(sqlite_store: SQLiteStore) -> None:
     """A save that fails midway (here: writing the ratings) leaves no trace of the game."""
-    await store.save_game(game(1, moves=(0, 4, 8)))
+    await sqlite_store.save_game(game(1, moves=(0, 4, 8)))
 
     def sql(statement: str) -> None:
-        assert store._conn is not None
-        store._conn.execute(statement)
+        assert sqlite_store._conn is not None
+        sqlite_store._conn.execute(statement)
 
-    await store._run(
+    await sqlite_store._run(
         sql,
         "CREATE TEMP TRIGGER fail BEFORE INSERT ON ratings BEGIN SELECT RAISE(ABORT, 'boom'); END",
     )
     with pytest.raises(StorageError, match=r"cannot save game 1.*boom"):
-        await store.save_game(finished(1, 1, 2, "X", moves=(0, 4, 8, 1, 2, 3, 6)))
-    await store._run(sql, "DROP TRIGGER fail")
-    loaded = await store.load_game(1)
+        await sqlite_store.save_game(finished(1, 1, 2, "X", moves=(0, 4, 8, 1, 2, 3, 6)))
+    await sqlite_store._run(sql, "DROP TRIGGER fail")
+    loaded = await sqlite_store.load_game(1)
     assert loaded is not None and loaded.status == Status.ACTIVE and loaded.moves == (0, 4, 8)
-    stats = await store.player_stats(GUILD, 1)
+    stats = await sqlite_store.player_stats(GUILD, 1)
     assert stats.vs_people == Record()
 
 
-async def test_game_ids_increase_and_skip_saved_ids(store: SQLiteStore) -> None:
+async def test_game_ids_increase_and_skip_saved_ids(store: Store) -> None:
     """Ids are handed out in order and never collide with a game saved under its own id."""
     assert [await store.next_game_id() for _ in range(3)] == [1, 2, 3]
     await store.save_game(game(10))
     assert await store.next_game_id() == 11
 
 
-async def test_live_games_are_challenges_and_active_games(store: SQLiteStore) -> None:
+async def test_live_games_are_challenges_and_active_games(store: Store) -> None:
     """live_games returns pending challenges and games in progress, not finished ones."""
     await store.save_game(game(1, status=Status.CHALLENGE))
     await store.save_game(game(2))
@@ -236,7 +263,7 @@ async def test_live_games_are_challenges_and_active_games(store: SQLiteStore) ->
     assert [g.id for g in await store.live_games()] == [1, 2]
 
 
-async def test_thousand_live_games_load(store: SQLiteStore) -> None:
+async def test_thousand_live_games_load(store: Store) -> None:
     """A thousand stored live games all come back, with their moves."""
     for gid in range(1, 1001):
         await store.save_game(game(gid, moves=tuple(range(gid % 9))))
@@ -247,7 +274,7 @@ async def test_thousand_live_games_load(store: SQLiteStore) -> None:
     assert live[8].moves == tuple(range(9 % 9)) and live[7].moves == tuple(range(8))
 
 
-async def test_result_is_counted_once(store: SQLiteStore) -> None:
+async def test_result_is_counted_once(store: Store) -> None:
     """Saving the same finished game twice (a retried final click) counts it once."""
     await store.save_game(game(1, moves=(0, 3, 1, 4)))
     done = finished(1, 1, 2, "X", moves=(0, 3, 1, 4, 2))
@@ -260,7 +287,7 @@ async def test_result_is_counted_once(store: SQLiteStore) -> None:
     assert o.rating == pytest.approx(rating.DEFAULT_RATING - 16)
 
 
-async def test_unknown_player_has_zeros_and_default_rating(store: SQLiteStore) -> None:
+async def test_unknown_player_has_zeros_and_default_rating(store: Store) -> None:
     """Someone who never played has empty records for people and every level."""
     stats = await store.player_stats(GUILD, 42)
     assert stats.user_id == 42 and stats.vs_people == Record() and stats.rated_games == 0
@@ -268,7 +295,7 @@ async def test_unknown_player_has_zeros_and_default_rating(store: SQLiteStore) -
     assert stats.vs_bot == {level: Record() for level in ("easy", "medium", "hard", "unbeatable")}
 
 
-async def test_no_result_endings_count_for_nobody(store: SQLiteStore) -> None:
+async def test_no_result_endings_count_for_nobody(store: Store) -> None:
     """Declined, expired and abandoned games change no record or rating."""
     for gid, ending in enumerate((Ending.DECLINED, Ending.EXPIRED, Ending.ABANDONED), start=1):
         await store.save_game(game(gid, status=Status.FINISHED, ending=ending))
@@ -276,7 +303,7 @@ async def test_no_result_endings_count_for_nobody(store: SQLiteStore) -> None:
     assert await store.leaderboard(GUILD) == []
 
 
-async def test_stats_vs_people_and_each_level(store: SQLiteStore) -> None:
+async def test_stats_vs_people_and_each_level(store: Store) -> None:
     """Games against the bot count per level for the human only and change no rating."""
     vs_bot = {"ai_level": "hard", "o_id": BOT_ID, "ai_side": "O"}
     await store.save_game(finished(1, 1, BOT_ID, None, **vs_bot))
@@ -300,7 +327,7 @@ async def test_stats_vs_people_and_each_level(store: SQLiteStore) -> None:
     assert (await store.player_stats(GUILD, 1)).vs_people == Record(draws=1, losses=1)
 
 
-async def test_leaderboard_order_after_scripted_games(store: SQLiteStore) -> None:
+async def test_leaderboard_order_after_scripted_games(store: Store) -> None:
     """Ranks follow the Elo ratings computed game by game; ties go to the lower user id."""
     results = [(1, 2, "X"), (1, 3, "X"), (2, 3, None), (4, 1, "X"), (5, 6, None)]
     expected_ratings = {u: rating.DEFAULT_RATING for u in range(1, 7)}
@@ -341,7 +368,7 @@ async def test_close_checkpoints_the_log(tmp_path: Path) -> None:
     await s.close()  # closing twice is harmless
 
 
-async def test_invalid_record_is_refused_before_storage(store: SQLiteStore) -> None:
+async def test_invalid_record_is_refused_before_storage(store: Store) -> None:
     """A finished game with a decisive ending but no winner is a programming error."""
     with pytest.raises(ValueError, match="no winner"):
         await store.save_game(game(1, status=Status.FINISHED, ending=Ending.WIN))
@@ -403,7 +430,7 @@ async def test_failed_migration_changes_nothing(
         assert conn.execute("SELECT name FROM sqlite_master").fetchall() == []
 
 
-async def test_event_loop_runs_while_storage_waits_for_a_lock(store: SQLiteStore) -> None:
+async def test_event_loop_runs_while_storage_waits_for_a_lock(sqlite_store: SQLiteStore) -> None:
     """A save stuck on another process's lock waits on the storage thread, not the loop."""
     ticks = 0
 
@@ -413,12 +440,12 @@ async def test_event_loop_runs_while_storage_waits_for_a_lock(store: SQLiteStore
             ticks += 1
             await asyncio.sleep(0)
 
-    other = sqlite3.connect(store.path, isolation_level=None)
+    other = sqlite3.connect(sqlite_store.path, isolation_level=None)
     other.execute("BEGIN EXCLUSIVE")
     task = asyncio.create_task(ticker())
     try:
         with pytest.raises(StorageError):
-            await store.save_game(game(1))
+            await sqlite_store.save_game(game(1))
     finally:
         task.cancel()
         other.execute("ROLLBACK")
@@ -426,7 +453,7 @@ async def test_event_loop_runs_while_storage_waits_for_a_lock(store: SQLiteStore
     assert ticks > 10
 
 
-async def test_concurrent_saves_are_serialized(store: SQLiteStore) -> None:
+async def test_concurrent_saves_are_serialized(store: Store) -> None:
     """Many saves issued at once all land, and ids handed out at once are distinct."""
     ids = await asyncio.gather(*(store.next_game_id() for _ in range(50)))
     assert sorted(ids) == list(range(1, 51))
@@ -434,24 +461,24 @@ async def test_concurrent_saves_are_serialized(store: SQLiteStore) -> None:
     assert [g.moves for g in await store.live_games()] == [(gid % 9,) for gid in range(1, 51)]
 
 
-async def test_saves_that_queue_up_share_one_commit(store: SQLiteStore) -> None:
+async def test_saves_that_queue_up_share_one_commit(sqlite_store: SQLiteStore) -> None:
     """200 saves at once take far fewer transactions than saves, each applied in order."""
     begins: list[str] = []
-    await store._run(
-        lambda: store._db().set_trace_callback(
+    await sqlite_store._run(
+        lambda: sqlite_store._db().set_trace_callback(
             lambda sql: begins.append(sql) if sql.startswith("BEGIN") else None
         )
     )
-    first_moves = [store.save_game(game(gid, moves=(0,))) for gid in range(1, 101)]
-    second_moves = [store.save_game(game(gid, moves=(0, 4))) for gid in range(1, 101)]
+    first_moves = [sqlite_store.save_game(game(gid, moves=(0,))) for gid in range(1, 101)]
+    second_moves = [sqlite_store.save_game(game(gid, moves=(0, 4))) for gid in range(1, 101)]
     await asyncio.gather(*first_moves, *second_moves)
-    await store._run(lambda: store._db().set_trace_callback(None))
+    await sqlite_store._run(lambda: sqlite_store._db().set_trace_callback(None))
 
     assert 1 <= len(begins) < 20  # one for the first save, then the rest in few batches
-    assert [g.moves for g in await store.live_games()] == [(0, 4)] * 100
+    assert [g.moves for g in await sqlite_store.live_games()] == [(0, 4)] * 100
 
 
-async def test_a_game_finished_twice_in_one_batch_counts_once(store: SQLiteStore) -> None:
+async def test_a_game_finished_twice_in_one_batch_counts_once(store: Store) -> None:
     """The same final save queued twice (a retried click) is counted a single time."""
     await store.save_game(game(1, moves=(0, 3, 1, 4)))
     end = finished(1, 1, 2, "X", moves=(0, 3, 1, 4, 2))
@@ -460,20 +487,23 @@ async def test_a_game_finished_twice_in_one_batch_counts_once(store: SQLiteStore
     assert (await store.player_stats(GUILD, 2)).vs_people == Record(losses=1)
 
 
-async def test_a_failed_batch_fails_every_save_in_it_and_writes_none(store: SQLiteStore) -> None:
+async def test_a_failed_batch_fails_every_save_in_it_and_writes_none(
+    sqlite_store: SQLiteStore,
+) -> None:
     """On a locked file a batch of saves fails as a whole; each saver gets the StorageError."""
-    await asyncio.gather(*(store.save_game(game(gid)) for gid in (1, 2, 3)))
-    other = sqlite3.connect(store.path, isolation_level=None)
+    await asyncio.gather(*(sqlite_store.save_game(game(gid)) for gid in (1, 2, 3)))
+    other = sqlite3.connect(sqlite_store.path, isolation_level=None)
     other.execute("BEGIN EXCLUSIVE")
     try:
         results = await asyncio.gather(
-            *(store.save_game(game(gid, moves=(4,))) for gid in (1, 2, 3)), return_exceptions=True
+            *(sqlite_store.save_game(game(gid, moves=(4,))) for gid in (1, 2, 3)),
+            return_exceptions=True,
         )
     finally:
         other.execute("ROLLBACK")
         other.close()
     assert all(isinstance(r, StorageError) and "locked" in str(r) for r in results)
-    assert [g.moves for g in await store.live_games()] == [(), (), ()]
+    assert [g.moves for g in await sqlite_store.live_games()] == [(), (), ()]
 
 
 async def test_close_writes_the_saves_still_queued(tmp_path: Path) -> None:
@@ -488,7 +518,7 @@ async def test_close_writes_the_saves_still_queued(tmp_path: Path) -> None:
         assert conn.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 30
 
 
-async def test_saving_does_not_keep_the_callers_object(store: SQLiteStore) -> None:
+async def test_saving_does_not_keep_the_callers_object(store: Store) -> None:
     """A saved record cannot be changed afterwards (it is frozen, its moves a tuple), so what
     was stored stays as it was."""
     record = game(1, moves=(0,))
@@ -510,25 +540,27 @@ async def _pragma(store: SQLiteStore, statement: str) -> None:
     await store._run(run)
 
 
-async def test_full_disk_fails_cleanly_then_recovers(store: SQLiteStore) -> None:
+async def test_full_disk_fails_cleanly_then_recovers(sqlite_store: SQLiteStore) -> None:
     """A full database (page limit reached) raises StorageError saying so; nothing half written."""
-    await store.save_game(game(1))
-    pages = await store._run(lambda: store._conn.execute("PRAGMA page_count").fetchone()[0])
-    await _pragma(store, f"PRAGMA max_page_count = {pages}")
+    await sqlite_store.save_game(game(1))
+    pages = await sqlite_store._run(
+        lambda: sqlite_store._conn.execute("PRAGMA page_count").fetchone()[0]
+    )
+    await _pragma(sqlite_store, f"PRAGMA max_page_count = {pages}")
     with pytest.raises(StorageError, match="is full"):
         for gid in range(2, 2000):
-            await store.save_game(game(gid, moves=tuple(range(25))))
-    await _pragma(store, "PRAGMA max_page_count = 1073741823")
-    stored = await store.live_games()
+            await sqlite_store.save_game(game(gid, moves=tuple(range(25))))
+    await _pragma(sqlite_store, "PRAGMA max_page_count = 1073741823")
+    stored = await sqlite_store.live_games()
     assert all(g.moves == tuple(range(25)) for g in stored[1:])  # whole games or none
-    await store.save_game(game(5000))
-    assert await store.load_game(5000) is not None
+    await sqlite_store.save_game(game(5000))
+    assert await sqlite_store.load_game(5000) is not None
 
 
-async def test_read_only_database_fails_with_a_clear_message(store: SQLiteStore) -> None:
+async def test_read_only_database_fails_with_a_clear_message(sqlite_store: SQLiteStore) -> None:
     """Writing to a read-only database raises StorageError naming the problem."""
-    await _pragma(store, "PRAGMA query_only = ON")
+    await _pragma(sqlite_store, "PRAGMA query_only = ON")
     with pytest.raises(StorageError, match="read-only"):
-        await store.save_game(game(1))
-    await _pragma(store, "PRAGMA query_only = OFF")
-    await store.save_game(game(1))
+        await sqlite_store.save_game(game(1))
+    await _pragma(sqlite_store, "PRAGMA query_only = OFF")
+    await sqlite_store.save_game(game(1))

@@ -38,8 +38,15 @@ class BoardWatch(commands.Cog):
         self.flow = flow
 
     async def cog_load(self) -> None:
-        """Pick up the games that were live at shutdown; a deadline already past fires at once."""
+        """Pick up the games that were live at shutdown; a deadline already past fires at once.
+
+        With shards across processes, only the games of this process's servers (and direct
+        messages, on the process holding shard 0): the other processes clock their own.
+        """
+        owns = self.flow.settings.shards.owns
         for game in await self.flow.store.live_games():
+            if not owns(game.guild_id):
+                continue
             self.games.restore(game)
             if rules.ai_to_move(game):
                 self.games.spawn(self._resume(game.id), name=f"ttt-resume-{game.id}")

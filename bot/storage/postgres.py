@@ -1,0 +1,267 @@
+"""Game storage on a PostgreSQL server (asyncpg), shared by every process of the bot.
+
+The same guarantees as the SQLite store: a save returns once committed; a result is counted once
+(the game's row is locked with ``SELECT ... FOR UPDATE`` and its old status read under the lock);
+ratings are locked in user id order, so two games ending at once both count; the schema is
+migrated at start under an advisory lock, so processes starting together migrate once. The games
+at once in a channel are counted by the process holding the channel's server (one shard, one
+process).
+
+Every failure becomes :class:`StorageError` with a one-line message that names the server (never
+its password), the cause chained. A transaction that fails because its idle connection died (the
+server restarted) is retried once on a fresh connection: nothing of it had been sent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+from urllib.parse import urlsplit
+
+import asyncpg
+
+from bot.games import rules
+from bot.games.record import GameRecord, Status
+from bot.games.settings import ServerSettings
+from bot.games.stats import LeaderboardRow, PlayerStats
+from bot.storage import pg_queries, pg_schema
+from bot.storage.base import StorageError
+from bot.storage.schema import RESULT_ENDINGS, guild_key
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+RETRIES = 3  # attempts of a transaction that hit a deadlock or a dead idle connection
+LOST = (
+    asyncpg.ConnectionDoesNotExistError,
+    asyncpg.InterfaceError,
+    asyncpg.InternalClientError,  # a connection the server killed, used before it noticed
+    ConnectionError,
+)
+
+
+def where(url: str) -> str:
+    """The server and database of a URL, without user or password."""
+    parts = urlsplit(url)
+    host = parts.hostname or "localhost"
+    port = f":{parts.port}" if parts.port else ""
+    return f"{host}{port}{parts.path or '/'}"
+
+
+class PostgresStore:
+    """The bot's ``Store`` on a PostgreSQL database given by a ``postgresql://`` URL.
+
+    ``timeout`` (seconds) bounds connecting, waiting for a connection and every statement, so a
+    stuck server fails a click fast enough to still apologise within Discord's 3 s.
+    """
+
+    def __init__(self, url: str, *, timeout: float = 1.0, pool_size: int = 10) -> None:
+        self.url = url
+        self.where = where(url)
+        self.timeout = timeout
+        self.pool_size = pool_size
+        self._pool: asyncpg.Pool | None = None
+
+    # -- lifecycle ---------------------------------------------------------------------------
+
+    async def open(self) -> None:
+        """Connect and migrate the schema; raises StorageError if the database cannot be used."""
+        if self._pool is not None:
+            return
+        try:
+            self._pool = await asyncpg.create_pool(
+                self.url,
+                min_size=0,  # no floor to restore: a dead server logs nothing but our line
+                max_size=self.pool_size,
+                timeout=max(self.timeout, 2.0),
+                command_timeout=self.timeout,
+            )
+        except (asyncpg.PostgresError, OSError, TimeoutError, ValueError, *LOST) as exc:
+            raise StorageError(f"cannot open the database: {self._explain(exc)}") from exc
+        try:
+            await self._migrate()
+        except BaseException:
+            await self.close()
+            raise
+
+    async def close(self) -> None:
+        """Close every connection (saves in flight finish first)."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            try:
+                await asyncio.wait_for(pool.close(), timeout=5)
+            except (TimeoutError, OSError, *LOST):
+                pool.terminate()
+
+    async def _migrate(self) -> None:
+        """Bring the schema up to date on a connection of its own: the advisory lock may wait
+        for another process's migration far longer than a click's statement may take."""
+        try:
+            conn = await asyncpg.connect(self.url, timeout=max(self.timeout, 2.0))
+        except (asyncpg.PostgresError, OSError, TimeoutError, ValueError, *LOST) as exc:
+            raise StorageError(f"cannot open the database: {self._explain(exc)}") from exc
+        try:
+            async with conn.transaction():
+                old = await self._migrate_on(conn)
+        except (asyncpg.PostgresError, OSError, TimeoutError, *LOST) as exc:
+            raise StorageError(f"cannot migrate the database: {self._explain(exc)}") from exc
+        finally:
+            await conn.close(timeout=5)
+        if old < pg_schema.SCHEMA_VERSION:
+            log.info("database %s migrated to schema %d", self.where, pg_schema.SCHEMA_VERSION)
+
+    async def _migrate_on(self, conn: pg_queries.Connection) -> int:
+        """Run the pending migration steps inside the caller's transaction; the old version."""
+        await conn.execute("SELECT pg_advisory_xact_lock($1)", pg_schema.MIGRATION_LOCK)
+        await conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER)")
+        version = await conn.fetchval("SELECT version FROM schema_version")
+        if version is None:
+            await conn.execute("INSERT INTO schema_version VALUES (0)")
+            version = 0
+        if version > pg_schema.SCHEMA_VERSION:
+            raise StorageError(
+                f"the database {self.where} has schema version {version}, newer than this "
+                f"bot understands ({pg_schema.SCHEMA_VERSION}): upgrade the bot or use "
+                "another DATABASE_URL"
+            )
+        for step in pg_schema.MIGRATIONS[version:]:
+            for statement in step:
+                await conn.execute(statement)
+        await conn.execute("UPDATE schema_version SET version = $1", pg_schema.SCHEMA_VERSION)
+        return int(version)
+
+    # -- the Store protocol ------------------------------------------------------------------
+
+    async def next_game_id(self) -> int:
+        """A fresh game id, larger than every id handed out or saved before, in any process."""
+
+        async def bump(conn: pg_queries.Connection) -> int:
+            return int(
+                await conn.fetchval(
+                    "UPDATE counter SET last = GREATEST(last, "
+                    "(SELECT COALESCE(MAX(id), 0) FROM games)) + 1 RETURNING last"
+                )
+            )
+
+        # One statement, its own transaction: the counter's row is locked for no round trip.
+        return await self._transaction("hand out a game id", bump, single=True)
+
+    async def save_game(self, game: GameRecord) -> None:
+        """Upsert the game, counting its result when it first finishes; return once committed.
+
+        A save that cannot count a result (every move but the last) is one statement; the last
+        one locks the game's row, reads its old status and counts, in one transaction.
+        """
+        rules.check(game)
+        what = f"save game {game.id}"
+        if game.status == Status.FINISHED and game.ending in RESULT_ENDINGS:
+            await self._transaction(what, lambda conn: pg_queries.upsert(conn, game))
+            return
+        args = pg_schema.to_args(game)
+        await self._transaction(
+            what, lambda conn: conn.execute(pg_schema.UPSERT, *args), single=True
+        )
+
+    async def load_game(self, game_id: int) -> GameRecord | None:
+        """The stored game, or None."""
+        return await self._read(
+            f"load game {game_id}", lambda conn: pg_queries.load_game(conn, game_id)
+        )
+
+    async def live_games(self) -> list[GameRecord]:
+        """Every pending challenge and game in progress, oldest id first."""
+        return await self._read("load the live games", pg_queries.live_games)
+
+    async def player_stats(self, guild_id: int | None, user_id: int) -> PlayerStats:
+        """A player's records (vs people, vs each bot level) and rating in one server."""
+        guild = guild_key(guild_id)
+        return await self._read(
+            f"load the stats of player {user_id}",
+            lambda conn: pg_queries.player_stats(conn, guild, user_id),
+        )
+
+    async def leaderboard(self, guild_id: int | None, *, limit: int = 10) -> list[LeaderboardRow]:
+        """Players with at least one rated game, best rating first."""
+        guild = guild_key(guild_id)
+        return await self._read(
+            "load the leaderboard", lambda conn: pg_queries.leaderboard(conn, guild, limit)
+        )
+
+    async def server_settings(self) -> dict[int, ServerSettings]:
+        """Every server's own settings, by server id."""
+        return await self._read("load the server settings", pg_queries.server_settings)
+
+    async def save_server_settings(self, guild_id: int, settings: ServerSettings) -> None:
+        """Replace a server's settings (one row of JSON)."""
+        text = settings.to_json()
+        await self._transaction(
+            f"save the settings of server {guild_id}",
+            lambda conn: pg_queries.save_settings(conn, guild_id, text),
+            single=True,
+        )
+
+    # -- plumbing ----------------------------------------------------------------------------
+
+    async def _read(self, what: str, body: Callable[[Any], Awaitable[T]]) -> T:
+        return await self._transaction(what, body)
+
+    async def _transaction(
+        self, what: str, body: Callable[[Any], Awaitable[T]], *, single: bool = False
+    ) -> T:
+        """Run ``body`` in one transaction; roll back and raise StorageError on failure.
+
+        ``single``: the body is one statement, which is a transaction by itself (no BEGIN and
+        COMMIT round trips); a dead idle connection is then retried like a failed BEGIN, as the
+        server never received the statement.
+        """
+        if self._pool is None:
+            raise StorageError(f"the database {self.where} is not open")
+        for attempt in range(1, RETRIES + 1):
+            started = False
+            try:
+                async with self._pool.acquire(timeout=self.timeout) as conn:
+                    if single:
+                        return await body(conn)
+                    transaction = conn.transaction()
+                    await transaction.start()
+                    started = True
+                    try:
+                        result = await body(conn)
+                    except BaseException:
+                        await _rollback(transaction)
+                        raise
+                    await transaction.commit()
+                    return result
+            except StorageError:
+                raise
+            except (asyncpg.DeadlockDetectedError, asyncpg.SerializationError) as exc:
+                if attempt == RETRIES:
+                    raise StorageError(f"cannot {what}: {self._explain(exc)}") from exc
+            except (asyncpg.PostgresError, OSError, TimeoutError, *LOST) as exc:
+                # A dead idle connection fails at BEGIN, before anything was sent: try again.
+                if started or not isinstance(exc, LOST) or attempt == RETRIES:
+                    raise StorageError(f"cannot {what}: {self._explain(exc)}") from exc
+            log.info("retrying to %s (attempt %d)", what, attempt + 1)
+        raise AssertionError("unreachable")
+
+    def _explain(self, exc: BaseException) -> str:
+        """One line for what a failure means for the database."""
+        at = f"the database {self.where}"
+        if isinstance(exc, TimeoutError | asyncpg.QueryCanceledError):
+            return f"{at} did not answer within {self.timeout:g} s (busy, locked or unreachable)"
+        if isinstance(exc, LOST) and not isinstance(exc, ConnectionRefusedError):
+            return f"the connection to {at} was lost"
+        if isinstance(exc, OSError):
+            return f"{at} cannot be reached ({exc.strerror or exc})"
+        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        return f"{at}: {first}"
+
+
+async def _rollback(transaction: Any) -> None:
+    """Roll back, ignoring a connection that is already gone (the server rolls back for us)."""
+    try:
+        await transaction.rollback()
+    except (asyncpg.PostgresError, OSError, TimeoutError, *LOST):
+        pass
