@@ -19,6 +19,10 @@ from bot.storage.schema import PEOPLE, guild_key
 Connection = Any  # asyncpg.Connection or a pool's proxy of one; asyncpg ships no type hints
 
 
+class StaleGame(Exception):
+    """A save from a copy of a game older than the one stored (another process moved it on)."""
+
+
 async def upsert(conn: Connection, game: GameRecord) -> None:
     """Write one game; count its result when it first ends, even if another process races."""
     lock = "SELECT status FROM games WHERE id = $1 FOR UPDATE"
@@ -28,8 +32,8 @@ async def upsert(conn: Connection, game: GameRecord) -> None:
         inserted = await conn.fetchval(pg_schema.INSERT, *args[:-1])
         if inserted is None:  # another transaction inserted it meanwhile: now it is committed
             before = await conn.fetchval(lock, game.id)
-    if before is not None:
-        await conn.execute(pg_schema.UPDATE, *args)
+    if before is not None and await conn.execute(pg_schema.UPDATE, *args) == "UPDATE 0":
+        raise StaleGame(game.id)
     first_finish = game.status == Status.FINISHED and before != Status.FINISHED.value
     if first_finish and game.ending in schema.RESULT_ENDINGS:
         await count_result(conn, game)

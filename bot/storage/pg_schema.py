@@ -82,19 +82,37 @@ COLUMNS = (
     "status, ending, winner, message_id, deadline, created_at, locale"
 )
 PLACES = ", ".join(f"${n}" for n in range(1, 19))
-# Every column but the id and created_at, which an update keeps unless one is given.
+
+
+def _rank(moves: str, status: str) -> str:
+    """How far a game has gone, as SQL: (moves played, challenge 0 < active 1 < finished 2)."""
+    commas = f"length({moves}) - length(replace({moves}, ',', ''))"
+    count = f"CASE WHEN {moves} = '' THEN 0 ELSE {commas} + 1 END"
+    step = f"CASE {status} WHEN 'challenge' THEN 0 WHEN 'active' THEN 1 ELSE 2 END"
+    return f"({count}, {step})"
+
+
+# A save never takes a game back (the WHERE of both statements below): a process holding an
+# older copy, read before another process moved the game on, writes nothing, and is told (the
+# statement changes no row). Every column is written but the id, and created_at unless given.
 UPDATE = (
     "UPDATE games SET guild_id = $2, channel_id = $3, x_id = $4, o_id = $5, "
     "challenger_id = $6, size = $7, k = $8, ai_side = $9, ai_level = $10, moves = $11, "
     "status = $12, ending = $13, winner = $14, message_id = $15, deadline = $16, "
-    "locale = $18, created_at = CASE WHEN $19 THEN $17 ELSE created_at END WHERE id = $1"
+    "locale = $18, created_at = CASE WHEN $19 THEN $17 ELSE created_at END WHERE id = $1 AND "
+    + _rank("$11::text", "$12::text")
+    + " >= "
+    + _rank("games.moves", "games.status")
 )
 INSERT = f"INSERT INTO games ({COLUMNS}) VALUES ({PLACES}) ON CONFLICT (id) DO NOTHING RETURNING id"
 # One statement for a save that counts nothing (most moves): the row lock lives only inside it.
 UPSERT = (
     f"INSERT INTO games ({COLUMNS}) VALUES ({PLACES}) ON CONFLICT (id) DO UPDATE SET "
     + ", ".join(f"{c} = excluded.{c}" for c in COLUMNS.split(", ")[1:] if c != "created_at")
-    + ", created_at = CASE WHEN $19 THEN excluded.created_at ELSE games.created_at END"
+    + ", created_at = CASE WHEN $19 THEN excluded.created_at ELSE games.created_at END WHERE "
+    + _rank("excluded.moves", "excluded.status")
+    + " >= "
+    + _rank("games.moves", "games.status")
 )
 
 

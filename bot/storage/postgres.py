@@ -160,9 +160,12 @@ class PostgresStore:
             await self._transaction(what, lambda conn: pg_queries.upsert(conn, game))
             return
         args = pg_schema.to_args(game)
-        await self._transaction(
-            what, lambda conn: conn.execute(pg_schema.UPSERT, *args), single=True
-        )
+
+        async def upsert(conn: pg_queries.Connection) -> None:
+            if await conn.execute(pg_schema.UPSERT, *args) == "INSERT 0 0":
+                raise pg_queries.StaleGame(game.id)
+
+        await self._transaction(what, upsert, single=True)
 
     async def load_game(self, game_id: int) -> GameRecord | None:
         """The stored game, or None."""
@@ -236,6 +239,11 @@ class PostgresStore:
                     return result
             except StorageError:
                 raise
+            except pg_queries.StaleGame as exc:
+                raise StorageError(
+                    f"cannot {what}: the database holds a newer version of it (another process "
+                    "moved the game on), so nothing was written"
+                ) from exc
             except (asyncpg.DeadlockDetectedError, asyncpg.SerializationError) as exc:
                 if attempt == RETRIES:
                     raise StorageError(f"cannot {what}: {self._explain(exc)}") from exc

@@ -223,3 +223,32 @@ async def test_unreachable_server_at_open_is_one_line(postgres_server: PgServer)
     with pytest.raises(StorageError, match=r"cannot open the database: .*cannot be reached"):
         await s.open()
     await s.close()
+
+
+async def test_a_process_never_overwrites_a_newer_game_with_an_older_copy(
+    two: tuple[PostgresStore, PostgresStore],
+) -> None:
+    """Process b saves a copy of a game older than what process a stored since: refused with one
+    line, nothing written, whether the copy has fewer moves or is live where the game has ended;
+    a save of the same game as stored (its message id, say) still goes through."""
+    a, b = two
+    await a.save_game(game(1, moves=(4,)))
+    await a.save_game(game(1, moves=(4, 0)))
+    with pytest.raises(StorageError, match="newer version") as info:
+        await b.save_game(game(1, moves=(4,), message_id=99))
+    assert "\n" not in str(info.value)
+    stored = await a.load_game(1)
+    assert stored is not None and stored.moves == (4, 0) and stored.message_id is None
+    await b.save_game(game(1, moves=(4, 0), message_id=99))  # as stored, plus its message id
+    assert (await a.load_game(1)).message_id == 99  # type: ignore[union-attr]
+    ended = finished(1, 1, 2, "X", moves=(4, 0, 1, 3, 7))
+    await a.save_game(ended)
+    with pytest.raises(StorageError, match="newer version"):
+        await b.save_game(game(1, moves=(4, 0, 1, 3)))
+    live_again = dataclasses.replace(ended, status=Status.ACTIVE, ending=None, winner=None)
+    with pytest.raises(StorageError, match="newer version"):  # same moves, but not ended
+        await b.save_game(live_again)
+    stored = await a.load_game(1)
+    assert stored is not None and dataclasses.replace(stored, created_at=None) == ended
+    records = await a.player_stats(GUILD, 1)
+    assert records.vs_people.games == 1  # counted once
