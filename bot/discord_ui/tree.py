@@ -94,7 +94,7 @@ class CheckedTree(app_commands.CommandTree[Any]):
                 return N_(
                     "The option {name} arrived as {got} where {wanted} was expected, "
                     "so I did nothing.",
-                    name=option["name"],
+                    name=Text(option["name"]),  # in the reader's language, as Discord shows it
                     got=KINDS.get(option["type"], OTHER_KIND),
                     wanted=KINDS.get(expected, SOME_ID),
                 )
