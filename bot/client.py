@@ -18,13 +18,14 @@ from bot.config import Settings, Shards
 from bot.discord_ui.access import BOARD
 from bot.discord_ui.translator import CatalogTranslator
 from bot.discord_ui.tree import CheckedTree
+from bot.i18n import N_
 from bot.metrics import Metrics, WatchedStore
 from bot.storage.base import StorageError, Store
 
 log = logging.getLogger(__name__)
 
 SCOPES = ("bot", "applications.commands")
-MENTIONED = "I only answer slash commands: type /tictactoe to play (or /tictactoe-stats)."
+MENTIONED = N_("I only answer slash commands: type /tictactoe to play (or /tictactoe-stats).")
 # Loaded by name, so this module imports no cog: each extension's setup() wires its own parts.
 EXTENSIONS = ("bot.cogs.games", "bot.cogs.stats", "bot.cogs.ops")
 IDENTIFY_SPACING = 5.0  # seconds between two identifies, as Discord asks
@@ -120,7 +121,9 @@ class TicTacToeBot(commands.Bot):
         """A message that mentions the bot by name gets one line pointing to /tictactoe.
 
         The bot has no prefix commands, so nothing else is read; a message that mentions the bot
-        carries its text without the privileged message content intent.
+        carries its text without the privileged message content intent. A message does not say
+        its author's language, so the line is in the server's preferred language (English in
+        direct messages and in servers that set none).
         """
         me = self.user
         if me is None or message.author.bot or me not in message.mentions:
@@ -128,7 +131,8 @@ class TicTacToeBot(commands.Bot):
         if f"<@{me.id}>" not in message.content and f"<@!{me.id}>" not in message.content:
             return  # a reply to one of the bot's messages, not a word to the bot
         try:
-            await message.reply(MENTIONED, mention_author=False)
+            locale = str(message.guild.preferred_locale) if message.guild else None
+            await message.reply(MENTIONED.in_locale(locale), mention_author=False)
         except discord.HTTPException as exc:
             log.info("could not answer a mention in channel %s: %s", message.channel.id, exc)
 

@@ -101,16 +101,20 @@ class StatsCog(commands.Cog):
         self, interaction: discord.Interaction, user: discord.Member | discord.User | None = None
     ) -> None:
         """Show wins, draws and losses against people and against each level of the bot."""
+        catalog = translation(str(interaction.locale))
         if user is not None and not isinstance(user, discord.User | discord.Member):
             # An id Discord sent without the user it stands for (a stale or modified client).
+            unknown = N_(
+                "I could not find the user {player}; pick someone from Discord's list.",
+                player=f"<@{user.id}>",
+            )
             await interaction.response.send_message(
-                f"I could not find the user <@{user.id}>; pick someone from Discord's list.",
+                unknown.render(catalog),
                 ephemeral=True,
                 allowed_mentions=discord.AllowedMentions.none(),
             )
             return
         target = user or interaction.user
-        catalog = translation(str(interaction.locale))
         if target.bot:
             bot_refusal = N_(
                 "{player} is a bot: bots don't keep a tic-tac-toe record.", player=target.mention

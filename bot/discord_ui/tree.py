@@ -30,6 +30,9 @@ KINDS = {
     7: N_("a channel"),
     8: N_("a role"),
 }
+# Outside the sentence they go into: pybabel extract does not find a call inside a marked call.
+OTHER_KIND = N_("something else")
+SOME_ID = N_("an id")
 NESTING_TYPES = frozenset({1, 2})  # subcommand, subcommand group
 
 
@@ -91,9 +94,9 @@ class CheckedTree(app_commands.CommandTree[Any]):
                 return N_(
                     "The option {name} arrived as {got} where {wanted} was expected, "
                     "so I did nothing.",
-                    name=option["name"],
-                    got=KINDS.get(option["type"], N_("something else")),
-                    wanted=KINDS.get(expected, N_("an id")),
+                    name=Text(option["name"]),  # in the reader's language, as Discord shows it
+                    got=KINDS.get(option["type"], OTHER_KIND),
+                    wanted=KINDS.get(expected, SOME_ID),
                 )
         return None
 
@@ -103,7 +106,7 @@ def _unknown(error: app_commands.CommandNotFound) -> Text:
     if error.parents:
         return N_(
             "/{parent} has no subcommand {name}: run /{parent} and pick its options.",
-            parent=" ".join(error.parents),
+            parent=Text(" ".join(error.parents)),  # the command's name in the reader's language
             name=error.name,
         )
     return N_("I have no command /{name}; type / to see the commands I have.", name=error.name)

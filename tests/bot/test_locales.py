@@ -18,6 +18,8 @@ from simcord import Env
 
 from bot.client import TicTacToeBot
 from tests.bot.game_support import board_message, controls, guild_with, text
+from tests.support.burst import click_together
+from tests.support.forge import raw_slash
 
 
 @pytest.fixture
@@ -160,3 +162,47 @@ async def test_a_community_server_plays_in_its_own_language(
 
     assert "まるばつ · 3×3、3 個並べ" in text(simcord_env, board)
     assert refused.response.content.startswith("Cette partie oppose")
+
+
+async def test_edge_replies_speak_the_readers_language_and_a_mention_the_servers(
+    simcord_env: Env, client_locales: dict[int, str]
+) -> None:
+    """A French member's refusal of a click on a board that moved on, of an unknown subcommand
+    and of a mistyped option are French, naming the French commands; a mention in a server whose
+    preferred language is French is answered in French (a message carries no author language)."""
+    guild = simcord_env.create_guild(preferred_locale="fr")
+    channel = guild.create_text_channel("games")
+    alice = guild.add_member(simcord_env.create_user("alice"))
+    bob = guild.add_member(simcord_env.create_user("bob"))
+    client_locales[bob.id] = "fr"
+    await alice.slash(channel, "tictactoe", opponent=bob)
+    board = board_message(channel)  # in English, the language of the one who started it
+    await bob.click(board, label="Accept")
+
+    _, late = await click_together(
+        simcord_env, [(alice, board, "ttt:1:4"), (bob, board, "ttt:1:0")]
+    )
+    unknown = await raw_slash(
+        simcord_env, bob, channel, "tictactoe", [{"name": "teleport", "type": 1, "options": []}]
+    )
+    mistyped = await raw_slash(
+        simcord_env, bob, channel, "tictactoe", [{"name": "opponent", "type": 3, "value": "x"}]
+    )
+    bot_id = simcord_env.backend.bot_user.id
+    await alice.send(channel, f"<@{bot_id}> salut")
+
+    assert late.response.content.startswith(
+        "Le plateau a changé avant l'arrivée de votre clic : X a joué B2. Le voici"
+    )
+    assert unknown.response.content == (
+        "/morpion n'a pas de sous-commande teleport : lancez /morpion et choisissez parmi ses "
+        "options."
+    )
+    assert mistyped.response.content.startswith(
+        "L'option adversaire est arrivée avec le mauvais type (reçu : du texte ; attendu : un "
+        "membre)"
+    )
+    (answer,) = [m for m in channel.history() if m.author.id == bot_id and m.reference]
+    assert answer.content == (
+        "Je ne réponds qu'aux commandes slash : tapez /morpion pour jouer (ou /morpion-stats)."
+    )

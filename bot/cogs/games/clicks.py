@@ -21,7 +21,7 @@ from bot.discord_ui import access, board, readback, replies
 from bot.games import asking, rules
 from bot.games.record import GameRecord
 from bot.games.rules import Refused
-from bot.i18n import N_
+from bot.i18n import N_, translation
 from bot.live.registry import GameRegistry
 from engine import cell_name
 
@@ -176,17 +176,22 @@ def _moved_on(interaction: Interaction, game: GameRecord) -> bool:
 
 
 def _since_shown(interaction: Interaction, game: GameRecord) -> str:
-    """The refusal of a click on an old position: the moves made since it was shown."""
+    """The refusal of a click on an old position: the moves made since it was shown, in the
+    clicker's language."""
+    catalog = translation(str(interaction.locale))
     shown = board.marks_on(interaction.message) or 0
     played = ", ".join(
-        f"{'XO'[ply % 2]} played {cell_name(cell, game.size)}"
+        N_("{side} played {cell}", side="XO"[ply % 2], cell=cell_name(cell, game.size)).render(
+            catalog
+        )
         for ply, cell in enumerate(game.moves)
         if ply >= shown
     )
-    return (
-        f"The board changed before your click arrived: {played}. "
-        "Here it is as it stands now; click again if you still want to move there."
-    )
+    return N_(
+        "The board changed before your click arrived: {moves}. "
+        "Here it is as it stands now; click again if you still want to move there.",
+        moves=played,
+    ).render(catalog)
 
 
 def _control(game: GameRecord | None, user_id: int, what: str) -> GameRecord | Refused:
