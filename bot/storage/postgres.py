@@ -75,6 +75,9 @@ class PostgresStore:
                 max_size=self.pool_size,
                 timeout=max(self.timeout, 2.0),
                 command_timeout=self.timeout,
+                # JIT compiling a plan can take longer than a click may wait; these queries
+                # are small, so the planner's JIT only ever costs time here.
+                server_settings={"jit": "off"},
             )
         except (asyncpg.PostgresError, OSError, TimeoutError, ValueError, *LOST) as exc:
             raise StorageError(f"cannot open the database: {self._explain(exc)}") from exc
