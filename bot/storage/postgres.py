@@ -77,6 +77,10 @@ class PostgresStore:
                 max_size=self.pool_size,
                 timeout=max(self.timeout, 2.0),
                 command_timeout=self.timeout,
+                # JIT compiling a plan can take longer than a click may wait; these queries
+                # are small, so the planner's JIT only ever costs time here.
+                server_settings={"jit": "off"},
+                reset=_keep_session,
             )
         except (asyncpg.PostgresError, OSError, TimeoutError, ValueError, *LOST) as exc:
             raise StorageError(f"cannot open the database: {self._explain(exc)}") from exc
@@ -265,6 +269,11 @@ class PostgresStore:
             return f"{at} cannot be reached ({exc.strerror or exc})"
         first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
         return f"{at}: {first}"
+
+
+async def _keep_session(_: Any) -> None:
+    """Give a connection back to the pool without asyncpg's reset query (a round trip on every
+    call): the store leaves nothing in a session (no session locks, LISTEN, cursors or SET)."""
 
 
 async def _rollback(transaction: Any) -> None:
