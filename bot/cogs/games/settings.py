@@ -18,8 +18,8 @@ from discord.app_commands import Choice, Range
 from discord.app_commands import locale_str as _l
 from discord.ext import commands
 
-import engine
 from bot.cogs.games import server
+from bot.cogs.games.command import LEVEL_CHOICES, SIZE_CHOICES
 from bot.config import Settings
 from bot.discord_ui import board, replies
 from bot.games.settings import BOARD_LANGUAGES, ServerSettings, validated
@@ -64,9 +64,7 @@ LABELS = {
 ALL_CHANNELS = N_("all")
 EVERYONE = N_("everyone")
 AUTO_LANGUAGE = N_("the server's language if it is a Community server, else the starter's")
-LEVELS = [Choice(name=_l(level.capitalize()), value=level) for level in engine.LEVELS]
 LANGUAGES = [Choice(name=name, value=code) for code, name in BOARD_LANGUAGES.items()]
-SIZES = [Choice(name=f"{n}×{n}", value=n) for n in engine.SIZES]
 ACTIONS = [Choice(name=_l("allow"), value="allow"), Choice(name=_l("remove"), value="remove")]
 RESETS = [Choice(name=name, value=name) for name in ("all", *SETTINGS)]
 
@@ -134,8 +132,8 @@ class SettingsCog(commands.Cog):
         games_per_channel=_l("How many games may run at once in one channel"),
         language=_l("Language of the shared board"),
     )
-    @app_commands.choices(difficulty=LEVELS, language=LANGUAGES)
-    @app_commands.choices(size=SIZES)
+    @app_commands.choices(difficulty=LEVEL_CHOICES, language=LANGUAGES)
+    @app_commands.choices(size=SIZE_CHOICES)
     async def set_(
         self,
         interaction: Interaction,
