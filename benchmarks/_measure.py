@@ -264,10 +264,20 @@ class Timing:
     ephemeral: bool = False
     edits: list[float] = field(default_factory=list)  # edits of the original response
     followups: list[float] = field(default_factory=list)
+    replied: bool = False  # the players saw the bot's move in answer to it
 
     @property
     def ack_latency(self) -> float | None:
         return None if self.acked is None else self.acked - self.emitted
+
+    @property
+    def reply_latency(self) -> float | None:
+        """From emission to the board showing the bot's move: the first edit of the response,
+        or the response itself when it showed both moves at once (a 3x3 reply)."""
+        if not self.replied:
+            return None
+        shown = self.edits[0] if self.edits else self.acked
+        return None if shown is None else shown - self.emitted
 
 
 # ---------------------------------------------------------------------------- board state

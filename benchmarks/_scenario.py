@@ -83,6 +83,7 @@ class Run:
     save_awaited: list[float] = field(default_factory=list)  # as the loop awaited it
     timings: list[kit.Timing] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    setup: dict[str, Any] = field(default_factory=dict)  # the bot process's (local Discord)
 
     def per_move(self, seconds: float) -> float:
         return seconds / self.moves * 1e3 if self.moves else float("nan")
@@ -90,7 +91,7 @@ class Run:
     def report(self) -> dict[str, Any]:
         acks = [t.ack_latency for t in self.timings if t.ack_latency is not None]
         # From the click (or the slash command, when the bot starts) to the bot's move shown.
-        replies = [t.edits[0] - t.emitted for t in self.timings if t.edits]
+        replies = [t.reply_latency for t in self.timings if t.reply_latency is not None]
         return {
             "mode": self.mode,
             "discord": self.discord,
@@ -227,9 +228,12 @@ class Players:
                 return None
             if game.message_id is None:
                 await event.wait()
-        return await self.answered(
+        board = await self.answered(
             game, lambda b: b.challenge or b.over or game.to_move(b) is not None
         )
+        if board is not None and game.vs_bot and game.bot_first and board.taken:
+            self.timings[interaction_id].replied = True
+        return board
 
     async def click(
         self, game: Game, board: kit.Board, rng: random.Random
@@ -240,15 +244,19 @@ class Players:
             return None
         player, custom_id, kind = click
         before = board.taken
+        timing: kit.Timing | None = None
 
         def moved(b: kit.Board) -> bool:
-            return b.over or (
+            done = b.over or (
                 not b.challenge
                 and game.to_move(b) is not None
                 and (kind == "accept" or b.taken > before)
             )
+            if done and game.vs_bot and b.taken > before + 1 and timing is not None:
+                timing.replied = True  # the board shows the bot's move after the player's
+            return done
 
-        await self._emit_click(game, player, custom_id, kind)
+        timing = self.timings[await self._emit_click(game, player, custom_id, kind)]
         return moved
 
 

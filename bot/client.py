@@ -28,6 +28,10 @@ SCOPES = ("bot", "applications.commands")
 MENTIONED = N_("I only answer slash commands: type /tictactoe to play (or /tictactoe-stats).")
 # Loaded by name, so this module imports no cog: each extension's setup() wires its own parts.
 EXTENSIONS = ("bot.cogs.games", "bot.cogs.stats", "bot.cogs.ops")
+# The collector's thresholds for a long-lived bot (generation 0 allocations, then collections
+# of the younger generation before the next one's), chosen by measurement: see the README's
+# "Under load" and `benchmarks/load.py --modes gc`.
+GC_THRESHOLDS = (700, 10, 10)
 IDENTIFY_SPACING = 5.0  # seconds between two identifies, as Discord asks
 # Seconds for the first contact with Discord (log in, then set up): past it, Discord is out of
 # reach (a firewall or proxy that never answers); without it the wait would be minutes.
@@ -112,6 +116,7 @@ class TicTacToeBot(commands.Bot):
             self.freeze_heap = False
             gc.collect()
             gc.freeze()
+            gc.set_threshold(*GC_THRESHOLDS)
         if self.user is None:
             return
         log.info("logged in as %s (id %s)", self.user, self.user.id)
@@ -240,7 +245,8 @@ def create_bot(
     """Build the bot from its settings; tests pass their own store or engine runner.
 
     `freeze_heap` (for a long-lived process: the bot's own start, not a test that builds many
-    bots) freezes the heap once the bot is ready (``gc.freeze``).
+    bots) freezes the heap once the bot is ready (``gc.freeze``) and sets the collector's
+    thresholds to `GC_THRESHOLDS`.
     """
     if store is None:
         store = open_store(settings)

@@ -28,6 +28,13 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 MOVE_BUDGET = engine.MOVE_BUDGET  # seconds of search for one move on 4x4 and 5x5
 ANALYSES = 2  # deep analyses (reviews, hints) running at once on big boards
+LOOKUP_SIZE = 3  # boards up to this size are solved whole: a move is a table lookup
+
+
+def is_lookup(size: int) -> bool:
+    """Whether the engine's move on a `size` board is a table lookup (microseconds, run in a
+    thread) rather than a search of up to `MOVE_BUDGET` seconds (run in a process)."""
+    return size <= LOOKUP_SIZE
 
 
 class AnalysisTimeout(TimeoutError):
@@ -92,7 +99,7 @@ class EngineRunner:
     def _pool_for(self, size: int) -> Executor:
         if self._threads is None:
             raise RuntimeError("EngineRunner.start() was not awaited")
-        if size > 3 and self._processes is not None:
+        if not is_lookup(size) and self._processes is not None:
             return self._processes
         return self._threads
 
@@ -118,7 +125,7 @@ class EngineRunner:
         On boards bigger than 3x3 the search gets `MOVE_BUDGET` seconds unless told otherwise,
         so no player ever waits more than about a second for the bot.
         """
-        if budget is None and board.size > 3:
+        if budget is None and not is_lookup(board.size):
             budget = MOVE_BUDGET
         if seed is None:
             seed = self._rng.getrandbits(64)
@@ -132,7 +139,7 @@ class EngineRunner:
         thread. On bigger boards it runs in a process of its own, killed at the limit, so a deep
         analysis never holds up the moves of other games; at most `ANALYSES` run at once.
         """
-        if size <= 3 or self._processes is None:
+        if is_lookup(size) or self._processes is None:
             try:
                 return await asyncio.wait_for(self.call(size, fn, *args), limit)
             except TimeoutError as exc:

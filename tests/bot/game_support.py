@@ -63,6 +63,11 @@ def cells(env: Env, message: Any, size: int) -> list[Cell]:
     return out
 
 
+def game_id_of(env: Env, message: Any, size: int = 3) -> int:
+    """The game a board message belongs to, read from its buttons."""
+    return int(cells(env, message, size)[0].custom_id.split(":")[1])
+
+
 def controls(env: Env, message: Any, size: int) -> dict[str, dict[str, Any]]:
     """The buttons below the board, by label."""
     return {b["label"]: b for row in rows(env, message)[size:] for b in row}

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sys
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
 from typing import Any
@@ -77,3 +78,62 @@ async def test_a_cell_click_against_the_bot_passes_few_modules(simcord_env: Env)
 def _free_corner(env: Env, message: Any) -> int:
     board = cells(env, message, 3)
     return next(cell for cell in (0, 2, 6, 8) if board[cell].mark is None)
+
+
+def _requests_during(env: Env) -> Callable[[], list[tuple[str, str]]]:
+    """The REST calls the bot makes from now on, as (method, path) once asked."""
+    start = len(env.http_requests)
+    return lambda: [(r.method, r.path) for r in env.http_requests[start:]]
+
+
+async def test_a_3x3_click_against_the_bot_is_one_response_with_both_moves(
+    simcord_env: Env,
+) -> None:
+    """The bot's 3x3 reply is a table lookup: the click's one response shows the player's move
+    and the bot's; nothing is edited afterwards."""
+    _, channel, (alice,) = guild_with(simcord_env, "alice")
+    await alice.slash(channel, "tictactoe")
+    message = board_message(channel)
+    made = _requests_during(simcord_env)
+
+    result = await alice.click(message, custom_id="ttt:1:0")
+
+    assert result.acknowledged and not result.ephemeral and not result.followups
+    assert [method for method, path in made() if "/callback" in path] == ["POST"]
+    assert len(made()) == 1, made()
+    marks = [c.mark for c in cells(simcord_env, message, 3)]
+    assert marks[0] == "X" and marks.count("O") == 1
+    stored = await simcord_env.bot.store.load_game(1)
+    assert stored is not None and len(stored.moves) == 2  # both moves saved, in one save
+
+
+async def test_the_bot_opening_3x3_posts_its_first_move_with_the_board(simcord_env: Env) -> None:
+    """When the bot starts on 3x3, the board is posted with its first move on it: one response."""
+    _, channel, (alice,) = guild_with(simcord_env, "alice")
+    made = _requests_during(simcord_env)
+
+    result = await alice.slash(channel, "tictactoe", first="opponent")
+
+    assert result.acknowledged and not result.ephemeral and not result.followups
+    assert len([path for _, path in made() if "/callback" in path]) == 1
+    assert not [path for method, path in made() if method == "PATCH"], made()
+    marks = [c.mark for c in cells(simcord_env, board_message(channel), 3)]
+    assert marks.count("X") == 1 and marks.count("O") == 0  # the bot plays X when it starts
+
+
+async def test_a_5x5_click_against_the_bot_shows_the_move_then_the_bots_reply(
+    simcord_env: Env,
+) -> None:
+    """On 5x5 the reply is a search of up to a second: the player's move is shown at once, the
+    bot's follows in an edit of the same response."""
+    _, channel, (alice,) = guild_with(simcord_env, "alice")
+    await alice.slash(channel, "tictactoe", size=5)
+    message = board_message(channel)
+    made = _requests_during(simcord_env)
+
+    result = await alice.click(message, custom_id="ttt:1:12")
+
+    assert result.acknowledged and not result.ephemeral
+    assert [method for method, path in made() if "@original" in path] == ["PATCH"]
+    marks = [c.mark for c in cells(simcord_env, message, 5)]
+    assert marks[12] == "X" and marks.count("O") == 1

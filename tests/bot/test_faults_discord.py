@@ -17,7 +17,7 @@ from simcord.enums import OverwriteType
 
 from bot.discord_ui import board as render
 from bot.games.record import Ending, GameRecord, Status
-from tests.bot.game_support import board_message, cells, guild_with, text
+from tests.bot.game_support import board_message, cells, game_id_of, guild_with, text
 
 CALLBACK = "/interactions/*/callback"  # a click's own response (here: the board update)
 ORIGINAL = "/webhooks/*/messages/@original"  # later edits through the click (the bot's reply)
@@ -49,12 +49,9 @@ async def people_game(env: Env):
     return guild, channel, alice, bob, message
 
 
-def game_id_of(env: Env, message: Any) -> int:
-    return int(cells(env, message, 3)[0].custom_id.split(":")[1])
 
-
-def marks(env: Env, message: Any) -> list[str | None]:
-    return [c.mark for c in cells(env, message, 3)]
+def marks(env: Env, message: Any, size: int = 3) -> list[str | None]:
+    return [c.mark for c in cells(env, message, size)]
 
 
 # ------------------------------------------------------------- failed edits
@@ -128,16 +125,16 @@ async def test_a_passing_failure_is_repaired_by_the_channel_edit_at_once(simcord
 async def test_the_bots_reply_that_cannot_be_shown_shows_with_the_next_click(
     simcord_env: Env,
 ) -> None:
-    """The engine's move is stored but its edit fails: Alice is told; her next click, made
-    without seeing it, is refused and shows it; then she plays."""
+    """On 4x4 the engine's move is a second edit; it is stored but the edit fails: Alice is
+    told; her next click, made without seeing it, is refused and shows it; then she plays."""
     _, channel, (alice,) = guild_with(simcord_env, "alice")
-    await alice.slash(channel, "tictactoe")
+    await alice.slash(channel, "tictactoe", size=4)
     message = board_message(channel)
-    game = game_id_of(simcord_env, message)
+    game = game_id_of(simcord_env, message, 4)
     simcord_env.inject_error("PATCH", ORIGINAL, status=500)
     simcord_env.inject_error("PATCH", CHANNEL_EDIT, status=500)
 
-    first = await alice.click(message, custom_id=f"ttt:{game}:4")
+    first = await alice.click(message, custom_id=f"ttt:{game}:5")
 
     assert first.acknowledged and not first.ephemeral  # her move itself was shown
     assert [f.content for f in first.followups] == [
@@ -145,19 +142,19 @@ async def test_the_bots_reply_that_cannot_be_shown_shows_with_the_next_click(
         "it will catch up with the next click."
     ]
     reply = (await stored(simcord_env, game)).moves[1]
-    assert marks(simcord_env, message).count("O") == 0
+    assert marks(simcord_env, message, 4).count("O") == 0
 
-    free = next(i for i in range(9) if i not in (4, reply))
+    free = next(i for i in range(16) if i not in (5, reply))
     blind = await alice.click(message, custom_id=f"ttt:{game}:{free}")
     assert answered_once(blind) and blind.ephemeral
     assert "The board changed before your click arrived: O played" in blind.response.content
-    assert marks(simcord_env, message)[reply] == "O"
+    assert marks(simcord_env, message, 4)[reply] == "O"
     second = await alice.click(message, custom_id=f"ttt:{game}:{free}")
 
     assert answered_once(second) and not second.ephemeral
     now = await stored(simcord_env, game)
-    assert now.moves[:3] == (4, reply, free)
-    assert marks(simcord_env, message)[reply] == "O"
+    assert now.moves[:3] == (5, reply, free)
+    assert marks(simcord_env, message, 4)[reply] == "O"
     assert await shows_store(simcord_env, message, game)
 
 

@@ -7,12 +7,11 @@ not, and nothing escapes as an exception (SimCord records every error the bot ra
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 import pytest
 from simcord import Env, InteractionResult
 
-from tests.bot.game_support import board_message, cells, guild_with, text
+from tests.bot.game_support import board_message, cells, game_id_of, guild_with, text
 from tests.support.burst import click_together
 from tests.support.forge import forged_click, raw_slash, user_resolved
 
@@ -35,9 +34,6 @@ def no_errors_logged(caplog: pytest.LogCaptureFixture) -> bool:
     """Nothing was logged at ERROR or above (a caught exception is logged there)."""
     return not [r for r in caplog.records if r.levelno >= logging.ERROR]
 
-
-def game_id_of(env: Env, message: Any) -> int:
-    return int(cells(env, message, 3)[0].custom_id.split(":")[1])
 
 
 # ------------------------------------------------------------------ forged clicks

@@ -15,7 +15,15 @@ from simcord import Env
 import engine
 from bot.compute import jobs as engine_jobs
 from engine import cell_name
-from tests.bot.game_support import board_message, cells, controls, free, guild_with, text
+from tests.bot.game_support import (
+    board_message,
+    cells,
+    controls,
+    free,
+    game_id_of,
+    guild_with,
+    text,
+)
 from tests.support import held_engine
 from tests.support.burst import _emit_click
 
@@ -116,10 +124,6 @@ async def test_a_big_board_between_people_ends_with_the_line_highlighted(
     assert sorted(board.outcome().line) == sorted(alice)  # type: ignore[union-attr]
     assert f"🏆 ❌ {alice_p.mention} wins with" in text(simcord_env, message)
 
-
-def game_id_of(env: Env, message: Any, size: int) -> int:
-    """The game a board message belongs to, read from its buttons."""
-    return int(cells(env, message, size)[0].custom_id.split(":")[1])
 
 
 @contextmanager

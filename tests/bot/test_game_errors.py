@@ -92,9 +92,10 @@ async def test_an_unexpected_error_in_a_click_is_one_private_apology_and_logged(
 async def test_an_error_after_the_board_was_posted_is_apologized_for_in_a_followup(
     simcord_env: Env, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """The bot's reply cannot be saved after the move was shown: one private note, as a followup."""
+    """On 4x4 the bot's reply is saved after the move was shown; when that save breaks: one
+    private note, as a followup."""
     _, channel, (alice,) = guild_with(simcord_env, "alice")
-    await alice.slash(channel, "tictactoe")
+    await alice.slash(channel, "tictactoe", size=4)
     message = board_message(channel)
     real_save = simcord_env.bot.store.save_game
     saves: list[int] = []
@@ -114,7 +115,7 @@ async def test_an_error_after_the_board_was_posted_is_apologized_for_in_a_follow
     assert [f.content for f in result.followups] == [SORRY.in_locale(None)]
     assert all(f.ephemeral for f in result.followups)
     logged_cause(caplog)
-    marks = [c.mark for c in cells(simcord_env, message, 3)]
+    marks = [c.mark for c in cells(simcord_env, message, 4)]
     assert marks[0] == "X" and marks.count("O") == 0
 
 

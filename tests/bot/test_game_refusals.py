@@ -128,8 +128,13 @@ async def test_both_players_clicking_at_once_cannot_both_move(simcord_env: Env):
     assert results[0].ephemeral and not results[1].ephemeral
 
 
-async def test_clicks_while_the_bot_thinks_are_refused_politely(simcord_env: Env):
-    """A second click that arrives with the first, against the bot, is told to wait."""
+async def test_a_click_arriving_with_the_first_against_the_bot_is_told_what_changed(
+    simcord_env: Env,
+):
+    """A second click that arrives with the first, against the bot on 3x3: the first click's
+    response shows Alice's move and the bot's reply; the second, made on the empty board, is
+    refused with the moves it did not see (the bot thinking on a big board: test_game_big_boards).
+    """
     _, channel, (alice,) = guild_with(simcord_env, "alice")
     await alice.slash(channel, "tictactoe")
     message = board_message(channel)
@@ -139,7 +144,10 @@ async def test_clicks_while_the_bot_thinks_are_refused_politely(simcord_env: Env
     )
 
     marks = [c.mark for c in cells(simcord_env, message, 3)]
+    assert marks[0] == "X" and marks[4] == "O"  # the only reply to a corner that does not lose
     assert marks.count("X") == 1 and marks.count("O") == 1
     refused = [r for r in results if r.ephemeral]
-    assert len(refused) == 1
-    assert refused[0].response.content == "I'm thinking about my move; one moment please."
+    assert len(refused) == 1 and all(r.acknowledged and not r.followups for r in results)
+    assert refused[0].response.content.startswith(
+        "The board changed before your click arrived: X played A1, O played B2."
+    )

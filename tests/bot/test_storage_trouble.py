@@ -129,10 +129,11 @@ async def test_a_move_on_a_read_only_database_is_refused_and_nothing_changes(
 async def test_the_bots_reply_on_a_locked_database_is_retried_by_the_next_click(
     simcord_env: Env, settings: Settings, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """The lock starts while the bot thinks: its move is not shown, the player is told, and the
-    next click (refused: the bot is to move) sets the bot's move going again."""
+    """On 4x4 (where the bot's move is saved after the player's is shown) the lock starts while
+    the bot thinks: its move is not shown, the player is told, and the next click (refused: the
+    bot is to move) sets the bot's move going again."""
     _, channel, (alice,) = guild_with(simcord_env, "alice")
-    await alice.slash(channel, "tictactoe")
+    await alice.slash(channel, "tictactoe", size=4)
     message = board_message(channel)
     engine = simcord_env.bot.engine
     real_best_move = engine.best_move
@@ -155,7 +156,7 @@ async def test_the_bots_reply_on_a_locked_database_is_retried_by_the_next_click(
     assert not result.ephemeral  # the player's move itself was saved and shown
     assert [f.content for f in result.followups] == [AI_NOT_SAVED.in_locale(None)]
     assert result.followups[0].ephemeral
-    marks = [c.mark for c in cells(simcord_env, message, 3)]
+    marks = [c.mark for c in cells(simcord_env, message, 4)]
     assert marks[0] == "X" and marks.count("O") == 0
     assert (await simcord_env.bot.store.load_game(1)).moves == (0,)  # type: ignore[union-attr]
     assert len(errors) == 1
@@ -164,8 +165,8 @@ async def test_the_bots_reply_on_a_locked_database_is_retried_by_the_next_click(
     again = await alice.click(message, custom_id="ttt:1:8")
 
     assert again.ephemeral and again.response.content == THINKING.in_locale(None)
-    marks = [c.mark for c in cells(simcord_env, message, 3)]
-    assert marks[0] == "X" and marks[8] is None and marks.count("O") == 1
+    marks = [c.mark for c in cells(simcord_env, message, 4)]
+    assert marks[0] == "X" and marks.count("X") == 1 and marks.count("O") == 1
     stored = await simcord_env.bot.store.load_game(1)
     assert stored is not None and stored.moves == (0, marks.index("O"))
     assert f"{alice.mention}, your move (❌)" in text(simcord_env, message)

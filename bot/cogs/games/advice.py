@@ -15,7 +15,7 @@ from typing import Any
 
 import discord
 
-from bot.compute.runner import AnalysisTimeout, EngineRunner
+from bot.compute.runner import AnalysisTimeout, EngineRunner, is_lookup
 from bot.discord_ui import replies
 from bot.games import asking, review, rules
 from bot.games.record import GameRecord
@@ -134,7 +134,7 @@ class Advice:
 
         Returns the analysis' result, or None when it was stopped at its time limit.
         """
-        if game.size > 3:
+        if not is_lookup(game.size):
             await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             return await self.engine.analyse(game.size, fn, *args, limit=limit)

@@ -93,7 +93,8 @@ class ClickCog(commands.Cog):
                     await replies.tell(interaction, _since_shown(interaction, game))
                     await self.flow.publish(game, interaction)
                 else:
-                    shown = await self.flow.change(interaction, result)
+                    # On 3x3 the bot's reply is a lookup: both moves go in this one response.
+                    shown = await self.flow.change(interaction, await self.flow.with_reply(result))
         if not changes:
             await self._without_lock(interaction, game, what)
         after = self.games.get(game_id)

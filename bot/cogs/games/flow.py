@@ -17,7 +17,7 @@ from typing import Any
 import discord
 
 from bot.cogs.games.texts import AI_NOT_SAVED, BOARD_GONE, NOT_SAVED, UNSHOWN
-from bot.compute.runner import EngineRunner
+from bot.compute.runner import EngineRunner, is_lookup
 from bot.config import Settings
 from bot.discord_ui import access, board, replies
 from bot.games import rules
@@ -183,6 +183,27 @@ class GameFlow:
 
     # -------------------------------------------------------------- engine
 
+    async def with_reply(self, game: GameRecord) -> GameRecord:
+        """`game` with the engine's reply played too when that reply is a table lookup (3x3): the
+        human's move and the bot's are then saved and shown together, one response per click.
+
+        On a bigger board the reply is a search of up to a second, so the game comes back as it
+        is: the board shows the human's move first and `ai_move` plays later.
+        """
+        if not (is_lookup(game.size) and rules.ai_to_move(game)):
+            return game
+        return rules.play(game, await self._engine_cell(game))
+
+    async def _engine_cell(self, game: GameRecord) -> int:
+        """The engine's move in `game`, computed off the event loop."""
+        position = rules.board_of(game)
+        try:
+            return await self.engine.best_move(position, level=game.ai_level or "unbeatable")
+        except Exception:
+            # A broken search must not freeze the game: any legal move keeps it going.
+            log.exception("engine failed in game %s; playing a random move", game.id)
+            return random.choice(position.legal_moves())
+
     async def ai_move(
         self, game_id: int, interaction: Interaction | None = None, *, on_board: bool = False
     ) -> None:
@@ -198,13 +219,7 @@ class GameFlow:
             game = self.games.get(game_id)
             if game is None or not rules.ai_to_move(game):
                 return
-            position = rules.board_of(game)
-            try:
-                cell = await self.engine.best_move(position, level=game.ai_level or "unbeatable")
-            except Exception:
-                # A broken search must not freeze the game: any legal move keeps it going.
-                log.exception("engine failed in game %s; playing a random move", game_id)
-                cell = random.choice(position.legal_moves())
+            cell = await self._engine_cell(game)
             async with self.games.lock(game_id):
                 current = self.games.get(game_id)
                 if current is None or current.moves != game.moves or not rules.ai_to_move(current):

@@ -42,7 +42,7 @@ async def open_game(
         await replies.tell(interaction, server.busy(busy, limit, interaction.guild_id))
         return None
     try:
-        game = build(await flow.store.next_game_id())
+        game = await flow.with_reply(build(await flow.store.next_game_id()))
         async with flow.games.lock(game.id):
             game = await flow.commit(game)
     except StorageError as exc:
