@@ -26,6 +26,8 @@ import datetime
 import itertools
 import json
 import time
+import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -152,6 +154,20 @@ def member_payload(user: User, *, permissions: int | None = None) -> dict[str, A
     return payload
 
 
+def packer(compress: str | None) -> Callable[[bytes], bytes] | None:
+    """Compression of a gateway connection as Discord does it for `?compress=`: one stream per
+    connection, each message flushed whole (zlib-stream ends each with Z_SYNC_FLUSH)."""
+    if compress == "zlib-stream":
+        stream = zlib.compressobj()
+        return lambda data: stream.compress(data) + stream.flush(zlib.Z_SYNC_FLUSH)
+    if compress == "zstd-stream":
+        import zstandard  # installed with discord.py[speed]
+
+        zstd = zstandard.ZstdCompressor().compressobj()
+        return lambda data: zstd.compress(data) + zstd.flush(zstandard.COMPRESSOBJ_FLUSH_BLOCK)
+    return None
+
+
 class FakeDiscord:
     """The server, its world (guilds, channels, members, messages) and the timings."""
 
@@ -171,6 +187,7 @@ class FakeDiscord:
         self.port = 0
         self.shard_count = 1  # set before the world is built: guilds are spread over the shards
         self._links: dict[int, list[Any]] = {}  # shard id -> [websocket, last sequence]
+        self._packers: dict[Any, Any] = {}  # websocket -> its compression, or None
         self._runner: web.AppRunner | None = None
 
     # ------------------------------------------------------------------ the world
@@ -243,14 +260,15 @@ class FakeDiscord:
     async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse(max_msg_size=0, autoping=True)
         await ws.prepare(request)
+        self._packers[ws] = packer(request.query.get("compress"))
         shard = -1
-        await ws.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": HEARTBEAT_MS}}))
+        await self._send(ws, json.dumps({"op": 10, "d": {"heartbeat_interval": HEARTBEAT_MS}}))
         async for message in ws:
             if message.type is not WSMsgType.TEXT:
                 continue
             frame = json.loads(message.data)
             if frame["op"] == 1:
-                await ws.send_str(json.dumps({"op": 11}))
+                await self._send(ws, json.dumps({"op": 11}))
             elif frame["op"] == 2:
                 shard = (frame["d"].get("shard") or [0, 1])[0]
                 self._links[shard] = [ws, 0]
@@ -261,7 +279,16 @@ class FakeDiscord:
                 await self._send_event("RESUMED", {}, shard)
         if shard in self._links and self._links[shard][0] is ws:
             del self._links[shard]
+        del self._packers[ws]
         return ws
+
+    async def _send(self, ws: web.WebSocketResponse, text: str) -> None:
+        """One gateway message, compressed as the bot asked when it connected."""
+        pack = self._packers.get(ws)
+        if pack is None:
+            await ws.send_str(text)
+        else:
+            await ws.send_bytes(pack(text.encode()))
 
     def _link(self, shard: int) -> list[Any]:
         link = self._links.get(shard)
@@ -271,7 +298,7 @@ class FakeDiscord:
 
     async def _send_event(self, name: str, data: Any, shard: int = 0) -> None:
         ws, sequence = self._link(shard)
-        await ws.send_str(json.dumps({"op": 0, "t": name, "s": sequence, "d": data}))
+        await self._send(ws, json.dumps({"op": 0, "t": name, "s": sequence, "d": data}))
 
     async def _identify(self, shard: int) -> None:
         ready = {
@@ -386,7 +413,7 @@ class FakeDiscord:
         ws, sequence = self._link(self.shard_of(channel.guild_id))
         frame = json.dumps({"op": 0, "t": "INTERACTION_CREATE", "s": sequence, "d": payload})
         timing.emitted = now()
-        await ws.send_str(frame)
+        await self._send(ws, frame)
         return iid
 
     async def slash(self, user: User, channel: Channel, name: str, **options: Any) -> int:

@@ -1,10 +1,15 @@
-"""The project's bot against the floor (`_floor_bot.py`), interleaved on the same workload.
+"""Bots compared on the same workload, interleaved: the project's against the floor
+(`_floor_bot.py`), and the project's under several collector thresholds, or with and without
+discord.py's speed packages.
 
 Pairs run A B A B: the project's bot, then the floor, each on a fresh fake Discord and world
 built from the same seed, in a process of its own. For each run: CPU per interaction of the
 bot's process tree (its engine worker processes included), and interactions answered a second.
 The ratio of the two CPU figures is taken within each pair (the two runs of a pair are
-seconds apart, so the machine's load is alike), then its median over the pairs.
+seconds apart, so the machine's load is alike), then its median over the pairs. The collector
+comparison (and that of discord.py's speed packages) runs its variants in rounds the same way
+(A B C A B C), each ratio taken against the first variant of its round, with the collections'
+pauses of each run.
 """
 
 from __future__ import annotations
@@ -20,8 +25,8 @@ from benchmarks import _wire
 FLOOR_SCRIPT = Path(__file__).with_name("_floor_bot.py")
 
 
-def figures(run: _wire.Run) -> dict[str, float]:
-    """CPU ms per interaction and interactions a second of one run."""
+def figures(run: _wire.Run) -> dict[str, Any]:
+    """CPU ms per interaction and interactions a second of one run, and its GC pauses."""
     interactions = len(run.timings)
     return {
         "interactions": interactions,
@@ -29,6 +34,10 @@ def figures(run: _wire.Run) -> dict[str, float]:
         "interactions_per_s": interactions / run.wall if run.wall else float("nan"),
         "finished": run.finished,
         "errors": len(run.errors),
+        "gc_collections": len(run.gc_pauses),
+        "gc_ms": sum(run.gc_pauses) * 1e3,
+        "gc_max_ms": max(run.gc_pauses, default=0.0) * 1e3,
+        "setup": run.setup,
     }
 
 
@@ -37,7 +46,7 @@ async def compare(n: int, size: int, pairs: int, args: argparse.Namespace) -> di
     rows = []
     for pair in range(pairs):
         bot = figures(await _wire.wire_run("burst", n, size, args))
-        floor = figures(await _wire.wire_run("burst", n, size, args, script=FLOOR_SCRIPT))
+        floor = figures(await _wire.wire_run("burst", n, size, args, script=FLOOR_SCRIPT, extra=()))
         ratio = bot["cpu_ms_per_interaction"] / floor["cpu_ms_per_interaction"]
         rows.append({"pair": pair + 1, "bot": bot, "floor": floor, "ratio": ratio})
         print(
@@ -75,3 +84,62 @@ def print_table(results: list[dict[str, Any]]) -> None:
             f"{result['median_ratio']:.2f} over {len(result['pairs'])} pairs; interactions a "
             f"second: bot {result['bot_per_s']:.0f}, floor {result['floor_per_s']:.0f}"
         )
+
+
+async def compare_variants(
+    n: int, size: int, rounds: int, variants: list[tuple[str, tuple[str, ...]]], args: Any
+) -> dict[str, Any]:
+    """`rounds` rounds of N-game bursts of the project's bot, one run per variant (a name and
+    the bot's options) in each round; ratios against the round's first variant."""
+    runs: dict[str, list[dict[str, Any]]] = {name: [] for name, _ in variants}
+    ratios: dict[str, list[float]] = {name: [] for name, _ in variants}
+    for round_ in range(rounds):
+        for name, options in variants:
+            run = figures(await _wire.wire_run("burst", n, size, args, extra=options))
+            runs[name].append(run)
+            first = runs[variants[0][0]][round_]["cpu_ms_per_interaction"]
+            ratios[name].append(run["cpu_ms_per_interaction"] / first)
+            print(
+                f"  {name} {size}x{size} x{n} round {round_ + 1}: "
+                f"{run['cpu_ms_per_interaction']:.2f} ms per interaction, "
+                f"{run['gc_collections']:.0f} collections of {run['gc_ms']:.0f} ms in all",
+                file=sys.stderr,
+            )
+    return {
+        "size": size,
+        "games": n,
+        "variants": [
+            {
+                "variant": name,
+                "runs": runs[name],
+                "median_ratio": statistics.median(ratios[name]),
+                "cpu_ms_per_interaction": statistics.median(
+                    r["cpu_ms_per_interaction"] for r in runs[name]
+                ),
+                "interactions_per_s": statistics.median(
+                    r["interactions_per_s"] for r in runs[name]
+                ),
+                "gc_ms": statistics.median(r["gc_ms"] for r in runs[name]),
+                "gc_max_ms": statistics.median(r["gc_max_ms"] for r in runs[name]),
+            }
+            for name, _ in variants
+        ],
+    }
+
+
+def print_variants_table(results: list[dict[str, Any]]) -> None:
+    """One line per board and variant: medians over the rounds."""
+    if not results:
+        return
+    print(
+        "\n| board | games | variant | CPU ms/interaction | ratio to the first | "
+        "interactions/s | GC ms in the burst | longest GC pause ms |"
+    )
+    print("|---|---:|---|---:|---:|---:|---:|---:|")
+    for result in results:
+        for v in result["variants"]:
+            print(
+                f"| {result['size']}x{result['size']} | {result['games']} | {v['variant']} | "
+                f"{v['cpu_ms_per_interaction']:.2f} | {v['median_ratio']:.3f} | "
+                f"{v['interactions_per_s']:.0f} | {v['gc_ms']:.0f} | {v['gc_max_ms']:.1f} |"
+            )

@@ -166,34 +166,53 @@ async def fresh_database(args: argparse.Namespace) -> str | None:
     return url.rsplit("/", 1)[0] + "/" + name
 
 
+def bot_options(args: argparse.Namespace) -> tuple[str, ...]:
+    """The project bot's options the command line asks for (its collector thresholds)."""
+    gc = getattr(args, "gc", None)
+    return ("--gc", gc) if gc else ()
+
+
 def bots_for(
-    fake: FakeDiscord, folder: Path, url: str | None, processes: int, script: Path = BOT_SCRIPT
+    fake: FakeDiscord,
+    folder: Path,
+    url: str | None,
+    processes: int,
+    script: Path = BOT_SCRIPT,
+    extra: tuple[str, ...] = (),
 ) -> list[WireBot]:
-    """The bot's processes: one, or one per shard of ``processes`` (PostgreSQL needed)."""
-    database = ("--database-url", url) if url else ()
+    """The bot's processes: one, or one per shard of ``processes`` (PostgreSQL needed), each
+    given the `extra` command-line options of `_wire_bot.py`."""
+    options = (*(("--database-url", url) if url else ()), *extra)
     if processes == 1:
-        return [WireBot(fake, folder, *database, script=script)]
+        return [WireBot(fake, folder, *options, script=script)]
     if url is None:
         raise SystemExit("--processes 2 needs --database postgres: shards share one database")
     fake.shard_count = processes
     return [
-        WireBot(fake, folder, *database, "--shards", f"{processes}:{i}") for i in range(processes)
+        WireBot(fake, folder, *options, "--shards", f"{processes}:{i}") for i in range(processes)
     ]
 
 
 async def wire_run(
-    mode: str, n: int, size: int, args: argparse.Namespace, *, script: Path = BOT_SCRIPT
+    mode: str,
+    n: int,
+    size: int,
+    args: argparse.Namespace,
+    *,
+    script: Path = BOT_SCRIPT,
+    extra: tuple[str, ...] | None = None,
 ) -> Run:
     """One mode on N games of one size: a fresh fake Discord, world, database and bot process
     (or processes, one per shard: their figures are put together). `script` is the bot: the
-    project's, or the floor's."""
+    project's, or the floor's; `extra` its options (`bot_options(args)` unless given)."""
     rng = random.Random(args.seed * 1000 + n * 10 + size)
     fake = FakeDiscord()
     await fake.start()
     url = await fresh_database(args)
     processes = getattr(args, "processes", 1)
     with tempfile.TemporaryDirectory(dir=args.dir) as folder:
-        bots = bots_for(fake, Path(folder), url, processes, script)
+        options = bot_options(args) if extra is None else extra
+        bots = bots_for(fake, Path(folder), url, processes, script, options)
         if mode == "alone":  # n games against the bot, so twice the channels
             games = [g for g in build_world(fake, 2 * n, size, bot_k5=args.bot_k5) if g.vs_bot]
         else:
@@ -211,6 +230,7 @@ async def wire_run(
         run.errors = [e for bot in bots for e in bot.errors()]
         run.errors += [f"unexpected request: {r}" for r in fake.unexpected]
     run.wall = max(m["wall"] for m in ends)
+    run.setup = ends[0].get("setup", {})
     run.cpu = sum(m["cpu"] + m["engine_cpu"] for m in ends)
     run.main_cpu = sum(m["main_cpu"] for m in ends)
     run.lags = [lag for m in ends for lag in m["lags"]]
@@ -243,7 +263,7 @@ async def wire_memory(n: int, size: int, args: argparse.Namespace) -> dict[str, 
     *games, spare = build_world(fake, 2 * n + 1, size, bot_k5=args.bot_k5)
     untraced, traced = games[:n], games[n:]
     with tempfile.TemporaryDirectory(dir=args.dir) as folder:
-        bot = WireBot(fake, Path(folder))
+        bot = WireBot(fake, Path(folder), *bot_options(args))
         try:
             await _connected(fake, [bot])
             driver = WireDriver(fake, max_plies=args.max_plies)

@@ -1,9 +1,13 @@
 """The bot in a process of its own, against the load benchmark's Discord on 127.0.0.1.
 
     python benchmarks/_wire_bot.py PORT FOLDER [-v] [--database-url URL] [--shards COUNT:IDS]
+                                   [--gc A,B,C] [--without-speed]
 
 FOLDER receives the SQLite file (or the log only, with ``--database-url``: PostgreSQL); -v logs
-at DEBUG level; ``--shards 2:1`` runs shard 1 of 2 (an AutoShardedBot).
+at DEBUG level; ``--shards 2:1`` runs shard 1 of 2 (an AutoShardedBot); ``--gc 700,10,10`` sets
+the collector's thresholds the bot sets once ready, in place of its own; ``--without-speed``
+hides discord.py's speed packages (orjson, zstandard, Brotli, aiodns) from this process, as if
+they were not installed.
 
 The real bot (``create_bot``,
 discord.py's HTTP client and gateway) with two things changed: discord.py's API base and
@@ -34,14 +38,21 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import discord
-import yarl
+SPEED_PACKAGES = ("orjson", "zstandard", "brotli", "brotlicffi", "aiodns")
+# Hidden before discord.py and aiohttp look for them: the imports below come after this.
+if "--without-speed" in sys.argv:
+    for package in SPEED_PACKAGES:
+        sys.modules[package] = None  # type: ignore[assignment]  # "import" then fails
+
+import discord  # noqa: E402
+import yarl  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks import _measure as measure
-from bot.client import create_bot
-from bot.config import Settings, Shards, default_engine_workers
+from benchmarks import _measure as measure  # noqa: E402
+from bot import client  # noqa: E402
+from bot.client import create_bot  # noqa: E402
+from bot.config import Settings, Shards, default_engine_workers  # noqa: E402
 
 TOKEN = "load.test.token"
 
@@ -103,6 +114,11 @@ class Control:
             "gc_pauses": self.collector.pauses,
             "save_service": self.saves.service,
             "save_awaited": self.saves.awaited,
+            "setup": {  # what the variants of `_floor.compare_variants` change
+                "gc_threshold": gc.get_threshold(),
+                "json": "orjson" if discord.utils.HAS_ORJSON else "json",
+                "gateway": discord.utils._ActiveDecompressionContext.COMPRESSION_TYPE,
+            },
         }
 
     def memory_begin(self) -> dict[str, Any]:
@@ -164,6 +180,10 @@ def project_bot(folder: Path) -> discord.Client:
     settings = settings_for(
         folder, database_url=option("--database-url"), shards=option("--shards")
     )
+    thresholds = option("--gc")
+    if thresholds:  # what the bot sets once ready, as its own start does
+        a, b, c = (int(part) for part in thresholds.split(","))
+        client.GC_THRESHOLDS = (a, b, c)
     return create_bot(settings, freeze_heap=True)
 
 

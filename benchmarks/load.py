@@ -1,8 +1,8 @@
 """The whole bot under load, through discord.py's real dispatch (measured only).
 
     python benchmarks/load.py [--games 10,100,500] [--size 3,5] [--quick]
-                              [--modes alone,burst,spread,memory,engine,floor]
-                              [--discord local|simcord] [--json FILE]
+                              [--modes alone,burst,spread,memory,engine,floor,gc,speed]
+                              [--discord local|simcord] [--gc A,B,C[/A,B,C...]] [--json FILE]
 
 Where Discord is (--discord):
 
@@ -33,6 +33,14 @@ challenge, accepted, then random legal moves). Modes:
 - floor: the project's bot against the least a discord.py bot can do for the same traffic
   (`_floor_bot.py`), in --pairs interleaved pairs of N-game bursts (see `_floor`): CPU per
   interaction of each, the ratio per pair and its median, interactions a second.
+- gc: the project's bot under each of --gc's collector thresholds (A,B,C as `gc.set_threshold`
+  takes them, separated by /), in --pairs rounds of N-game bursts: CPU per interaction, its
+  ratio to the first threshold's in the same round, GC pauses. Every other mode runs the bot
+  with --gc's first threshold (the bot's own, `bot.client.GC_THRESHOLDS`, without --gc).
+- speed: the project's bot with discord.py's speed packages (`discord.py[speed]`: orjson,
+  zstandard, Brotli, aiodns) and without them (hidden from its process), in --pairs rounds of
+  N-game bursts; the local Discord compresses the gateway as the bot asks (zstd-stream with
+  zstandard, zlib-stream without), as Discord does.
 - engine: one 5x5 (4 in a row) game against the unbeatable bot; the loop lag while the engine
   computes its first replies, with the engine in its process pool and, to compare, in a thread.
   The player picks each move to make the engine think longest (see `engine_lag`).
@@ -536,7 +544,11 @@ async def main(argv: list[str] | None = None) -> dict[str, Any]:
         help="burst, spread, alone and memory: the fake Discord on 127.0.0.1 with the bot in a "
         "process of its own (local), or SimCord in this process",
     )
-    parser.add_argument("--pairs", type=int, default=3, help="floor: interleaved pairs")
+    parser.add_argument("--pairs", type=int, default=3, help="floor, gc: interleaved rounds")
+    parser.add_argument(
+        "--gc", default=None, metavar="A,B,C[/A,B,C]",
+        help="local Discord: the project bot's collector thresholds (gc: each one in turn)",
+    )  # fmt: skip
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--dir", default=None, help="folder for the SQLite file")
     parser.add_argument(
@@ -562,7 +574,12 @@ async def main(argv: list[str] | None = None) -> dict[str, Any]:
     print(f"# {command.strip()}")
     server = _postgres(args)
     kit.lighten_simcord()
-    runs, memory, engines, floors = [], [], [], []
+    runs, memory, engines, floors, variants = [], [], [], [], []
+    candidates = args.gc.split("/") if args.gc else []
+    args.gc = candidates[0] if candidates else None
+
+    def shape(size: int) -> tuple[int, int, int]:
+        return max(counts), size, args.pairs
 
     async def one(mode: str, n: int, size: int) -> None:
         runner = _wire.wire_run if args.discord == "local" else load_run
@@ -584,6 +601,12 @@ async def main(argv: list[str] | None = None) -> dict[str, Any]:
                         await one(mode, n, size)
             if "floor" in modes:
                 floors.append(await _floor.compare(max(counts), size, args.pairs, args))
+            if "gc" in modes:
+                gcs = [(f"gc {c}", ("--gc", c)) for c in candidates or ["700,10,10"]]
+                variants.append(await _floor.compare_variants(*shape(size), gcs, args))
+            if "speed" in modes:
+                speed = [("speed packages", ()), ("without them", ("--without-speed",))]
+                variants.append(await _floor.compare_variants(*shape(size), speed, args))
             if "memory" in modes:
                 measure = _wire.wire_memory if args.discord == "local" else measure_memory
                 memory.append(await measure(max(counts), size, args))
@@ -598,12 +621,14 @@ async def main(argv: list[str] | None = None) -> dict[str, Any]:
     print_tables(runs, memory, engines)
     print_targets(runs, memory, engines)
     _floor.print_table(floors)
+    _floor.print_variants_table(variants)
     result = {
         "command": command,
         "runs": runs,
         "memory": memory,
         "engine": engines,
         "floor": floors,
+        "variants": variants,
     }
     if args.json:
         Path(args.json).write_text(json.dumps(result, indent=2, default=str))

@@ -127,3 +127,26 @@ async def test_the_floor_plays_the_same_workload_and_is_compared_pair_by_pair(
         ratio = pair["bot"]["cpu_ms_per_interaction"] / pair["floor"]["cpu_ms_per_interaction"]
         assert math.isclose(pair["ratio"], ratio)
         assert board["median_ratio"] == pair["ratio"]
+
+
+async def test_collector_thresholds_are_compared_round_by_round(tmp_path: Path) -> None:
+    """Each variant's bot runs under the thresholds it was given and finishes the burst; the
+    first variant's ratio to itself is 1."""
+    result = await load.main(
+        ["--modes", "gc", "--games", "4", "--size", "3", "--pairs", "1", "--dir", str(tmp_path),
+         "--gc", "700,10,10/20000,20,10"]
+    )  # fmt: skip
+    (board,) = result["variants"]
+    first, second = board["variants"]
+    assert [first["variant"], second["variant"]] == ["gc 700,10,10", "gc 20000,20,10"]
+    assert first["runs"][0]["setup"]["gc_threshold"] == [700, 10, 10]
+    assert second["runs"][0]["setup"]["gc_threshold"] == [20000, 20, 10]
+    for variant in (first, second):
+        (run,) = variant["runs"]
+        assert run["finished"] == 4 and run["errors"] == 0, run
+        assert run["cpu_ms_per_interaction"] > 0
+    assert first["median_ratio"] == 1.0
+    assert math.isclose(
+        second["median_ratio"],
+        second["runs"][0]["cpu_ms_per_interaction"] / first["runs"][0]["cpu_ms_per_interaction"],
+    )
