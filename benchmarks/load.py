@@ -49,7 +49,8 @@ Figures, all in real time (SimCord's virtual clocks are not used for any of them
 
 - ack: from the INTERACTION_CREATE leaving the players (written to the gateway socket, or handed
   to discord.py by SimCord) to the bot's initial response (callback) reaching the server.
-  reply: from the click to the edit that shows the bot's move.
+  reply: from the click to the board showing the bot's move (on 3x3 the click's own response,
+  which shows both moves; on 5x5 the edit after it).
 - loop lag: how late a 10 ms ticker on the bot's event loop runs.
 - CPU per move: CPU time of the bot's process (bot, discord.py, storage thread; with SimCord,
   SimCord too) plus the engine's worker processes, over the run, divided by the moves played

@@ -150,3 +150,24 @@ async def test_collector_thresholds_are_compared_round_by_round(tmp_path: Path) 
         second["median_ratio"],
         second["runs"][0]["cpu_ms_per_interaction"] / first["runs"][0]["cpu_ms_per_interaction"],
     )
+
+
+async def test_the_speed_packages_are_compared_with_them_hidden(tmp_path: Path) -> None:
+    """With discord.py's speed packages the bot parses JSON with orjson and asks for a zstd
+    gateway; with them hidden, the standard library's json and zlib; both finish the burst."""
+    result = await load.main(
+        ["--modes", "speed", "--games", "4", "--size", "3", "--pairs", "1", "--dir", str(tmp_path)]
+    )
+    (board,) = result["variants"]
+    with_them, without = ((v["variant"], v["runs"][0]) for v in board["variants"])
+    assert with_them[0] == "speed packages" and without[0] == "without them"
+    assert {k: with_them[1]["setup"][k] for k in ("json", "gateway")} == {
+        "json": "orjson",
+        "gateway": "zstd-stream",
+    }
+    assert {k: without[1]["setup"][k] for k in ("json", "gateway")} == {
+        "json": "json",
+        "gateway": "zlib-stream",
+    }
+    for _, run in (with_them, without):
+        assert run["finished"] == 4 and run["errors"] == 0, run

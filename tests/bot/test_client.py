@@ -12,7 +12,7 @@ import pytest
 import simcord
 from simcord import Env
 
-from bot.client import create_bot
+from bot.client import GC_THRESHOLDS, create_bot
 from bot.config import Settings
 
 # What a board in a channel needs, and nothing more (no administrator, no embeds).
@@ -90,16 +90,21 @@ async def test_with_a_development_server_the_commands_are_synced_there(
 
 async def test_a_long_lived_bot_freezes_its_start_up_heap_once_ready(settings: Settings) -> None:
     """With freeze_heap (the bot's own start), what start-up built is frozen out of the
-    collector's reach once the bot is ready; a bot built without it (tests) freezes nothing."""
+    collector's reach once the bot is ready and the collector's thresholds are the bot's; a bot
+    built without it (tests) changes neither."""
     plain = create_bot(settings)
     frozen = create_bot(settings, freeze_heap=True)
+    python_own = gc.get_threshold()
+    assert python_own != GC_THRESHOLDS
     try:
         async with simcord.run(plain):
-            assert gc.get_freeze_count() == 0
+            assert gc.get_freeze_count() == 0 and gc.get_threshold() == python_own
         async with simcord.run(frozen):
             assert gc.get_freeze_count() > 0
+            assert gc.get_threshold() == GC_THRESHOLDS
             assert frozen.freeze_heap is False  # once only
     finally:
         gc.unfreeze()
+        gc.set_threshold(*python_own)
         await plain.release()
         await frozen.release()
