@@ -2,14 +2,15 @@
 (`_floor_bot.py`), and the project's under several collector thresholds, or with and without
 discord.py's speed packages.
 
-Pairs run A B A B: the project's bot, then the floor, each on a fresh fake Discord and world
+Rounds run A B C A B C: the project's bot, then the floor, then the plain floor (its board as
+plain component data, the least a discord.py bot can do), each on a fresh fake Discord and world
 built from the same seed, in a process of its own. For each run: CPU per interaction of the
 bot's process tree (its engine worker processes included), and interactions answered a second.
-The ratio of the two CPU figures is taken within each pair (the two runs of a pair are
-seconds apart, so the machine's load is alike), then its median over the pairs. The collector
-comparison (and that of discord.py's speed packages) runs its variants in rounds the same way
-(A B C A B C), each ratio taken against the first variant of its round, with the collections'
-pauses of each run.
+The ratio of the project's CPU figure to each floor's is taken within each round (its runs are
+seconds apart, so the machine's load is alike), then its median over the rounds. The collector
+comparison (and that of discord.py's speed packages) runs its variants in rounds the same way,
+each ratio taken against the first variant of its round, with the collections' pauses of each
+run.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ from typing import Any
 from benchmarks import _wire
 
 FLOOR_SCRIPT = Path(__file__).with_name("_floor_bot.py")
+# The floors, each with its options: its board built with discord.ui, or as plain data.
+FLOORS: tuple[tuple[str, tuple[str, ...]], ...] = (("floor", ()), ("plain_floor", ("--plain",)))
 
 
 def figures(run: _wire.Run) -> dict[str, Any]:
@@ -42,17 +45,24 @@ def figures(run: _wire.Run) -> dict[str, Any]:
 
 
 async def compare(n: int, size: int, pairs: int, args: argparse.Namespace) -> dict[str, Any]:
-    """`pairs` interleaved bursts of N games on one board size: project, floor, project, ..."""
+    """`pairs` interleaved rounds of N-game bursts on one board size: the project's bot, the
+    floor (its board built with `discord.ui`), the plain floor (its board as plain data)."""
     rows = []
     for pair in range(pairs):
         bot = figures(await _wire.wire_run("burst", n, size, args))
-        floor = figures(await _wire.wire_run("burst", n, size, args, script=FLOOR_SCRIPT, extra=()))
-        ratio = bot["cpu_ms_per_interaction"] / floor["cpu_ms_per_interaction"]
-        rows.append({"pair": pair + 1, "bot": bot, "floor": floor, "ratio": ratio})
+        row: dict[str, Any] = {"pair": pair + 1, "bot": bot}
+        for floor, extra in FLOORS:
+            run = await _wire.wire_run("burst", n, size, args, script=FLOOR_SCRIPT, extra=extra)
+            row[floor] = figures(run)
+            row[f"{floor}_ratio"] = (
+                bot["cpu_ms_per_interaction"] / row[floor]["cpu_ms_per_interaction"]
+            )
+        row["ratio"] = row["floor_ratio"]
+        rows.append(row)
         print(
             f"  floor {size}x{size} x{n} pair {pair + 1}: bot "
-            f"{bot['cpu_ms_per_interaction']:.2f} ms, floor {floor['cpu_ms_per_interaction']:.2f}"
-            f" ms per interaction, ratio {ratio:.2f}",
+            f"{bot['cpu_ms_per_interaction']:.2f} ms per interaction, ratios "
+            + ", ".join(f"{row[f'{floor}_ratio']:.2f} to the {floor}" for floor, _ in FLOORS),
             file=sys.stderr,
         )
     return {
@@ -60,29 +70,40 @@ async def compare(n: int, size: int, pairs: int, args: argparse.Namespace) -> di
         "games": n,
         "pairs": rows,
         "median_ratio": statistics.median(r["ratio"] for r in rows),
+        "median_plain_ratio": statistics.median(r["plain_floor_ratio"] for r in rows),
         "bot_per_s": statistics.median(r["bot"]["interactions_per_s"] for r in rows),
         "floor_per_s": statistics.median(r["floor"]["interactions_per_s"] for r in rows),
+        "plain_floor_per_s": statistics.median(
+            r["plain_floor"]["interactions_per_s"] for r in rows
+        ),
     }
 
 
 def print_table(results: list[dict[str, Any]]) -> None:
-    """One line per pair, then the median ratio and throughput of each board."""
+    """One line per pair, then the median ratios and throughputs of each board."""
     if not results:
         return
-    print("\n| board | games | pair | bot CPU ms/interaction | floor CPU ms/interaction | ratio |")
-    print("|---|---:|---:|---:|---:|---:|")
+    print(
+        "\n| board | games | pair | bot CPU ms/interaction | floor CPU ms/interaction | ratio | "
+        "plain floor CPU ms/interaction | ratio |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for result in results:
         for row in result["pairs"]:
             print(
                 f"| {result['size']}x{result['size']} | {result['games']} | {row['pair']} | "
                 f"{row['bot']['cpu_ms_per_interaction']:.2f} | "
-                f"{row['floor']['cpu_ms_per_interaction']:.2f} | {row['ratio']:.2f} |"
+                f"{row['floor']['cpu_ms_per_interaction']:.2f} | {row['floor_ratio']:.2f} | "
+                f"{row['plain_floor']['cpu_ms_per_interaction']:.2f} | "
+                f"{row['plain_floor_ratio']:.2f} |"
             )
     for result in results:
         print(
             f"- {result['size']}x{result['size']} x{result['games']}: median ratio "
-            f"{result['median_ratio']:.2f} over {len(result['pairs'])} pairs; interactions a "
-            f"second: bot {result['bot_per_s']:.0f}, floor {result['floor_per_s']:.0f}"
+            f"{result['median_ratio']:.2f} to the floor, {result['median_plain_ratio']:.2f} to the "
+            f"plain floor, over {len(result['pairs'])} pairs; interactions a second: bot "
+            f"{result['bot_per_s']:.0f}, floor {result['floor_per_s']:.0f}, plain floor "
+            f"{result['plain_floor_per_s']:.0f}"
         )
 
 

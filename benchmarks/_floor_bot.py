@@ -1,6 +1,6 @@
 """The floor: the least a discord.py bot can do for the load benchmark's traffic.
 
-    python benchmarks/_floor_bot.py PORT FOLDER [-v]
+    python benchmarks/_floor_bot.py PORT FOLDER [-v] [--plain]
 
 The same `/tictactoe` command with the same options, the same board shape (a Components V2
 layout: a text display, one action row of buttons per board row, a row of controls, custom ids
@@ -9,6 +9,10 @@ dict, no storage, no engine (the bot's side plays the first free cell in the sam
 DynamicItem, no checks beyond whose turn it is. Run by the benchmark exactly as the project's bot
 (``_wire_bot.py``: same address changes, same stdin commands), so the two can be compared on the
 same workload; what the project's bot spends above this is its own cost.
+
+The board is built with `discord.ui` objects, as a plain discord.py bot builds it; ``--plain``
+builds it as plain component data instead (a view that hands discord.py the dicts), the least
+a discord.py bot can do, and what the project's bot does.
 """
 
 from __future__ import annotations
@@ -70,17 +74,25 @@ class Layout(discord.ui.LayoutView):
         return True  # clicks are routed by custom id, so discord.py keeps no view
 
 
-def layout(game: FloorGame) -> Layout:
-    view = Layout(timeout=None)
+def text(game: FloorGame) -> str:
+    """The board's text: its players and the emoji grid."""
     grid = "\n".join(
         "".join(
             MARKS[c] if c is not None else "⬜" for c in game.cells[r * game.size :][: game.size]
         )
         for r in range(game.size)
     )
-    view.add_item(
-        discord.ui.TextDisplay(f"Tic-tac-toe <@{game.players[0]}> vs <@{game.players[1]}>\n{grid}")
-    )
+    return f"Tic-tac-toe <@{game.players[0]}> vs <@{game.players[1]}>\n{grid}"
+
+
+def actions(game: FloorGame) -> tuple[str, ...]:
+    """The controls under the board."""
+    return ("accept", "decline") if game.challenge else ("rematch",) if game.over else ("resign",)
+
+
+def layout(game: FloorGame) -> Layout:
+    view = Layout(timeout=None)
+    view.add_item(discord.ui.TextDisplay(text(game)))
     if not game.challenge:
         for r in range(game.size):
             row: discord.ui.ActionRow[Any] = discord.ui.ActionRow()
@@ -96,15 +108,66 @@ def layout(game: FloorGame) -> Layout:
                     )
                 )
             view.add_item(row)
-    actions = (
-        ("accept", "decline") if game.challenge else ("rematch",) if game.over else ("resign",)
-    )
     view.add_item(
         discord.ui.ActionRow(
-            *(discord.ui.Button(custom_id=f"ttt:{game.id}:{a}", label=a.title()) for a in actions)
+            *(
+                discord.ui.Button(custom_id=f"ttt:{game.id}:{a}", label=a.title())
+                for a in actions(game)
+            )
         )
     )
     return view
+
+
+class PlainLayout(discord.ui.LayoutView):
+    def __init__(self, components: list[dict[str, Any]]) -> None:
+        super().__init__(timeout=None)
+        self._plain = components
+
+    def to_components(self) -> list[dict[str, Any]]:
+        return self._plain
+
+    def has_components_v2(self) -> bool:
+        return True
+
+    def is_finished(self) -> bool:
+        return True
+
+
+def plain_layout(game: FloorGame) -> PlainLayout:
+    """The same board as `layout`, as the component dicts Discord receives."""
+    components: list[dict[str, Any]] = [{"type": 10, "content": text(game)}]
+    if not game.challenge:
+        for r in range(game.size):
+            row = []
+            for c in range(game.size):
+                cell = r * game.size + c
+                mark = game.cells[cell]
+                button: dict[str, Any] = {
+                    "type": 2,
+                    "style": 2,
+                    "custom_id": f"ttt:{game.id}:{cell}",
+                    "disabled": mark is not None or game.over,
+                }
+                if mark is None:
+                    button["label"] = "\u200b"
+                else:
+                    button["emoji"] = {"id": None, "name": MARKS[mark]}
+                row.append(button)
+            components.append({"type": 1, "components": row})
+    components.append(
+        {
+            "type": 1,
+            "components": [
+                {"type": 2, "style": 2, "custom_id": f"ttt:{game.id}:{a}", "label": a.title()}
+                for a in actions(game)
+            ],
+        }
+    )
+    return PlainLayout(components)
+
+
+BOARD = plain_layout if "--plain" in sys.argv else layout
 
 
 class FloorBot(discord.Client):
@@ -143,7 +206,7 @@ class FloorBot(discord.Client):
         )
         game.bot_moves()
         self.games[game.id] = game
-        await interaction.response.send_message(view=layout(game))
+        await interaction.response.send_message(view=BOARD(game))
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         if interaction.type is not discord.InteractionType.component:
@@ -164,7 +227,7 @@ class FloorBot(discord.Client):
                 return
             game.play(int(what))
             game.bot_moves()
-        await interaction.response.edit_message(view=layout(game))
+        await interaction.response.edit_message(view=BOARD(game))
 
 
 if __name__ == "__main__":

@@ -102,8 +102,9 @@ async def test_lag_probe_leaves_settling_alone(tmp_path: Path) -> None:
 async def test_the_floor_plays_the_same_workload_and_is_compared_pair_by_pair(
     tmp_path: Path,
 ) -> None:
-    """The floor bot finishes every game of a burst on both boards with no error, and each pair
-    gives both bots' CPU per interaction and their ratio."""
+    """Both floors (board built with discord.ui, and as plain data) finish every game of a burst
+    on both boards with no error, and each round gives every bot's CPU per interaction and the
+    project's ratio to each floor."""
     result = await load.main(
         [
             "--modes",
@@ -121,12 +122,14 @@ async def test_the_floor_plays_the_same_workload_and_is_compared_pair_by_pair(
     assert [f["size"] for f in result["floor"]] == [3, 5]
     for board in result["floor"]:
         (pair,) = board["pairs"]
-        for side in ("bot", "floor"):
+        for side in ("bot", "floor", "plain_floor"):
             assert pair[side]["finished"] == 4 and pair[side]["errors"] == 0, pair
             assert pair[side]["cpu_ms_per_interaction"] > 0, pair
-        ratio = pair["bot"]["cpu_ms_per_interaction"] / pair["floor"]["cpu_ms_per_interaction"]
-        assert math.isclose(pair["ratio"], ratio)
-        assert board["median_ratio"] == pair["ratio"]
+        for floor in ("floor", "plain_floor"):
+            ratio = pair["bot"]["cpu_ms_per_interaction"] / pair[floor]["cpu_ms_per_interaction"]
+            assert math.isclose(pair[f"{floor}_ratio"], ratio)
+        assert board["median_ratio"] == pair["floor_ratio"]
+        assert board["median_plain_ratio"] == pair["plain_floor_ratio"]
 
 
 async def test_collector_thresholds_are_compared_round_by_round(tmp_path: Path) -> None:
