@@ -124,11 +124,27 @@ class Board:
 
     @classmethod
     def from_moves(cls, moves: Iterable[int], size: int = 3, k: int | None = None) -> Board:
-        """The board after playing `moves` (cell numbers, X first) on an empty board."""
+        """The board after playing `moves` (cell numbers, X first) on an empty board.
+
+        Raises ``IllegalMoveError`` as `play` would for each move, but checks only the lines
+        through each move for a win, and builds one board, not one per move.
+        """
         board = cls.empty(size, k)
-        for cell in moves:
-            board = board.play(cell)
-        return board
+        table = rules(board.size, board.k)
+        marks, over = [0, 0], False
+        for ply, cell in enumerate(moves):
+            if not isinstance(cell, int) or not 0 <= cell < table.cells:
+                raise IllegalMoveError(f"cell {cell!r} is off the board (0 to {table.cells - 1})")
+            bit = 1 << cell
+            if (marks[0] | marks[1]) & bit:
+                raise IllegalMoveError(f"cell {cell} is already taken")
+            if over:
+                raise IllegalMoveError("the game is over")
+            mine = marks[ply % 2] = marks[ply % 2] | bit
+            over = (marks[0] | marks[1]) == table.full or any(
+                line & mine == line for line in table.cell_lines[cell]
+            )
+        return cls(board.size, board.k, marks[0], marks[1])
 
     def to_string(self) -> str:
         """The board as text, rows separated by "/" (reads back with from_string)."""

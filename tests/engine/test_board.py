@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pickle
+import random
 
 import pytest
 
@@ -130,3 +131,30 @@ def test_illegal_moves() -> None:
         Board.from_moves([0, 3, 1, 4, 2]).play(8)
     with pytest.raises(IllegalMoveError, match="size"):
         Board.empty(6)
+
+
+def _replayed(moves: list[int], size: int, k: int) -> Board | str:
+    """The board after playing `moves` one by one with `play`, or the first error's text."""
+    board = Board.empty(size, k)
+    try:
+        for cell in moves:
+            board = board.play(cell)
+    except IllegalMoveError as exc:
+        return str(exc)
+    return board
+
+
+@pytest.mark.parametrize(("size", "k"), [(3, 3), (4, 3), (4, 4), (5, 4), (5, 5)])
+def test_from_moves_is_play_move_by_move_errors_included(size: int, k: int) -> None:
+    """Random move lists (taken cells, cells off the board, moves after the end included) give
+    the same board, or the same error, as playing them one by one."""
+    rng = random.Random(size * 10 + k)
+    for _ in range(2000):
+        moves = [rng.randrange(-1, size * size + 1) for _ in range(rng.randrange(size * size + 3))]
+        if rng.random() < 0.7:  # mostly legal games, played past their end
+            moves = rng.sample(range(size * size), size * size)[: rng.randrange(size * size + 1)]
+        try:
+            built: Board | str = Board.from_moves(moves, size, k)
+        except IllegalMoveError as exc:
+            built = str(exc)
+        assert built == _replayed(moves, size, k), moves
