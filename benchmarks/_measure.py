@@ -20,17 +20,21 @@ import time
 import tracemalloc
 import types
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
 import discord
 
-now = time.perf_counter  # SimCord leaves it alone; checked by the smoke test
+from tests.support.localdiscord.model import (  # noqa: F401  (re-exported for the benchmark)
+    BUTTON,
+    EPHEMERAL,
+    Timing,
+    now,
+)
+
 CELL = re.compile(r"ttt:(\d+):(\d+)$")
 CONTROL = re.compile(r"ttt:(\d+):([a-z]+)$")
-EPHEMERAL = 1 << 6
-BUTTON = 2  # Discord's component type of a button
 
 
 # ----------------------------------------------------------------------------- statistics
@@ -250,34 +254,6 @@ class Sampler:
 
 
 # ------------------------------------------------------------------------- interactions
-
-
-@dataclass
-class Timing:
-    """One interaction, from emission to the bot's answers, in perf_counter seconds."""
-
-    kind: str
-    channel_id: int
-    emitted: float
-    acked: float | None = None
-    ack_type: int | None = None
-    ephemeral: bool = False
-    edits: list[float] = field(default_factory=list)  # edits of the original response
-    followups: list[float] = field(default_factory=list)
-    replied: bool = False  # the players saw the bot's move in answer to it
-
-    @property
-    def ack_latency(self) -> float | None:
-        return None if self.acked is None else self.acked - self.emitted
-
-    @property
-    def reply_latency(self) -> float | None:
-        """From emission to the board showing the bot's move: the first edit of the response,
-        or the response itself when it showed both moves at once (a 3x3 reply)."""
-        if not self.replied:
-            return None
-        shown = self.edits[0] if self.edits else self.acked
-        return None if shown is None else shown - self.emitted
 
 
 # ---------------------------------------------------------------------------- board state

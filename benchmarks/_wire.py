@@ -1,11 +1,11 @@
 """The load benchmark against a Discord of our own on 127.0.0.1, the bot in a process of its own.
 
-The benchmark's process runs the fake Discord (`_fakediscord`) and the players; the bot runs in
-a child process (`_wire_bot`), the real bot with the real discord.py, talking HTTP and a
-websocket to the fake Discord. So the bot's loop lag, CPU and memory are its own: nothing of
-the simulation shares its process, its event loop or its garbage collector. On a machine with
-two cores the players and the fake Discord have one, the bot (and its storage thread and engine
-workers) the other, as far as the scheduler keeps them apart.
+The benchmark's process runs the local Discord (`tests/support/localdiscord`) and the players; the
+bot runs in a child process (`_wire_bot`), the real bot with the real discord.py, talking HTTP and a
+websocket to the local Discord. So the bot's loop lag, CPU and memory are its own: nothing of the
+simulation shares its process, its event loop or its garbage collector. On a machine with two cores
+the players and the fake Discord have one, the bot (and its storage thread and engine workers) the
+other, as far as the scheduler keeps them apart.
 
 Acknowledgements are timed in the benchmark's process, from the INTERACTION_CREATE frame
 written to the gateway socket to the bot's callback request parsed by the server: the
@@ -27,8 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks import _measure as kit
-from benchmarks._fakediscord import FakeDiscord
 from benchmarks._scenario import Game, Players, Run, build_world, burst, play_mode
+from tests.support.localdiscord import FakeDiscord
 
 BOT_SCRIPT = Path(__file__).with_name("_wire_bot.py")
 _databases = itertools.count(1)

@@ -6,10 +6,11 @@
 
 Where Discord is (--discord):
 
-- local (the default): a Discord of our own on 127.0.0.1 (`_fakediscord`: a gateway websocket
-  and the REST routes the bot uses), with the players, in this process; the bot in a process of
-  its own (`_wire_bot`), the real bot and the real discord.py speaking HTTP and the gateway to
-  it. The bot's loop lag, CPU and memory are then its own, with no simulation in its process.
+- local (the default): a Discord of our own on 127.0.0.1 (`tests/support/localdiscord`: a gateway
+  websocket and the REST routes the bot uses), with the players, in this process; the bot in a
+  process of its own (`_wire_bot`), the real bot and the real discord.py speaking HTTP and the
+  gateway to it. The bot's loop lag, CPU and memory are then its own, with no simulation in its
+  process.
 - simcord: SimCord in this process, the bot on the same event loop. SimCord's cost (building,
   copying and validating every payload, storing its world) then falls in every figure, so they
   are upper bounds. The engine mode always runs this way.

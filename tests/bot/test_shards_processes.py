@@ -13,10 +13,10 @@ from pathlib import Path
 
 import asyncpg
 
-from benchmarks._fakediscord import FakeDiscord
 from benchmarks._measure import Board
 from benchmarks._scenario import Game
 from benchmarks._wire import WireBot, WireDriver, _connected, bots_for
+from tests.support.localdiscord import FakeDiscord
 from tests.support.postgres import PgServer
 
 PATIENCE = 20.0  # seconds an answer may take on a busy test machine

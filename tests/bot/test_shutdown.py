@@ -2,7 +2,7 @@
 the change in flight is saved and shown first.
 
 The bot runs as a person runs it (``python -m bot``'s ``main``, tests/support/local_bot.py) in
-a process group of its own, against the local Discord of benchmarks/_fakediscord.py; its
+a process group of its own, against the local Discord of tests/support/localdiscord/; its
 engine runs in worker processes started by a forkserver, as always.
 """
 
@@ -20,10 +20,10 @@ from typing import Any
 
 import pytest
 
-from benchmarks._fakediscord import TOKEN, FakeDiscord
 from bot.games.record import Status
 from bot.storage.sqlite import SQLiteStore
 from tests.bot.test_kill import ROOT, group_members
+from tests.support.localdiscord import TOKEN, FakeDiscord
 
 WAIT = 30.0  # seconds (real time) for anything the bot does
 

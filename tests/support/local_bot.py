@@ -4,7 +4,7 @@
 
 The real entry point (``bot.__main__.main``: settings from the environment, logging, signals)
 with one change: discord.py's API base and gateway address point at the local server of
-``benchmarks/_fakediscord.py``.
+``tests/support/localdiscord/``.
 """
 
 from __future__ import annotations

@@ -22,110 +22,29 @@ bot's request for it arrives (`Timing`); listeners per channel are woken on ever
 from __future__ import annotations
 
 import asyncio
-import datetime
-import itertools
 import json
-import time
 import zlib
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from benchmarks._measure import BUTTON, EPHEMERAL, Timing, now
-
-ALL_PERMISSIONS = (1 << 41) - 1  # every permission bit up to 2^40: nothing is refused
-LOADING = 1 << 7  # message flag: the bot is "thinking" (a deferred response)
-HEARTBEAT_MS = 41_250
-TOKEN = "load.test.token"
-DISCORD_EPOCH_MS = 1_420_070_400_000
-_sequence = itertools.count()
-
-
-def snowflake() -> int:
-    """A fresh id holding the current time, as Discord's do (discord.py reads an interaction's
-    age, hence whether its token has expired, from its id)."""
-    ms = int(time.time() * 1000) - DISCORD_EPOCH_MS
-    return (ms << 22) | (next(_sequence) & 0x3FFFFF)
-
-
-def _timestamp() -> str:
-    return datetime.datetime.now(datetime.UTC).isoformat()
-
-
-@dataclass
-class User:
-    id: int
-    name: str
-    bot: bool = False
-
-    def payload(self) -> dict[str, Any]:
-        return {
-            "id": str(self.id),
-            "username": self.name,
-            "discriminator": "0",
-            "global_name": self.name,
-            "avatar": None,
-            "bot": self.bot,
-            "public_flags": 0,
-            "flags": 0,
-        }
-
-
-@dataclass
-class Channel:
-    id: int
-    guild_id: int
-    name: str
-    position: int
-
-    def payload(self) -> dict[str, Any]:
-        return {
-            "id": str(self.id),
-            "type": 0,
-            "guild_id": str(self.guild_id),
-            "name": self.name,
-            "position": self.position,
-            "permission_overwrites": [],
-            "parent_id": None,
-            "topic": None,
-            "rate_limit_per_user": 0,
-            "last_message_id": None,
-            "nsfw": False,
-        }
-
-
-@dataclass
-class Guild:
-    id: int
-    name: str
-    world: dict[int, Channel]  # every guild's channels, by id
-    channels: dict[int, Channel] = field(default_factory=dict)
-    members: dict[int, User] = field(default_factory=dict)
-
-    def create_text_channel(self, name: str) -> Channel:
-        channel = Channel(snowflake(), self.id, name, len(self.channels))
-        self.channels[channel.id] = self.world[channel.id] = channel
-        return channel
-
-    def add_member(self, user: User) -> User:
-        self.members[user.id] = user
-        return user
-
-
-@dataclass
-class Interaction:
-    """One interaction the players emitted, as the server keeps it."""
-
-    id: int
-    token: str
-    type: int
-    channel_id: int
-    timing: Timing
-    source_message_id: int | None = None  # the clicked message
-    message_id: int | None = None  # the original response
-    answered: bool = False
+from tests.support.localdiscord.model import (
+    ALL_PERMISSIONS,
+    BUTTON,
+    EPHEMERAL,
+    HEARTBEAT_MS,
+    LOADING,
+    Channel,
+    Guild,
+    Interaction,
+    Timing,
+    User,
+    _timestamp,
+    member_payload,
+    now,
+    snowflake,
+)
 
 
 def _json(payload: Any, *, status: int = 200) -> web.Response:
@@ -134,24 +53,6 @@ def _json(payload: Any, *, status: int = 200) -> web.Response:
         body=json.dumps(payload).encode(), status=status, content_type="application/json"
     )
 
-
-def member_payload(user: User, *, permissions: int | None = None) -> dict[str, Any]:
-    payload: dict[str, Any] = {
-        "user": user.payload(),
-        "roles": [],
-        "nick": None,
-        "joined_at": "2026-01-01T00:00:00+00:00",
-        "premium_since": None,
-        "deaf": False,
-        "mute": False,
-        "pending": False,
-        "flags": 0,
-        "avatar": None,
-        "communication_disabled_until": None,
-    }
-    if permissions is not None:
-        payload["permissions"] = str(permissions)
-    return payload
 
 
 def packer(compress: str | None) -> Callable[[bytes], bytes] | None:
