@@ -4,7 +4,10 @@ discord.py's speed packages.
 
 Rounds run A B C A B C: the project's bot, then the floor, then the plain floor (its board as
 plain component data, the least a discord.py bot can do), each on a fresh fake Discord and world
-built from the same seed, in a process of its own. For each run: CPU per interaction of the
+built from the same seed, in a process of its own. Each comparison runs one traffic pattern
+(`PATTERNS`): waves of clicks (every game clicks, then all wait until every board has answered),
+or eager players (each clicks again as soon as its own board has answered, the bot's reply
+included). For each run: CPU per interaction of the
 bot's process tree (its engine worker processes included), and interactions answered a second.
 The ratio of the project's CPU figure to each floor's is taken within each round (its runs are
 seconds apart, so the machine's load is alike), then its median over the rounds. The collector
@@ -26,6 +29,7 @@ from benchmarks import _wire
 FLOOR_SCRIPT = Path(__file__).with_name("_floor_bot.py")
 # The floors, each with its options: its board built with discord.ui, or as plain data.
 FLOORS: tuple[tuple[str, tuple[str, ...]], ...] = (("floor", ()), ("plain_floor", ("--plain",)))
+PATTERNS = ("burst", "eager")  # the traffic patterns (modes of `_scenario.play_mode`)
 
 
 def figures(run: _wire.Run) -> dict[str, Any]:
@@ -44,15 +48,18 @@ def figures(run: _wire.Run) -> dict[str, Any]:
     }
 
 
-async def compare(n: int, size: int, pairs: int, args: argparse.Namespace) -> dict[str, Any]:
-    """`pairs` interleaved rounds of N-game bursts on one board size: the project's bot, the
-    floor (its board built with `discord.ui`), the plain floor (its board as plain data)."""
+async def compare(
+    n: int, size: int, pairs: int, args: argparse.Namespace, *, pattern: str = "burst"
+) -> dict[str, Any]:
+    """`pairs` interleaved rounds of N games played in `pattern` on one board size: the
+    project's bot, the floor (its board built with `discord.ui`), the plain floor (its board as
+    plain data)."""
     rows = []
     for pair in range(pairs):
-        bot = figures(await _wire.wire_run("burst", n, size, args))
+        bot = figures(await _wire.wire_run(pattern, n, size, args))
         row: dict[str, Any] = {"pair": pair + 1, "bot": bot}
         for floor, extra in FLOORS:
-            run = await _wire.wire_run("burst", n, size, args, script=FLOOR_SCRIPT, extra=extra)
+            run = await _wire.wire_run(pattern, n, size, args, script=FLOOR_SCRIPT, extra=extra)
             row[floor] = figures(run)
             row[f"{floor}_ratio"] = (
                 bot["cpu_ms_per_interaction"] / row[floor]["cpu_ms_per_interaction"]
@@ -60,7 +67,7 @@ async def compare(n: int, size: int, pairs: int, args: argparse.Namespace) -> di
         row["ratio"] = row["floor_ratio"]
         rows.append(row)
         print(
-            f"  floor {size}x{size} x{n} pair {pair + 1}: bot "
+            f"  floor {pattern} {size}x{size} x{n} pair {pair + 1}: bot "
             f"{bot['cpu_ms_per_interaction']:.2f} ms per interaction, ratios "
             + ", ".join(f"{row[f'{floor}_ratio']:.2f} to the {floor}" for floor, _ in FLOORS),
             file=sys.stderr,
@@ -68,6 +75,7 @@ async def compare(n: int, size: int, pairs: int, args: argparse.Namespace) -> di
     return {
         "size": size,
         "games": n,
+        "pattern": pattern,
         "pairs": rows,
         "median_ratio": statistics.median(r["ratio"] for r in rows),
         "median_plain_ratio": statistics.median(r["plain_floor_ratio"] for r in rows),
@@ -84,14 +92,15 @@ def print_table(results: list[dict[str, Any]]) -> None:
     if not results:
         return
     print(
-        "\n| board | games | pair | bot CPU ms/interaction | floor CPU ms/interaction | ratio | "
-        "plain floor CPU ms/interaction | ratio |"
+        "\n| board | pattern | games | pair | bot CPU ms/interaction | floor CPU ms/interaction "
+        "| ratio | plain floor CPU ms/interaction | ratio |"
     )
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
     for result in results:
         for row in result["pairs"]:
             print(
-                f"| {result['size']}x{result['size']} | {result['games']} | {row['pair']} | "
+                f"| {result['size']}x{result['size']} | {result['pattern']} | {result['games']} | "
+                f"{row['pair']} | "
                 f"{row['bot']['cpu_ms_per_interaction']:.2f} | "
                 f"{row['floor']['cpu_ms_per_interaction']:.2f} | {row['floor_ratio']:.2f} | "
                 f"{row['plain_floor']['cpu_ms_per_interaction']:.2f} | "
@@ -99,7 +108,8 @@ def print_table(results: list[dict[str, Any]]) -> None:
             )
     for result in results:
         print(
-            f"- {result['size']}x{result['size']} x{result['games']}: median ratio "
+            f"- {result['size']}x{result['size']} {result['pattern']} x{result['games']}: "
+            "median ratio "
             f"{result['median_ratio']:.2f} to the floor, {result['median_plain_ratio']:.2f} to the "
             f"plain floor, over {len(result['pairs'])} pairs; interactions a second: bot "
             f"{result['bot_per_s']:.0f}, floor {result['floor_per_s']:.0f}, plain floor "

@@ -336,9 +336,13 @@ async def spread(
 async def play_mode(
     mode: str, driver: Players, games: list[Game], *, rng: random.Random, args: Any
 ) -> None:
-    """Play the games in one of the timed modes: burst, spread, or alone (one after another)."""
+    """Play the games in one of the timed modes: burst (waves), eager (every game at once, each
+    player clicking again as soon as the last click is answered, the bot's reply included, with
+    no waves), spread, or alone (one after another)."""
     if mode == "burst":
         await burst(driver, games, rng=rng)
+    elif mode == "eager":
+        await spread(driver, games, rng=rng, window=0.0, think=(0.0, 0.0))
     elif mode == "alone":
         for game in games:
             await burst(driver, [game], rng=rng)

@@ -32,8 +32,10 @@ challenge, accepted, then random legal moves). Modes:
 - memory: N games opened and one move played in each, all live; memory per live game (see
   `_wire.wire_memory`, or `measure_memory` with SimCord).
 - floor: the project's bot against the least a discord.py bot can do for the same traffic
-  (`_floor_bot.py`), in --pairs interleaved pairs of N-game bursts (see `_floor`): CPU per
-  interaction of each, the ratio per pair and its median, interactions a second.
+  (`_floor_bot.py`), in --pairs interleaved pairs of N games (see `_floor`), in two traffic
+  patterns: the bursts above (waves), and eager players (each clicks again as soon as its own
+  board has answered, the bot's reply included, no waves): CPU per interaction of each, the
+  ratio per pair and its median, interactions a second.
 - gc: the project's bot under each of --gc's collector thresholds (A,B,C as `gc.set_threshold`
   takes them, separated by /), in --pairs rounds of N-game bursts: CPU per interaction, its
   ratio to the first threshold's in the same round, GC pauses. Every other mode runs the bot
@@ -602,7 +604,10 @@ async def main(argv: list[str] | None = None) -> dict[str, Any]:
                     if mode in modes:
                         await one(mode, n, size)
             if "floor" in modes:
-                floors.append(await _floor.compare(max(counts), size, args.pairs, args))
+                for pattern in _floor.PATTERNS:
+                    floors.append(
+                        await _floor.compare(max(counts), size, args.pairs, args, pattern=pattern)
+                    )
             if "gc" in modes:
                 gcs = [(f"gc {c}", ("--gc", c)) for c in candidates or ["700,10,10"]]
                 variants.append(await _floor.compare_variants(*shape(size), gcs, args))

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.client import TicTacToeBot, create_bot
+from bot.cogs.games import flow
 from bot.config import Settings
 
 
@@ -50,3 +51,10 @@ async def make_bot(settings: Settings) -> AsyncIterator[Callable[..., TicTacToeB
 def simcord_bot(make_bot: Callable[..., TicTacToeBot]) -> TicTacToeBot:
     """The bot SimCord's `simcord_env` fixture runs."""
     return make_bot()
+
+
+@pytest.fixture
+def two_step_replies(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A click's response does not wait for the bot's reply on a big board: the player's move
+    is shown first and the reply in a second edit, as when the search outlasts the wait."""
+    monkeypatch.setattr(flow, "REPLY_WAIT", 0.0)

@@ -121,11 +121,11 @@ async def test_the_bot_opening_3x3_posts_its_first_move_with_the_board(simcord_e
     assert marks.count("X") == 1 and marks.count("O") == 0  # the bot plays X when it starts
 
 
-async def test_a_5x5_click_against_the_bot_shows_the_move_then_the_bots_reply(
+async def test_a_5x5_click_against_the_bot_is_one_response_with_both_moves(
     simcord_env: Env,
 ) -> None:
-    """On 5x5 the reply is a search of up to a second: the player's move is shown at once, the
-    bot's follows in an edit of the same response."""
+    """On 5x5 the reply is a search, answered here well within the click's wait for it: the
+    click's one response shows the player's move and the bot's, saved together."""
     _, channel, (alice,) = guild_with(simcord_env, "alice")
     await alice.slash(channel, "tictactoe", size=5)
     message = board_message(channel)
@@ -133,7 +133,23 @@ async def test_a_5x5_click_against_the_bot_shows_the_move_then_the_bots_reply(
 
     result = await alice.click(message, custom_id="ttt:1:12")
 
-    assert result.acknowledged and not result.ephemeral
-    assert [method for method, path in made() if "@original" in path] == ["PATCH"]
+    assert result.acknowledged and not result.ephemeral and not result.followups
+    assert len(made()) == 1 and "/callback" in made()[0][1], made()
     marks = [c.mark for c in cells(simcord_env, message, 5)]
     assert marks[12] == "X" and marks.count("O") == 1
+    stored = await simcord_env.bot.store.load_game(1)
+    assert stored is not None and len(stored.moves) == 2
+
+
+async def test_the_bot_opening_5x5_posts_its_first_move_with_the_board(simcord_env: Env) -> None:
+    """When the bot starts on 5x5 and its search answers in time, the board is posted with its
+    first move on it: one response, no edit."""
+    _, channel, (alice,) = guild_with(simcord_env, "alice")
+    made = _requests_during(simcord_env)
+
+    result = await alice.slash(channel, "tictactoe", first="opponent", size=5)
+
+    assert result.acknowledged and not result.ephemeral and not result.followups
+    assert not [path for method, path in made() if method == "PATCH"], made()
+    marks = [c.mark for c in cells(simcord_env, board_message(channel), 5)]
+    assert marks.count("X") == 1 and marks.count("O") == 0

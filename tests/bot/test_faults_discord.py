@@ -49,7 +49,6 @@ async def people_game(env: Env):
     return guild, channel, alice, bob, message
 
 
-
 def marks(env: Env, message: Any, size: int = 3) -> list[str | None]:
     return [c.mark for c in cells(env, message, size)]
 
@@ -122,11 +121,13 @@ async def test_a_passing_failure_is_repaired_by_the_channel_edit_at_once(simcord
     assert marks(simcord_env, message).count("O") == 1
 
 
+@pytest.mark.usefixtures("two_step_replies")
 async def test_the_bots_reply_that_cannot_be_shown_shows_with_the_next_click(
     simcord_env: Env,
 ) -> None:
-    """On 4x4 the engine's move is a second edit; it is stored but the edit fails: Alice is
-    told; her next click, made without seeing it, is refused and shows it; then she plays."""
+    """A 4x4 reply that outlasts the click's wait is a second edit; it is stored but the edit
+    fails: Alice is told; her next click, made without seeing it, is refused and shows it; then
+    she plays."""
     _, channel, (alice,) = guild_with(simcord_env, "alice")
     await alice.slash(channel, "tictactoe", size=4)
     message = board_message(channel)

@@ -35,7 +35,6 @@ def no_errors_logged(caplog: pytest.LogCaptureFixture) -> bool:
     return not [r for r in caplog.records if r.levelno >= logging.ERROR]
 
 
-
 # ------------------------------------------------------------------ forged clicks
 
 

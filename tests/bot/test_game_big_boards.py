@@ -13,7 +13,9 @@ import pytest
 from simcord import Env
 
 import engine
+from bot.cogs.games import flow
 from bot.compute import jobs as engine_jobs
+from bot.games import rules
 from engine import cell_name
 from tests.bot.game_support import (
     board_message,
@@ -125,15 +127,17 @@ async def test_a_big_board_between_people_ends_with_the_line_highlighted(
     assert f"🏆 ❌ {alice_p.mention} wins with" in text(simcord_env, message)
 
 
-
 @contextmanager
 def held_big_searches(
-    bot: Any, gate: Path, on_end: Callable[[int], None] = lambda size: None
+    bot: Any, gate: Path, on_end: Callable[[int], None] = lambda size: None, *, wait: bool = False
 ) -> Iterator[tuple[list[tuple[str, int]], asyncio.Event]]:
     """Hold the bot's 5x5 moves open: each is computed in the engine's process pool as usual,
     but handed back only once `gate` exists, so the bot thinks for as long as the test needs,
     however fast the engine is. Records when each move starts and ends (by board size), calls
     `on_end(size)` the moment a move comes back, and sets an event when a 5x5 move starts.
+
+    A click's response does not wait for the reply (it would outlast any wait), so the player's
+    move is shown first and the reply later; with `wait`, `flow.REPLY_WAIT` is left as it is.
     """
     events: list[tuple[str, int]] = []
     big_started = asyncio.Event()
@@ -154,10 +158,13 @@ def held_big_searches(
             events.append(("end", size))
 
     runner.call = call
+    reply_wait = flow.REPLY_WAIT
+    flow.REPLY_WAIT = reply_wait if wait else 0.0
     try:
         yield events, big_started
     finally:
         runner.call = real_call
+        flow.REPLY_WAIT = reply_wait
         gate.touch()  # never leave a worker waiting
 
 
@@ -313,3 +320,28 @@ async def test_resigning_while_the_bot_thinks_ends_the_game_and_drops_its_move(
     assert marks.count("X") == 1 and marks.count("O") == 0  # no move after the resignation
     stored = await simcord_env.bot.store.load_game(game_id)
     assert stored is not None and stored.moves == (12,)
+
+
+async def test_a_search_that_outlasts_the_wait_goes_on_and_is_the_bots_move(
+    simcord_env: Env, tmp_path: Path
+) -> None:
+    """The wait for the bot's 5x5 reply runs out: the game comes back without the reply, the
+    search goes on, and the bot's move, played later, is that search's answer: one search."""
+    alice, message, game_id = await alice_plays_5x5(simcord_env)
+    game_flow: Any = simcord_env.bot.get_cog("ClickCog").flow  # type: ignore[union-attr]
+    gate = tmp_path / "gate"
+    with held_big_searches(simcord_env.bot, gate, wait=True) as (events, big_started):
+        async with game_flow.games.lock(game_id):
+            moved = rules.move(game_flow.games.get(game_id), alice.id, 12)
+            shown = await game_flow.with_reply(moved)  # waits REPLY_WAIT, then gives up
+            assert shown == moved  # the player's move alone
+            await game_flow.commit(shown)
+        assert big_started.is_set() and events == [("start", 5)]  # still searching
+        gate.touch()
+        await game_flow.ai_move(game_id)
+
+    assert events == [("start", 5), ("end", 5)]
+    stored = await simcord_env.bot.store.load_game(game_id)
+    assert stored is not None and stored.moves[0] == 12 and len(stored.moves) == 2
+    marks = [c.mark for c in cells(simcord_env, message, 5)]
+    assert marks[12] == "X" and marks.count("O") == 1

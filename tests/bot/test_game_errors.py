@@ -89,11 +89,12 @@ async def test_an_unexpected_error_in_a_click_is_one_private_apology_and_logged(
     assert f"{bob.mention}, your move" in text(simcord_env, message)
 
 
+@pytest.mark.usefixtures("two_step_replies")
 async def test_an_error_after_the_board_was_posted_is_apologized_for_in_a_followup(
     simcord_env: Env, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """On 4x4 the bot's reply is saved after the move was shown; when that save breaks: one
-    private note, as a followup."""
+    """A 4x4 reply that outlasts the click's wait is saved after the move was shown; when that
+    save breaks: one private note, as a followup."""
     _, channel, (alice,) = guild_with(simcord_env, "alice")
     await alice.slash(channel, "tictactoe", size=4)
     message = board_message(channel)

@@ -126,12 +126,13 @@ async def test_a_move_on_a_read_only_database_is_refused_and_nothing_changes(
     assert not again.ephemeral and cells(simcord_env, message, 3)[4].mark == "X"
 
 
+@pytest.mark.usefixtures("two_step_replies")
 async def test_the_bots_reply_on_a_locked_database_is_retried_by_the_next_click(
     simcord_env: Env, settings: Settings, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """On 4x4 (where the bot's move is saved after the player's is shown) the lock starts while
-    the bot thinks: its move is not shown, the player is told, and the next click (refused: the
-    bot is to move) sets the bot's move going again."""
+    """On 4x4, the bot's reply outlasting the click's wait (so saved after the player's move is
+    shown), the lock starts while the bot thinks: its move is not shown, the player is told, and
+    the next click (refused: the bot is to move) sets the bot's move going again."""
     _, channel, (alice,) = guild_with(simcord_env, "alice")
     await alice.slash(channel, "tictactoe", size=4)
     message = board_message(channel)

@@ -9,6 +9,7 @@ channel message, since an interaction token lives only 15 minutes.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 from enum import Enum
@@ -30,6 +31,11 @@ log = logging.getLogger(__name__)
 
 Interaction = discord.Interaction[Any]
 MAX_ID = 2**63 - 1  # the largest id a game can have (SQLite's integer)
+# Seconds a click's response waits for the bot's reply on 4x4 and 5x5 (a search): answered by
+# then, both moves go in the one response; else the player's move is shown at once and the
+# reply follows in an edit. Chosen by measurement (README, "Under load"): nearly every reply on
+# the engine's own lines takes a few milliseconds, and a wait this short is not seen.
+REPLY_WAIT = 0.1
 
 
 class Shown(Enum):
@@ -59,6 +65,9 @@ class GameFlow:
         self.games = games
         self.settings = settings
         self.servers = servers  # each server's own settings, by server id
+        # game id -> (the moves it was started on, the engine's search): a search that outlasts
+        # a click's REPLY_WAIT goes on, and `ai_move` takes its answer over.
+        self._searches: dict[int, tuple[tuple[int, ...], asyncio.Future[int]]] = {}
 
     # ------------------------------------------------------------ storage
 
@@ -184,15 +193,42 @@ class GameFlow:
     # -------------------------------------------------------------- engine
 
     async def with_reply(self, game: GameRecord) -> GameRecord:
-        """`game` with the engine's reply played too when that reply is a table lookup (3x3): the
-        human's move and the bot's are then saved and shown together, one response per click.
+        """`game` with the engine's reply played too when the engine answers in time: the human's
+        move and the bot's are then saved and shown together, one response per click.
 
-        On a bigger board the reply is a search of up to a second, so the game comes back as it
-        is: the board shows the human's move first and `ai_move` plays later.
+        On 3x3 the reply is a table lookup. On a bigger board it is a search, waited for at most
+        `REPLY_WAIT` seconds (the lock held that long at most); one that needs longer goes on,
+        the game comes back as it is, the board shows the human's move first and `ai_move` plays
+        the search's answer when it comes.
         """
-        if not (is_lookup(game.size) and rules.ai_to_move(game)):
+        if not rules.ai_to_move(game):
             return game
-        return rules.play(game, await self._engine_cell(game))
+        if is_lookup(game.size):
+            return rules.play(game, await self._engine_cell(game))
+        if REPLY_WAIT <= 0:
+            return game  # no wait: `ai_move` starts the search
+        search = self._search(game)
+        try:
+            cell = await asyncio.wait_for(asyncio.shield(search), REPLY_WAIT)
+        except TimeoutError:
+            return game
+        self._done_with(game.id, search)
+        return rules.play(game, cell)
+
+    def _search(self, game: GameRecord) -> asyncio.Future[int]:
+        """The engine's search for the position of `game`, started once for that position."""
+        found = self._searches.get(game.id)
+        if found is not None and found[0] == game.moves:
+            return found[1]
+        search = asyncio.ensure_future(self._engine_cell(game))
+        self._searches[game.id] = (game.moves, search)
+        return search
+
+    def _done_with(self, game_id: int, search: asyncio.Future[int]) -> None:
+        """Forget a search whose answer was taken (and only that one)."""
+        found = self._searches.get(game_id)
+        if found is not None and found[1] is search:
+            del self._searches[game_id]
 
     async def _engine_cell(self, game: GameRecord) -> int:
         """The engine's move in `game`, computed off the event loop."""
@@ -219,7 +255,10 @@ class GameFlow:
             game = self.games.get(game_id)
             if game is None or not rules.ai_to_move(game):
                 return
-            cell = await self._engine_cell(game)
+            # The search a click's response waited for, if it is still the position's.
+            search = self._search(game)
+            cell = await search
+            self._done_with(game_id, search)
             async with self.games.lock(game_id):
                 current = self.games.get(game_id)
                 if current is None or current.moves != game.moves or not rules.ai_to_move(current):

@@ -1,7 +1,6 @@
 """The world of the local Discord: users, channels, guilds, interactions and their payloads,
 and how an interaction is timed from its emission to the bot's answers."""
 
-
 from __future__ import annotations
 
 import datetime

@@ -54,7 +54,6 @@ def _json(payload: Any, *, status: int = 200) -> web.Response:
     )
 
 
-
 def packer(compress: str | None) -> Callable[[bytes], bytes] | None:
     """Compression of a gateway connection as Discord does it for `?compress=`: one stream per
     connection, each message flushed whole (zlib-stream ends each with Z_SYNC_FLUSH)."""
