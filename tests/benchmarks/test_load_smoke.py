@@ -102,9 +102,9 @@ async def test_lag_probe_leaves_settling_alone(tmp_path: Path) -> None:
 async def test_the_floor_plays_the_same_workload_and_is_compared_pair_by_pair(
     tmp_path: Path,
 ) -> None:
-    """Both floors (board built with discord.ui, and as plain data) finish every game of a burst
-    on both boards with no error, and each round gives every bot's CPU per interaction and the
-    project's ratio to each floor."""
+    """Both floors (board built with discord.ui, and as plain data) finish every game in both
+    traffic patterns (waves, eager players) on both boards with no error, and each round gives
+    every bot's CPU per interaction and the project's ratio to each floor."""
     result = await load.main(
         [
             "--modes",
@@ -119,7 +119,9 @@ async def test_the_floor_plays_the_same_workload_and_is_compared_pair_by_pair(
             str(tmp_path),
         ]
     )
-    assert [f["size"] for f in result["floor"]] == [3, 5]
+    assert [(f["size"], f["pattern"]) for f in result["floor"]] == [
+        (3, "burst"), (3, "eager"), (5, "burst"), (5, "eager")
+    ]  # fmt: skip
     for board in result["floor"]:
         (pair,) = board["pairs"]
         for side in ("bot", "floor", "plain_floor"):

@@ -14,6 +14,7 @@ BUTTON = 2  # Discord's component type of a button
 now = time.perf_counter  # SimCord leaves it alone; checked by the smoke test
 
 ALL_PERMISSIONS = (1 << 41) - 1  # every permission bit up to 2^40: nothing is refused
+GUILD_MESSAGES = 1 << 9  # gateway intent: messages in servers (MESSAGE_CREATE, _UPDATE, _DELETE)
 LOADING = 1 << 7  # message flag: the bot is "thinking" (a deferred response)
 HEARTBEAT_MS = 41_250
 TOKEN = "load.test.token"

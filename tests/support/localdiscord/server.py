@@ -33,6 +33,7 @@ from tests.support.localdiscord.model import (
     ALL_PERMISSIONS,
     BUTTON,
     EPHEMERAL,
+    GUILD_MESSAGES,
     HEARTBEAT_MS,
     LOADING,
     Channel,
@@ -88,6 +89,7 @@ class FakeDiscord:
         self.shard_count = 1  # set before the world is built: guilds are spread over the shards
         self._links: dict[int, list[Any]] = {}  # shard id -> [websocket, last sequence]
         self._packers: dict[Any, Any] = {}  # websocket -> its compression, or None
+        self._intents: dict[int, int] = {}  # shard id -> the intents it identified with
         self._runner: web.AppRunner | None = None
 
     # ------------------------------------------------------------------ the world
@@ -172,6 +174,7 @@ class FakeDiscord:
             elif frame["op"] == 2:
                 shard = (frame["d"].get("shard") or [0, 1])[0]
                 self._links[shard] = [ws, 0]
+                self._intents[shard] = int(frame["d"].get("intents") or 0)
                 await self._identify(shard)
             elif frame["op"] == 6:
                 shard = frame["d"].get("shard_id") or 0  # discord.py does not send it: shard 0
@@ -199,6 +202,16 @@ class FakeDiscord:
     async def _send_event(self, name: str, data: Any, shard: int = 0) -> None:
         ws, sequence = self._link(shard)
         await self._send(ws, json.dumps({"op": 0, "t": name, "s": sequence, "d": data}))
+
+    async def _echo(self, name: str, message: dict[str, Any] | None) -> None:
+        """MESSAGE_CREATE or MESSAGE_UPDATE of a message the bot posted or edited, as Discord
+        sends it back on the gateway to a bot with the guild messages intent (never for an
+        ephemeral message)."""
+        if message is None or int(message["flags"]) & EPHEMERAL or "guild_id" not in message:
+            return
+        shard = self.shard_of(int(message["guild_id"]))
+        if self._intents.get(shard, 0) & GUILD_MESSAGES and shard in self._links:
+            await self._send_event(name, message, shard)
 
     async def _identify(self, shard: int) -> None:
         ready = {
@@ -463,6 +476,7 @@ class FakeDiscord:
         if message is not None:
             interaction.message_id = int(message["id"])
         self.wake(interaction.channel_id)
+        await self._echo("MESSAGE_UPDATE" if body["type"] == 7 else "MESSAGE_CREATE", message)
         answer: dict[str, Any] = {
             "interaction": {
                 "id": str(interaction.id),
@@ -493,6 +507,7 @@ class FakeDiscord:
             return self._error(404, 10008, "Unknown Message")
         interaction.timing.edits.append(at)
         self.wake(interaction.channel_id)
+        await self._echo("MESSAGE_UPDATE", message)
         return _json(message)
 
     async def _followup(self, request: web.Request) -> web.Response:
@@ -503,6 +518,7 @@ class FakeDiscord:
         message = self._message(interaction.channel_id, await request.json())
         interaction.timing.followups.append(at)
         self.wake(interaction.channel_id)
+        await self._echo("MESSAGE_CREATE", message)
         return _json(message)
 
     async def _get_message(self, request: web.Request) -> web.Response:
@@ -517,6 +533,7 @@ class FakeDiscord:
         if message is None:
             return self._error(404, 10008, "Unknown Message")
         self.wake(channel_id)
+        await self._echo("MESSAGE_UPDATE", message)
         return _json(message)
 
     async def _unknown(self, request: web.Request) -> web.Response:
