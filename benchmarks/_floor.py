@@ -118,20 +118,26 @@ def print_table(results: list[dict[str, Any]]) -> None:
 
 
 async def compare_variants(
-    n: int, size: int, rounds: int, variants: list[tuple[str, tuple[str, ...]]], args: Any
+    n: int,
+    size: int,
+    rounds: int,
+    variants: list[tuple[str, tuple[str, ...]]],
+    args: Any,
+    *,
+    pattern: str = "burst",
 ) -> dict[str, Any]:
-    """`rounds` rounds of N-game bursts of the project's bot, one run per variant (a name and
-    the bot's options) in each round; ratios against the round's first variant."""
+    """`rounds` rounds of N games of the project's bot played in `pattern`, one run per variant
+    (a name and the bot's options) in each round; ratios against the round's first variant."""
     runs: dict[str, list[dict[str, Any]]] = {name: [] for name, _ in variants}
     ratios: dict[str, list[float]] = {name: [] for name, _ in variants}
     for round_ in range(rounds):
         for name, options in variants:
-            run = figures(await _wire.wire_run("burst", n, size, args, extra=options))
+            run = figures(await _wire.wire_run(pattern, n, size, args, extra=options))
             runs[name].append(run)
             first = runs[variants[0][0]][round_]["cpu_ms_per_interaction"]
             ratios[name].append(run["cpu_ms_per_interaction"] / first)
             print(
-                f"  {name} {size}x{size} x{n} round {round_ + 1}: "
+                f"  {name} {pattern} {size}x{size} x{n} round {round_ + 1}: "
                 f"{run['cpu_ms_per_interaction']:.2f} ms per interaction, "
                 f"{run['gc_collections']:.0f} collections of {run['gc_ms']:.0f} ms in all",
                 file=sys.stderr,
@@ -139,6 +145,7 @@ async def compare_variants(
     return {
         "size": size,
         "games": n,
+        "pattern": pattern,
         "variants": [
             {
                 "variant": name,
@@ -163,14 +170,15 @@ def print_variants_table(results: list[dict[str, Any]]) -> None:
     if not results:
         return
     print(
-        "\n| board | games | variant | CPU ms/interaction | ratio to the first | "
-        "interactions/s | GC ms in the burst | longest GC pause ms |"
+        "\n| board | pattern | games | variant | CPU ms/interaction | ratio to the first | "
+        "interactions/s | GC ms in the run | longest GC pause ms |"
     )
-    print("|---|---:|---|---:|---:|---:|---:|---:|")
+    print("|---|---|---:|---|---:|---:|---:|---:|---:|")
     for result in results:
         for v in result["variants"]:
             print(
-                f"| {result['size']}x{result['size']} | {result['games']} | {v['variant']} | "
+                f"| {result['size']}x{result['size']} | {result['pattern']} | {result['games']} "
+                f"| {v['variant']} | "
                 f"{v['cpu_ms_per_interaction']:.2f} | {v['median_ratio']:.3f} | "
                 f"{v['interactions_per_s']:.0f} | {v['gc_ms']:.0f} | {v['gc_max_ms']:.1f} |"
             )

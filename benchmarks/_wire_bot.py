@@ -1,13 +1,14 @@
 """The bot in a process of its own, against the load benchmark's Discord on 127.0.0.1.
 
     python benchmarks/_wire_bot.py PORT FOLDER [-v] [--database-url URL] [--shards COUNT:IDS]
-                                   [--gc A,B,C] [--without-speed]
+                                   [--gc A,B,C] [--without-speed] [--without PART[,PART]]
 
 FOLDER receives the SQLite file (or the log only, with ``--database-url``: PostgreSQL); -v logs
 at DEBUG level; ``--shards 2:1`` runs shard 1 of 2 (an AutoShardedBot); ``--gc 700,10,10`` sets
 the collector's thresholds the bot sets once ready, in place of its own; ``--without-speed``
 hides discord.py's speed packages (orjson, zstandard, Brotli, aiodns) from this process, as if
-they were not installed.
+they were not installed; ``--without`` takes parts of the bot's per-click savings away, to
+measure what each gives (`WITHOUT`).
 
 The real bot (``create_bot``,
 discord.py's HTTP client and gateway) with two things changed: discord.py's API base and
@@ -27,6 +28,7 @@ command on stdout:
 from __future__ import annotations
 
 import asyncio
+import collections
 import gc
 import json
 import logging
@@ -55,6 +57,11 @@ from bot.client import create_bot  # noqa: E402
 from bot.config import Settings, Shards, default_engine_workers  # noqa: E402
 
 TOKEN = "load.test.token"
+# What `--without` can take away: each name, and what the bot does then.
+WITHOUT = {
+    "gateway": "parses every message event and caches messages, as discord.py does by default",
+    "one-response": "shows a 4x4 or 5x5 reply in a second edit, as before REPLY_WAIT",
+}
 
 
 def settings_for(
@@ -184,7 +191,26 @@ def project_bot(folder: Path) -> discord.Client:
     if thresholds:  # what the bot sets once ready, as its own start does
         a, b, c = (int(part) for part in thresholds.split(","))
         client.GC_THRESHOLDS = (a, b, c)
-    return create_bot(settings, freeze_heap=True)
+    bot = create_bot(settings, freeze_heap=True)
+    for part in (option("--without") or "").split(","):
+        without(bot, part)
+    return bot
+
+
+def without(bot: discord.Client, part: str) -> None:
+    """Take one of the bot's per-click savings away (`WITHOUT`)."""
+    if part == "gateway":
+        state: Any = bot._connection
+        for event in ("MESSAGE_CREATE", "MESSAGE_UPDATE"):
+            state.parsers[event] = getattr(state, f"parse_{event.lower()}")
+        state.max_messages = 1000  # discord.py's default
+        state._messages = collections.deque(maxlen=state.max_messages)
+    elif part == "one-response":
+        from bot.cogs.games import flow
+
+        flow.REPLY_WAIT = 0.0
+    elif part:
+        raise SystemExit(f"--without takes {', '.join(WITHOUT)}, not {part!r}")
 
 
 async def run(bot: discord.Client) -> None:

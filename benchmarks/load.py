@@ -1,7 +1,7 @@
 """The whole bot under load, through discord.py's real dispatch (measured only).
 
     python benchmarks/load.py [--games 10,100,500] [--size 3,5] [--quick]
-                              [--modes alone,burst,spread,memory,engine,floor,gc,speed]
+                              [--modes alone,burst,spread,memory,engine,floor,gc,speed,pays]
                               [--discord local|simcord] [--gc A,B,C[/A,B,C...]] [--json FILE]
 
 Where Discord is (--discord):
@@ -44,6 +44,9 @@ challenge, accepted, then random legal moves). Modes:
   zstandard, Brotli, aiodns) and without them (hidden from its process), in --pairs rounds of
   N-game bursts; the local Discord compresses the gateway as the bot asks (zstd-stream with
   zstandard, zlib-stream without), as Discord does.
+- pays: what each of the bot's per-click savings gives: the bot as built, then without each
+  part named by --without (see `_wire_bot.WITHOUT`), in --pairs rounds of N games in both
+  traffic patterns of the floor mode: CPU per interaction, its ratio to the bot as built.
 - engine: one 5x5 (4 in a row) game against the unbeatable bot; the loop lag while the engine
   computes its first replies, with the engine in its process pool and, to compare, in a thread.
   The player picks each move to make the engine think longest (see `engine_lag`).
@@ -564,6 +567,10 @@ async def main(argv: list[str] | None = None) -> dict[str, Any]:
         "--processes", type=int, default=1, choices=(1, 2),
         help="local Discord: bot processes, one per shard (2 needs a PostgreSQL --database)",
     )  # fmt: skip
+    parser.add_argument(
+        "--without", type=lambda text: text.split(","), default=["gateway", "one-response"],
+        metavar="PART[,PART]", help="pays: the parts of the bot's savings to take away, one by one",
+    )  # fmt: skip
     parser.add_argument("--json", default=None, help="also write the figures to this file")
     parser.add_argument(
         "--profile", type=int, default=0, metavar="TOP", help="print the loop thread's TOP places"
@@ -614,6 +621,13 @@ async def main(argv: list[str] | None = None) -> dict[str, Any]:
             if "speed" in modes:
                 speed = [("speed packages", ()), ("without them", ("--without-speed",))]
                 variants.append(await _floor.compare_variants(*shape(size), speed, args))
+            if "pays" in modes:
+                pays = [("as built", ())]
+                pays += [(f"without {part}", ("--without", part)) for part in args.without]
+                for pattern in _floor.PATTERNS:
+                    variants.append(
+                        await _floor.compare_variants(*shape(size), pays, args, pattern=pattern)
+                    )
             if "memory" in modes:
                 measure = _wire.wire_memory if args.discord == "local" else measure_memory
                 memory.append(await measure(max(counts), size, args))

@@ -15,6 +15,7 @@ from discord.ext import commands
 
 from bot.compute.runner import EngineRunner
 from bot.config import Settings, Shards
+from bot.discord_ui import gateway
 from bot.discord_ui.access import BOARD
 from bot.discord_ui.translator import CatalogTranslator
 from bot.discord_ui.tree import CheckedTree
@@ -68,7 +69,9 @@ class TicTacToeBot(commands.Bot):
             help_command=None,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
             tree_cls=CheckedTree,
+            max_messages=None,  # no message cache: the bot reads no message twice
         )
+        gateway.read_only_what_matters(self._connection.parsers, lambda: self._user_id)
         self.settings = settings
         self.store = store
         self.engine = engine
@@ -142,6 +145,10 @@ class TicTacToeBot(commands.Bot):
             await message.reply(MENTIONED.in_locale(locale), mention_author=False)
         except discord.HTTPException as exc:
             log.info("could not answer a mention in channel %s: %s", message.channel.id, exc)
+
+    @property
+    def _user_id(self) -> int | None:
+        return self.user.id if self.user is not None else None
 
     def invite_url(self) -> str:
         """The OAuth2 link that adds the bot to a server with what it needs."""

@@ -1,0 +1,41 @@
+"""What the bot reads of the gateway's message events: only the ones it acts on.
+
+The bot answers a message that mentions it (one line pointing to /tictactoe) and notices a
+deleted board; it reads no edit and keeps no message cache. Left as they are, discord.py's
+parsers build a whole message, every component of a board included, for each MESSAGE_UPDATE,
+which the bot's own board edits bring back after every click, and for every message posted
+where the bot can see it. Measured: `benchmarks/load.py --modes pays` (README, "Under load").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+Parser = Callable[[Any], None]
+
+
+def read_only_what_matters(parsers: dict[str, Parser], me: Callable[[], int | None]) -> None:
+    """Make discord.py's gateway `parsers` skip the message events the bot never acts on.
+
+    MESSAGE_UPDATE is dropped whole; MESSAGE_CREATE is parsed only when the message mentions
+    the bot (`me()`, its user id once logged in), the only message ``on_message`` answers.
+    Deletions are left alone: a deleted board ends its game.
+    """
+    create = parsers["MESSAGE_CREATE"]
+
+    def message_create(data: Any) -> None:
+        user_id = me()
+        if user_id is None or _mentions(data, str(user_id)):
+            create(data)
+
+    parsers["MESSAGE_CREATE"] = message_create
+    parsers["MESSAGE_UPDATE"] = _ignore
+
+
+def _mentions(data: Any, user_id: str) -> bool:
+    return any(user.get("id") == user_id for user in data.get("mentions") or ())
+
+
+def _ignore(data: Any) -> None:
+    """An event the bot does not read."""
