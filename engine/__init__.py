@@ -1,8 +1,9 @@
 """Pure, synchronous tic-tac-toe engine for boards from 3x3 to 5x5 (k in a row).
 
-`Board` is the immutable position; `best_move` chooses a move at one of `LEVELS`; `evaluate` and
-`analyse` give exact game values (a win in n plies is 100 - n, a draw 0, a loss in n plies
--(100 - n)); `classify` gives only its sign, more cheaply off the book. Errors are
+`Board` is the immutable position; `best_move` chooses a move at one of `LEVELS` (`quick_move`
+gives it where it needs no search); `evaluate` and `analyse` give exact game values (a win in n
+plies is 100 - n, a draw 0, a loss in n plies -(100 - n)); `classify` gives only its sign, more
+cheaply off the book. Errors are
 `IllegalMoveError`, a ValueError. The facts a caller needs are exported here too: the board
 `SIZES`, `default_k`, the value scale `WIN`, the move budget, and cell names (`cell_name`,
 `parse_cell`: "A1" is the top-left cell).
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 from engine.board import Board, IllegalMoveError, Outcome
 from engine.cells import cell_name, parse_cell
-from engine.play import LEVELS, MOVE_BUDGET, best_move
+from engine.play import LEVELS, MOVE_BUDGET, best_move, quick_move
 from engine.rules import SIZES, WIN, default_k
 
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing at run time
@@ -47,4 +48,5 @@ __all__ = [
     "default_k",
     "evaluate",
     "parse_cell",
+    "quick_move",
 ]

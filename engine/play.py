@@ -64,6 +64,26 @@ def best_move(
     deadline: float | None = None,
 ) -> int:
     """The engine's move at `level`; by `deadline` (a time.monotonic() value) when one is given."""
+    found = _choose(board, level, rng, deadline, search=True)
+    assert found is not None  # with search, there is always a move
+    return found
+
+
+def quick_move(
+    board: Board, *, level: str = "unbeatable", rng: random.Random | None = None
+) -> int | None:
+    """The move `best_move` plays when finding it needs no search, else None.
+
+    A 3x3 move (a table), a win in one, a forced block, a level's random mistake, or the opening
+    book: microseconds to a fraction of a millisecond. None means `best_move` would search. With
+    an `rng` seeded alike, `best_move` gives the same move wherever this one gives a move.
+    """
+    return _choose(board, level, rng, None, search=False)
+
+
+def _choose(
+    board: Board, level: str, rng: random.Random | None, deadline: float | None, *, search: bool
+) -> int | None:
     if level not in _MISTAKES:
         raise IllegalMoveError(f"unknown level {level!r}; expected one of {', '.join(LEVELS)}")
     if board.size == 3 and board.k == 3:
@@ -79,7 +99,7 @@ def best_move(
     if board.outcome() is not None:
         raise IllegalMoveError("the game is over")
     me, opp = (board.x, board.o) if board.turn == "X" else (board.o, board.x)
-    if deadline is None:
+    if search and deadline is None:
         deadline = time.monotonic() + MOVE_BUDGET
     return _with_mistakes(
         board,
@@ -89,6 +109,7 @@ def best_move(
         _wins_in_one(board, opp, me),
         None,
         deadline,
+        search=search,
     )
 
 
@@ -100,7 +121,9 @@ def _with_mistakes(
     blocks: list[int],
     optimal: list[int] | None,
     deadline: float | None = None,
-) -> int:
+    *,
+    search: bool = True,
+) -> int | None:
     if wins:
         return _pick(wins, rng)
     mistake, block = _MISTAKES[level]
@@ -116,11 +139,14 @@ def _with_mistakes(
         return chance.choice(board.legal_moves())
     if optimal is not None:
         return _pick(optimal, rng)
-    return _searched(board, rng, deadline)
+    return _searched(board, rng, deadline, search=search)
 
 
-def _searched(board: Board, rng: random.Random | None, deadline: float | None) -> int:
-    """An optimal move from the book or the solver; the best found so far if `deadline` passes."""
+def _searched(
+    board: Board, rng: random.Random | None, deadline: float | None, *, search: bool = True
+) -> int | None:
+    """An optimal move from the book or the solver (None without `search`, where the book has
+    none); the best found so far if `deadline` passes."""
     # Imported here, not at module import: a 3x3 game never needs the solver or the book.
     from engine import book
     from engine.api import optimal_move
@@ -133,6 +159,8 @@ def _searched(board: Board, rng: random.Random | None, deadline: float | None) -
     if values is not None:
         top = max(values.values())
         return _pick([cell for cell, v in values.items() if v == top], rng)
+    if not search:
+        return None
     try:
         return optimal_move(board, rng=rng, deadline=deadline)
     except SearchTimeout:

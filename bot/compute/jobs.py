@@ -26,6 +26,13 @@ def choose_move(board: engine.Board, level: str, seed: int | None, budget: float
     return engine.best_move(board, level=level, rng=rng, deadline=deadline)
 
 
+def quick_move(board: engine.Board, level: str, seed: int | None) -> int | None:
+    """The engine's move where it needs no search (a win, a block, the book), else None; with
+    the same seed, `choose_move` plays the same move."""
+    rng = random.Random(seed) if seed is not None else None
+    return engine.quick_move(board, level=level, rng=rng)
+
+
 def exit_with_parent() -> None:
     """In a worker process: end it as soon as the bot's process ends, even by SIGKILL.
 
@@ -48,9 +55,10 @@ def exit_with_parent() -> None:
 
 
 def warm_up() -> int:
-    """Load the engine's tables in a fresh worker, so the first real move is not the slow one."""
-    board = engine.Board.empty(3)
-    return engine.best_move(board)
+    """Load the engine's tables (3x3, the opening book) in a fresh worker or thread, so the
+    first real move is not the slow one."""
+    engine.quick_move(engine.Board.empty(5, 4).play(12))  # reads the book
+    return engine.best_move(engine.Board.empty(3))
 
 
 def run(fn: Callable[..., Any], *args: Any) -> Any:

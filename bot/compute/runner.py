@@ -3,7 +3,10 @@
 A 3x3 move is a table lookup of about a microsecond: a thread costs ~0.1 ms a round trip and
 is plenty. A search on a bigger board takes up to a second of pure Python; in a thread it would
 hold the GIL and slow every socket on the loop, so it goes to a process pool started at
-start-up (measured figures: shared/ENGINE.md; the bot's own: benchmarks/).
+start-up. Most moves on a bigger board need no search (a win, a forced block, the opening book:
+tens of microseconds), so they are asked of the thread first, and only a search pays the
+process pool's round trip (about four times the thread's CPU; measured figures:
+shared/ENGINE.md; the bot's own: benchmarks/).
 """
 
 from __future__ import annotations
@@ -122,13 +125,19 @@ class EngineRunner:
     ) -> int:
         """The engine's move for `board` at `level`; a random seed unless one is given.
 
-        On boards bigger than 3x3 the search gets `MOVE_BUDGET` seconds unless told otherwise,
-        so no player ever waits more than about a second for the bot.
+        On boards bigger than 3x3 a move that needs no search is found in the engine's thread;
+        a search gets `MOVE_BUDGET` seconds unless told otherwise, so no player ever waits more
+        than about a second for the bot.
         """
-        if budget is None and not is_lookup(board.size):
-            budget = MOVE_BUDGET
         if seed is None:
             seed = self._rng.getrandbits(64)
+        if not is_lookup(board.size):
+            # In the thread if no search is needed; the same seed makes the same choices.
+            quick = await self.call(LOOKUP_SIZE, jobs.quick_move, board, level, seed)
+            if quick is not None:
+                return quick
+            if budget is None:
+                budget = MOVE_BUDGET
         return await self.call(board.size, jobs.choose_move, board, level, seed, budget)
 
     async def analyse(self, size: int, fn: Callable[..., T], *args: Any, limit: float) -> T:

@@ -10,9 +10,12 @@ where the bot can see it. Measured: `benchmarks/load.py --modes pays` (README, "
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 Parser = Callable[[Any], None]
+# Takes an event's data and does nothing with it, in C: an event dropped this way costs no Python
+# call at all (the edit every click brings back).
+_DROP = cast(Parser, bool)
 
 
 def read_only_what_matters(parsers: dict[str, Parser], me: Callable[[], int | None]) -> None:
@@ -30,12 +33,8 @@ def read_only_what_matters(parsers: dict[str, Parser], me: Callable[[], int | No
             create(data)
 
     parsers["MESSAGE_CREATE"] = message_create
-    parsers["MESSAGE_UPDATE"] = _ignore
+    parsers["MESSAGE_UPDATE"] = _DROP
 
 
 def _mentions(data: Any, user_id: str) -> bool:
     return any(user.get("id") == user_id for user in data.get("mentions") or ())
-
-
-def _ignore(data: Any) -> None:
-    """An event the bot does not read."""

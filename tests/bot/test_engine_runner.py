@@ -1,4 +1,5 @@
-"""The engine runner's processes: several workers start, and analyses are stopped at their limit."""
+"""The engine runner's processes: several workers start, analyses are stopped at their limit,
+and only a search pays a process's round trip."""
 
 from __future__ import annotations
 
@@ -6,9 +7,11 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+import engine
 from bot.compute.runner import AnalysisTimeout, EngineRunner
 from bot.games import review
 
@@ -67,5 +70,32 @@ async def test_an_analysis_past_its_limit_raises_and_leaves_no_process() -> None
         assert (await runner.analyse(3, review.hint, [0, 3, 1, 4], 3, 3, limit=5.0)).in_locale(
             None
         ) == ("Play C1: it wins now.")
+    finally:
+        runner.close()
+
+
+async def test_a_big_board_move_goes_to_a_process_only_when_it_needs_a_search() -> None:
+    """A win in one on 5x5 is found in the engine's thread, with no process round trip; a
+    position the book and the threats do not settle is searched in the process pool."""
+    runner = EngineRunner(workers=1)
+    await runner.start()
+    pools: list[str] = []
+    real_pool_for = runner._pool_for
+
+    def pool_for(size: int) -> Any:
+        pool = real_pool_for(size)
+        pools.append("process" if pool is runner._processes else "thread")
+        return pool
+
+    runner._pool_for = pool_for  # type: ignore[method-assign]
+    try:
+        win = engine.Board.from_string("XXX../OO.../...../...../.....", k=4)
+        assert await runner.best_move(win, level="unbeatable", seed=1) == 3
+        assert pools == ["thread"]
+        pools.clear()
+        open_game = engine.Board.from_string("....O/..X../...../...XO/.....", k=4)  # off-book
+        cell = await runner.best_move(open_game, level="unbeatable", seed=1)
+        assert cell in open_game.legal_moves()
+        assert pools == ["thread", "process"]
     finally:
         runner.close()

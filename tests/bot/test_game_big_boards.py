@@ -16,6 +16,7 @@ import engine
 from bot.cogs.games import flow
 from bot.compute import jobs as engine_jobs
 from bot.games import rules
+from bot.games.record import Status
 from engine import cell_name
 from tests.bot.game_support import (
     board_message,
@@ -131,7 +132,7 @@ async def test_a_big_board_between_people_ends_with_the_line_highlighted(
 def held_big_searches(
     bot: Any, gate: Path, on_end: Callable[[int], None] = lambda size: None, *, wait: bool = False
 ) -> Iterator[tuple[list[tuple[str, int]], asyncio.Event]]:
-    """Hold the bot's 5x5 moves open: each is computed in the engine's process pool as usual,
+    """Hold the bot's 5x5 moves open: each is searched in the engine's process pool as usual,
     but handed back only once `gate` exists, so the bot thinks for as long as the test needs,
     however fast the engine is. Records when each move starts and ends (by board size), calls
     `on_end(size)` the moment a move comes back, and sets an event when a 5x5 move starts.
@@ -145,6 +146,8 @@ def held_big_searches(
     real_call = runner.call
 
     async def call(size: int, fn: Callable[..., Any], *args: Any) -> Any:
+        if fn is engine_jobs.quick_move and args[0].size == 5:
+            return None  # every 5x5 move is a search here
         if fn is not engine_jobs.choose_move:
             return await real_call(size, fn, *args)
         events.append(("start", size))
@@ -295,26 +298,31 @@ async def test_while_the_bot_thinks_the_board_says_so_and_clicks_are_refused(
 
 
 async def test_resigning_while_the_bot_thinks_ends_the_game_and_drops_its_move(
-    simcord_env: Env, tmp_path: Path
+    simcord_env: Env, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Resign is not held up by the search; the move found afterwards is thrown away."""
+    """Resign is not held up by the search: the search is let go only once the resignation is
+    saved (were Resign waiting for it, the bot's move would come first, after the hold's limit);
+    the move found afterwards is thrown away."""
     alice, message, game_id = await alice_plays_5x5(simcord_env)
     bot_id = simcord_env.bot.user.id
     gate = tmp_path / "gate"
-    when_search_ended: list[str] = []
+    store = simcord_env.bot.store
+    real_save = store.save_game
 
-    def note(size: int) -> None:
-        when_search_ended.append(text(simcord_env, message))
+    async def save_then_open(game: Any) -> None:
+        await real_save(game)
+        if game.status is Status.FINISHED:
+            gate.touch()  # the resignation is saved: the held search may end
 
-    steps = [lambda: _emit_click(alice, message, f"ttt:{game_id}:resign"), gate.touch]
-    events, (_, resigned, _) = await during_the_search(
-        simcord_env, gate, alice, message, game_id, steps, note
+    monkeypatch.setattr(store, "save_game", save_then_open)
+    steps = [lambda: _emit_click(alice, message, f"ttt:{game_id}:resign")]
+    events, (_, resigned) = await during_the_search(
+        simcord_env, gate, alice, message, game_id, steps
     )
 
     assert events == [("start", 5), ("end", 5)]
     assert resigned.acknowledged and not resigned.ephemeral
     resignation = f"🏳️ {alice.mention} resigned. ⭕ <@{bot_id}> wins."
-    assert resignation in when_search_ended[0]  # shown while the engine still held its move
     assert resignation in text(simcord_env, message)
     marks = [c.mark for c in cells(simcord_env, message, 5)]
     assert marks.count("X") == 1 and marks.count("O") == 0  # no move after the resignation
