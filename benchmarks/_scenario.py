@@ -92,6 +92,8 @@ class Run:
         acks = [t.ack_latency for t in self.timings if t.ack_latency is not None]
         # From the click (or the slash command, when the bot starts) to the bot's move shown.
         replies = [t.reply_latency for t in self.timings if t.reply_latency is not None]
+        # Clicks against the bot whose answer showed its move: in how many board updates.
+        answered = [t for t in self.timings if t.replied and t.kind != "slash"]
         return {
             "mode": self.mode,
             "discord": self.discord,
@@ -113,6 +115,10 @@ class Run:
                 [t.ack_latency for t in self.timings if t.kind != "slash" and t.acked]
             ),
             "reply_ms": kit.summary_ms(replies),
+            "replied_clicks": len(answered),
+            "one_update_share": (
+                sum(not t.edits for t in answered) / len(answered) if answered else float("nan")
+            ),
             "lag_ms": kit.summary_ms(self.lags),
             "gc_pause_ms": kit.summary_ms(self.gc_pauses),
             "save_thread_ms": kit.summary_ms(self.save_service),

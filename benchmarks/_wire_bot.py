@@ -61,6 +61,7 @@ TOKEN = "load.test.token"
 WITHOUT = {
     "gateway": "parses every message event and caches messages, as discord.py does by default",
     "one-response": "shows a 4x4 or 5x5 reply in a second edit, as before REPLY_WAIT",
+    "quick-engine": "asks every 4x4 or 5x5 move of the process pool, as before quick_move",
 }
 
 
@@ -209,6 +210,15 @@ def without(bot: discord.Client, part: str) -> None:
         from bot.cogs.games import flow
 
         flow.REPLY_WAIT = 0.0
+    elif part == "quick-engine":
+        from bot.compute import jobs
+
+        runner: Any = bot.engine  # type: ignore[attr-defined]
+
+        async def best_move(board: Any, *, level: str, seed: int | None = None) -> int:
+            return await runner.call(board.size, jobs.choose_move, board, level, seed, None)
+
+        runner.best_move = best_move
     elif part:
         raise SystemExit(f"--without takes {', '.join(WITHOUT)}, not {part!r}")
 

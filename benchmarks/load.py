@@ -487,6 +487,12 @@ def print_targets(
                 f"{r['ack_over_3s']} (target 0), loop lag p99 {fmt(r['lag_ms']['p99'])} ms "
                 f"(target <= 10)"
             )
+        if r["size"] > 3 and r["mode"] == "spread" and r["replied_clicks"]:
+            lines.append(
+                f"spread {r['size']}x{r['size']} x{r['games']}: of {r['replied_clicks']} clicks "
+                f"answered with the bot's move, {100 * r['one_update_share']:.1f}% in one board "
+                f"update (target >= 95%)"
+            )
         if r["size"] == 3 and r["mode"] == "alone":
             lines.append(
                 f"alone 3x3, {r['games']} games against the bot: slash ack p99 "
@@ -568,8 +574,9 @@ async def main(argv: list[str] | None = None) -> dict[str, Any]:
         help="local Discord: bot processes, one per shard (2 needs a PostgreSQL --database)",
     )  # fmt: skip
     parser.add_argument(
-        "--without", type=lambda text: text.split(","), default=["gateway", "one-response"],
-        metavar="PART[,PART]", help="pays: the parts of the bot's savings to take away, one by one",
+        "--without", type=lambda text: text.split(","),
+        default=["gateway", "one-response", "quick-engine"], metavar="PART[,PART]",
+        help="pays: the parts of the bot's savings to take away, one by one",
     )  # fmt: skip
     parser.add_argument("--json", default=None, help="also write the figures to this file")
     parser.add_argument(
