@@ -216,6 +216,7 @@ def without(bot: discord.Client, part: str) -> None:
         runner: Any = bot.engine  # type: ignore[attr-defined]
 
         async def best_move(board: Any, *, level: str, seed: int | None = None) -> int:
+            seed = runner._rng.getrandbits(64) if seed is None else seed  # as the bot's own
             return await runner.call(board.size, jobs.choose_move, board, level, seed, None)
 
         runner.best_move = best_move

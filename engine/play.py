@@ -10,6 +10,10 @@ Levels, weakest first (every level takes a win in one whenever it has one):
 - ``unbeatable``: always a game-theoretically perfect move: the fastest forced win, never a spoiled
   draw, the longest resistance when lost. Ties are broken at random with `rng` (on 3x3 weighted
   towards moves that leave the opponent more losing replies), deterministically without it.
+
+Off the opening book on a big board, a perfect move is a search: `unbeatable` gives it
+MOVE_BUDGET, the gentler levels a share of it (`move_budget`), and past that the best move found
+so far is played.
 """
 
 from __future__ import annotations
@@ -33,6 +37,11 @@ if TYPE_CHECKING:
 MOVE_BUDGET = 0.9
 
 LEVELS: tuple[Level, ...] = ("easy", "medium", "hard", "unbeatable")
+
+# The share of MOVE_BUDGET a level's search may take (without a deadline): the gentler levels
+# play a random move much of the time anyway, so their other moves need not cost a full second
+# of search where the book does not answer (on the book's lines, every level plays perfectly).
+_SEARCH_SHARE = {"easy": 0.1, "medium": 0.2, "hard": 0.5, "unbeatable": 1.0}
 
 # (chance of a random move, chance of blocking a win in one) per level.
 _MISTAKES = {
@@ -69,6 +78,12 @@ def best_move(
     return found
 
 
+def move_budget(level: str) -> float:
+    """Seconds of search `best_move` gives a move at `level` when no deadline is given: the whole
+    MOVE_BUDGET for `unbeatable`, a share of it for the gentler levels."""
+    return MOVE_BUDGET * _SEARCH_SHARE.get(level, 1.0)
+
+
 def quick_move(
     board: Board, *, level: str = "unbeatable", rng: random.Random | None = None
 ) -> int | None:
@@ -100,7 +115,7 @@ def _choose(
         raise IllegalMoveError("the game is over")
     me, opp = (board.x, board.o) if board.turn == "X" else (board.o, board.x)
     if search and deadline is None:
-        deadline = time.monotonic() + MOVE_BUDGET
+        deadline = time.monotonic() + move_budget(level)
     return _with_mistakes(
         board,
         level,
