@@ -224,13 +224,13 @@ async def alice_plays_5x5(env: Env) -> tuple[Any, Any, int]:
 
 
 async def test_the_event_loop_keeps_running_while_the_bot_thinks_on_5x5(
-    simcord_env: Env, tmp_path: Path
+    simcord_env: Env, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """While the engine's process works on a 5x5 reply, a 3x3 game in another channel goes on.
 
-    The 5x5 reply is held open until the 3x3 game's reply has been computed, and the 3x3 click
-    is delivered only once the 5x5 search has started: the 3x3 move is shown and its reply
-    computed in between, which only a free event loop allows. (Were the loop blocked, the 3x3
+    The 5x5 reply is held open until the 3x3 game's reply has been saved, and the 3x3 click is
+    delivered only once the 5x5 search has started: the 3x3 move and its reply are played and
+    saved in between, which only a free event loop allows. (Were the loop blocked, the 3x3
     game could not move, and the held search would give up waiting and end first.)
     """
     guild, big, (alice, bob) = guild_with(simcord_env, "alice", "bob")
@@ -240,14 +240,22 @@ async def test_the_event_loop_keeps_running_while_the_bot_thinks_on_5x5(
     small_board = board_message(small)
     small_id = game_id_of(simcord_env, small_board, 3)
     gate = tmp_path / "gate"
-    small_when_big_done: list[list[str | None]] = []
+    store = simcord_env.bot.store
+    real_save = store.save_game
+    small_when_big_done: list[tuple[int, ...]] = []
+
+    async def save_then_open(game: Any) -> None:
+        await real_save(game)
+        if game.id == small_id and len(game.moves) == 2:
+            gate.touch()  # Bob's move and the bot's reply are saved: let the 5x5 move come back
 
     def note(size: int) -> None:
-        if size == 3:
-            gate.touch()  # the other game has had its reply: let the 5x5 move come back
-        else:
-            small_when_big_done.append([c.mark for c in cells(simcord_env, small_board, 3)])
+        if size == 5:
+            small_when_big_done.append(
+                simcord_env.bot.get_cog("ClickCog").flow.games.get(small_id).moves
+            )
 
+    monkeypatch.setattr(store, "save_game", save_then_open)
     events, _ = await during_the_search(
         simcord_env,
         gate,
@@ -259,8 +267,8 @@ async def test_the_event_loop_keeps_running_while_the_bot_thinks_on_5x5(
     )
 
     assert events == [("start", 5), ("start", 3), ("end", 3), ("end", 5)]
-    # When the 5x5 move came back, the 3x3 board already showed Bob's move.
-    assert small_when_big_done[0][0] == "X"
+    # When the 5x5 move came back, Bob's move and its reply were already played and saved.
+    assert small_when_big_done == [(0, 4)]
     # Against a corner the only move that holds the draw is the centre.
     assert [c.mark for c in cells(simcord_env, small_board, 3)] == [
         "X", None, None, None, "O", None, None, None, None

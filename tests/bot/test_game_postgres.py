@@ -54,7 +54,7 @@ async def test_database_down_mid_game_then_back(
 ) -> None:
     """Server stopped: the click gets the private apology, one log line, the board unchanged.
     Server back: the next click plays, on the same bot, and the store has every move once."""
-    _, alice, bob, _, message = await people_game(simcord_env)
+    channel, alice, bob, _, message = await people_game(simcord_env)
     await alice.click(message, custom_id="ttt:1:4")
     store = simcord_env.bot.store
     errors = spy_on_errors(store, "save_game")
@@ -74,4 +74,4 @@ async def test_database_down_mid_game_then_back(
     assert not again.ephemeral and cells(simcord_env, message, 3)[0].mark == "O"
     stored = await store.load_game(1)
     assert stored is not None and stored.moves == (4, 0)
-    assert board_message(message.channel).id == message.id
+    assert board_message(channel).id == message.id
