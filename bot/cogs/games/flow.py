@@ -31,11 +31,12 @@ log = logging.getLogger(__name__)
 
 Interaction = discord.Interaction[Any]
 MAX_ID = 2**63 - 1  # the largest id a game can have (SQLite's integer)
-# Seconds a click's response waits for the bot's reply on 4x4 and 5x5 (a search): answered by
-# then, both moves go in the one response; else the player's move is shown at once and the
-# reply follows in an edit. Chosen by measurement (README, "Under load"): nearly every reply on
-# the engine's own lines takes a few milliseconds, and a wait this short is not seen.
-REPLY_WAIT = 0.1
+# Seconds a click's response waits for the bot's reply on 4x4 and 5x5: answered by then, both
+# moves go in the one response; else the player's move is shown at once and the reply follows
+# in an edit. Chosen by measurement (README, "Under load"): nearly every reply needs no search
+# and comes in well under a millisecond; a wait this short is not seen, and keeps a click's
+# acknowledgement within the 100 ms the bot aims for when searches queue up.
+REPLY_WAIT = 0.05
 
 
 class Shown(Enum):
