@@ -49,6 +49,13 @@ class Metrics:
         self.storage_errors = Counter(
             "tictactoe_storage_errors", "Storage calls that failed", ["operation"], registry=r
         )
+        self.save_retries = Counter(
+            "tictactoe_save_retries",
+            "Saves of a game whose last save failed (the bot trying its own change again, or a "
+            "player clicking again)",
+            ["outcome"],
+            registry=r,
+        )
         self.live_games = Gauge("tictactoe_live_games", "Live games in this process", registry=r)
         self.engine_queue = Gauge(
             "tictactoe_engine_queue", "Engine calls queued or running", registry=r
@@ -85,6 +92,8 @@ class WatchedStore:
     def __init__(self, store: Store, metrics: Metrics) -> None:
         self.inner = store
         self._errors = metrics.storage_errors
+        self._retries = metrics.save_retries
+        self._failed: set[int] = set()  # games whose last save failed
 
     async def _watch(self, name: str, call: Callable[[], Any]) -> Any:
         try:
@@ -106,8 +115,18 @@ class WatchedStore:
         return int(await self._watch("next_game_id", self.inner.next_game_id))
 
     async def save_game(self, game: GameRecord) -> None:
-        """Save the game."""
-        await self._watch("save_game", lambda: self.inner.save_game(game))
+        """Save the game; a save after a failed one counts as a retry, saved or failed."""
+        retried = game.id in self._failed
+        try:
+            await self._watch("save_game", lambda: self.inner.save_game(game))
+        except StorageError:
+            self._failed.add(game.id)
+            if retried:
+                self._retries.labels("failed").inc()
+            raise
+        self._failed.discard(game.id)
+        if retried:
+            self._retries.labels("saved").inc()
 
     async def load_game(self, game_id: int) -> GameRecord | None:
         """The stored game, or None."""

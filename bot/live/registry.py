@@ -45,6 +45,7 @@ class GameRegistry:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._last_challenge: dict[int, datetime] = {}
         self._thinking: set[int] = set()  # games whose engine move is being computed
+        self._unsaved: set[int] = set()  # games with a change of the bot's waiting to be saved
         self._stale: set[int] = set()  # games whose board failed to show the last change
         # Games live at start-up: the last process may have died between saving a change and
         # showing it, so the first click on each compares its board with the stored game.
@@ -155,6 +156,17 @@ class GameRegistry:
     def is_thinking(self, game_id: int) -> bool:
         """True while the engine's move in this game is being computed."""
         return game_id in self._thinking
+
+    def unsaved(self, game_id: int, *, waiting: bool = True) -> None:
+        """Mark a game as having a change of the bot's that waits to be saved (or no more)."""
+        if waiting:
+            self._unsaved.add(game_id)
+        else:
+            self._unsaved.discard(game_id)
+
+    def is_unsaved(self, game_id: int) -> bool:
+        """Whether a change of the bot's to this game waits to be saved."""
+        return game_id in self._unsaved
 
     def busy(self) -> bool:
         """True while some game is being changed, or the engine thinks about a move."""

@@ -15,10 +15,10 @@ from simcord import Env
 
 from bot.__main__ import main
 from bot.client import create_bot
-from bot.cogs.games.flow import AI_NOT_SAVED
+from bot.cogs.games import retry
+from bot.cogs.games.texts import NOT_SAVED
 from bot.cogs.games.watch import RETRY
 from bot.config import Settings
-from bot.games.rules import THINKING
 from bot.storage.base import StorageError
 from tests.bot.game_support import board_message, cells, free, guild_with, people_game, text
 from tests.bot.test_startup import SETTINGS
@@ -127,12 +127,12 @@ async def test_a_move_on_a_read_only_database_is_refused_and_nothing_changes(
 
 
 @pytest.mark.usefixtures("two_step_replies")
-async def test_the_bots_reply_on_a_locked_database_is_retried_by_the_next_click(
+async def test_the_bots_reply_on_a_locked_database_is_saved_and_shown_once_it_is_free(
     simcord_env: Env, settings: Settings, caplog: pytest.LogCaptureFixture
 ) -> None:
     """On 4x4, the bot's reply outlasting the click's wait (so saved after the player's move is
-    shown), the lock starts while the bot thinks: its move is not shown, the player is told, and
-    the next click (refused: the bot is to move) sets the bot's move going again."""
+    shown), the lock starts while the bot thinks: its move waits, a click meanwhile is told that
+    nothing could be saved, and once the lock is gone the move is saved and shown by itself."""
     _, channel, (alice,) = guild_with(simcord_env, "alice")
     await alice.slash(channel, "tictactoe", size=4)
     message = board_message(channel)
@@ -150,27 +150,30 @@ async def test_the_bots_reply_on_a_locked_database_is_retried_by_the_next_click(
     try:
         with caplog.at_level(logging.WARNING):
             result = await alice.click(message, custom_id="ttt:1:0")
+        engine.best_move = real_best_move
+
+        assert not result.ephemeral and not result.followups  # the player's move was shown
+        marks = [c.mark for c in cells(simcord_env, message, 4)]
+        assert marks[0] == "X" and marks.count("O") == 0
+        # One line for the failed save, one for each try that failed again, no traceback.
+        assert errors and len(problems(caplog)) == len(errors)
+        for record, error in zip(problems(caplog), errors, strict=True):
+            assert str(error) in record.getMessage() and record.exc_info is None
+
+        waiting = await alice.click(message, custom_id="ttt:1:8")
+        assert waiting.ephemeral and waiting.response.content == NOT_SAVED.in_locale(None)
     finally:
         lock.__exit__(None, None, None)
         engine.best_move = real_best_move
+    await simcord_env.advance_time(retry.PAUSE_MAX * 2)  # the bot's own try comes round
 
-    assert not result.ephemeral  # the player's move itself was saved and shown
-    assert [f.content for f in result.followups] == [AI_NOT_SAVED.in_locale(None)]
-    assert result.followups[0].ephemeral
-    marks = [c.mark for c in cells(simcord_env, message, 4)]
-    assert marks[0] == "X" and marks.count("O") == 0
-    assert (await simcord_env.bot.store.load_game(1)).moves == (0,)  # type: ignore[union-attr]
-    assert len(errors) == 1
-    one_clear_line(caplog, errors[0])
-
-    again = await alice.click(message, custom_id="ttt:1:8")
-
-    assert again.ephemeral and again.response.content == THINKING.in_locale(None)
     marks = [c.mark for c in cells(simcord_env, message, 4)]
     assert marks[0] == "X" and marks.count("X") == 1 and marks.count("O") == 1
     stored = await simcord_env.bot.store.load_game(1)
     assert stored is not None and stored.moves == (0, marks.index("O"))
     assert f"{alice.mention}, your move (❌)" in text(simcord_env, message)
+    again = await alice.click(message, custom_id="ttt:1:15")
+    assert not again.ephemeral  # and play goes on
 
 
 async def test_a_new_game_on_a_locked_database_is_refused_and_the_channel_stays_free(
@@ -214,11 +217,12 @@ async def test_a_rematch_on_a_locked_database_is_refused_and_can_be_asked_again(
     assert not again.ephemeral and board_message(channel).id != message.id
 
 
-async def test_a_forfeit_that_cannot_be_saved_is_tried_again_later(
+async def test_a_turn_that_runs_out_while_the_database_is_away_is_given_back(
     simcord_env: Env, settings: Settings, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """The turn runs out while the database is locked: nothing shown, one log line; the
-    forfeit is saved and shown on the next try once the lock is gone."""
+    """The turn runs out while the database is locked (nobody could play: every click would be
+    refused): nothing shown, one log line, no forfeit. Once the lock is gone the player to move
+    gets a full turn from then, shown on the board; that turn's own end is a forfeit as usual."""
     _, alice, bob, _, message = await people_game(simcord_env)
     errors = spy_on_errors(simcord_env.bot.store, "save_game")
 
@@ -228,10 +232,20 @@ async def test_a_forfeit_that_cannot_be_saved_is_tried_again_later(
     assert len(errors) == 1
     one_clear_line(caplog, errors[0])
     assert f"{alice.mention}, your move" in text(simcord_env, message)
+    before = text(simcord_env, message)
     stored = await simcord_env.bot.store.load_game(1)
     assert stored is not None and stored.ending is None
 
     await simcord_env.advance_time(RETRY + 1)
+
+    stored = await simcord_env.bot.store.load_game(1)
+    assert stored is not None and stored.ending is None and stored.deadline is not None
+    given = (stored.deadline - simcord_env.now()).total_seconds()
+    assert 290 < given <= 300  # a full turn from the database's return
+    assert f"{alice.mention}, your move" in text(simcord_env, message)
+    assert text(simcord_env, message) != before  # the board shows the new time
+
+    await simcord_env.advance_time(301)
 
     assert f"{alice.mention} ran out of time. ⭕ {bob.mention} wins by forfeit." in text(
         simcord_env, message

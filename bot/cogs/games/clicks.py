@@ -17,6 +17,7 @@ from discord.ext import commands
 from bot.cogs.games.advice import Advice
 from bot.cogs.games.flow import GameFlow, Shown
 from bot.cogs.games.opening import open_game
+from bot.cogs.games.texts import NOT_SAVED
 from bot.discord_ui import access, board, readback, replies
 from bot.games import asking, rules
 from bot.games.record import GameRecord
@@ -77,6 +78,11 @@ class ClickCog(commands.Cog):
                 return
             behind = self._behind(interaction, game)
             changes = what.isdigit() or what in CHANGES
+            if changes and self.games.is_unsaved(game_id):
+                # A change of the bot's own (its move) waits for the database: nothing can be
+                # saved before it, and it is shown as soon as it is.
+                await replies.tell(interaction, NOT_SAVED)
+                return
             if changes:
                 user_id = interaction.user.id
                 result = (

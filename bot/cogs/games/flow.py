@@ -12,12 +12,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+from collections.abc import Awaitable, Callable
 from enum import Enum
 from typing import Any
 
 import discord
 
-from bot.cogs.games.texts import AI_NOT_SAVED, BOARD_GONE, NOT_SAVED, UNSHOWN
+from bot.cogs.games import retry
+from bot.cogs.games.texts import BOARD_GONE, NOT_SAVED, UNSHOWN
 from bot.compute.runner import EngineRunner, is_lookup
 from bot.config import Settings
 from bot.discord_ui import access, board, replies
@@ -190,6 +192,21 @@ class GameFlow:
             await self.store.save_game(dropped)
         except StorageError as exc:
             log.error("could not mark game %s abandoned: %s", game.id, exc)
+            self._save_later(game.id, lambda _: dropped, None, "the abandoned board")
+
+    def _save_later(
+        self,
+        game_id: int,
+        change: retry.Change,
+        show: Callable[[GameRecord], Awaitable[None]] | None,
+        what: str,
+    ) -> None:
+        """Save a change of the bot's own once the database answers (see `retry`)."""
+        self.games.unsaved(game_id)
+        saving = retry.save_later(
+            self.games, game_id, change, commit=self.commit, show=show, what=what
+        )
+        self.games.spawn(saving, name=f"ttt-save-{game_id}")
 
     # -------------------------------------------------------------- engine
 
@@ -268,8 +285,12 @@ class GameFlow:
                     after = await self.commit(rules.play(current, cell))
                 except StorageError as exc:
                     log.error("could not save the engine's move in game %s: %s", game_id, exc)
-                    if interaction is not None and not interaction.is_expired():
-                        await replies.tell_safely(interaction, AI_NOT_SAVED)
+                    replay = retry.engine_move(current.moves, cell)
+
+                    async def show(stored: GameRecord) -> None:
+                        await self.publish(stored, interaction, on_board=on_board)
+
+                    self._save_later(game_id, replay, show, "the engine's move")
                     return
                 await self.publish(after, interaction, on_board=on_board)
         finally:

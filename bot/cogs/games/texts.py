@@ -6,7 +6,6 @@ from __future__ import annotations
 from bot.i18n import N_
 
 NOT_SAVED = N_("Sorry, I could not save that just now, so nothing changed. Please try again.")
-AI_NOT_SAVED = N_("Sorry, I could not save my move. Click any free cell and I will try again.")
 UNSHOWN = N_(
     "Saved, but Discord would not let me update the board just now; "
     "it will catch up with the next click."

@@ -4,11 +4,15 @@ when their board is deleted.
 
 A deadline coming due is an event (``DEADLINE``) that the registry's clock raises through
 ``bot.dispatch``; each end is saved, then shown, under the game's lock, like every other change.
+A deadline whose end cannot be saved (the database is away) is tried again every `RETRY`
+seconds; since nobody could play meanwhile, the player to move (or the challenged member) then
+gets a full turn from the moment the database is back, instead of losing by the clock.
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 from datetime import timedelta
 
@@ -25,7 +29,7 @@ from bot.storage.base import StorageError
 log = logging.getLogger(__name__)
 
 DEADLINE = "ttt_deadline"  # the event: a game's deadline has come (its id)
-RETRY = 30.0  # seconds before a deadline whose result could not be saved is tried again
+RETRY = 2.0  # seconds before a deadline whose result could not be saved is tried again
 DRAIN = 5.0  # seconds a shutdown waits for the changes in flight
 
 
@@ -36,6 +40,8 @@ class BoardWatch(commands.Cog):
         self.client = client
         self.games = games
         self.flow = flow
+        # Games whose deadline fell while the database was away: given their time back.
+        self._postponed: set[int] = set()
 
     async def cog_load(self) -> None:
         """Pick up the games that were live at shutdown; a deadline already past fires at once.
@@ -77,13 +83,28 @@ class BoardWatch(commands.Cog):
             if game.deadline > self.games.now():
                 self.games.put(game)  # moved on meanwhile: re-arm
                 return
-            after = await self._expire(game)
+            if game_id in self._postponed:
+                after = await self._time_back(game)
+            else:
+                after = await self._expire(game)
             if after is not None:
+                self._postponed.discard(game_id)
                 if after.ending is not Ending.ABANDONED:  # else there is no board to edit
                     await self.flow.publish(after)
                 return
-        # The end could not be saved: try again a little later.
+        # Nothing could be saved: the database is away. The deadline fell while nobody could
+        # play (every click was refused), so once it is back the player gets the turn again.
+        self._postponed.add(game_id)
         self.games.set_deadline(game_id, self.games.now() + timedelta(seconds=RETRY))
+
+    async def _time_back(self, game: GameRecord) -> GameRecord | None:
+        """A full turn (or a full challenge) from now for a game whose deadline fell while the
+        database was away (lock held); None if it still cannot be saved."""
+        try:
+            return await self.flow.commit(dataclasses.replace(game, deadline=None))
+        except StorageError as exc:
+            log.warning("the database is still away for game %s: %s", game.id, exc)
+            return None
 
     async def _expire(self, game: GameRecord) -> GameRecord | None:
         """End a game whose deadline has passed (lock held); None if it was not saved."""
