@@ -57,8 +57,9 @@ def test_metrics_port_setting() -> None:
 
 
 async def test_healthy_bot_and_its_metrics(simcord_env: Env, settings: Settings) -> None:
-    """A connected bot with a working database is healthy; a game started shows as live, and a
-    move refused by a locked database counts as a storage error."""
+    """A connected bot with a working database is healthy; a game started shows as live, a move
+    refused by a locked database counts as a storage error, and saves of that game after it as
+    retries (failed or saved)."""
     assert await get(simcord_env, "/healthz") == (200, '{"ok": true}')
     _, channel, (alice, bob) = guild_with(simcord_env, "alice", "bob")
     await alice.slash(channel, "tictactoe", opponent=bob)
@@ -74,6 +75,13 @@ async def test_healthy_bot_and_its_metrics(simcord_env: Env, settings: Settings)
     _, text = await get(simcord_env, "/metrics")
     assert metric(text, 'tictactoe_storage_errors_total{operation="save_game"}') == 1
     assert "tictactoe_shard_latency_seconds" in text and "tictactoe_ack_seconds_bucket" in text
+    with locked(settings.database_path):  # the same move, tried again: a retry that fails
+        assert (await alice.click(message, custom_id="ttt:1:4")).ephemeral
+    assert not (await alice.click(message, custom_id="ttt:1:4")).ephemeral  # and one saved
+    _, text = await get(simcord_env, "/metrics")
+    assert metric(text, 'tictactoe_save_retries_total{outcome="failed"}') == 1
+    assert metric(text, 'tictactoe_save_retries_total{outcome="saved"}') == 1
+    assert metric(text, 'tictactoe_storage_errors_total{operation="save_game"}') == 2
 
 
 async def test_database_down_is_unhealthy(postgres_server: PgServer, postgres_url: str) -> None:
