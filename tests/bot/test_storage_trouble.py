@@ -172,7 +172,7 @@ async def test_the_bots_reply_on_a_locked_database_is_saved_and_shown_once_it_is
     stored = await simcord_env.bot.store.load_game(1)
     assert stored is not None and stored.moves == (0, marks.index("O"))
     assert f"{alice.mention}, your move (❌)" in text(simcord_env, message)
-    again = await alice.click(message, custom_id="ttt:1:15")
+    again = await alice.click(message, custom_id=free(simcord_env, message, 4)[0].custom_id)
     assert not again.ephemeral  # and play goes on
 
 
