@@ -1,19 +1,31 @@
-# The bot in a container: python -m bot with the postgres extra. Settings come from the
-# environment (see .env.example); compose.yaml runs two shards on one PostgreSQL.
-FROM python:3.11-slim
+# The bot in a container: the package with its postgres extra in a virtual environment, run as an
+# unprivileged user, holding no token. Settings come from the environment (see .env.example);
+# compose.yaml runs two shards on one PostgreSQL. BASE is any image with Python 3.11 or later
+# and its venv module (a Debian image's own pip refuses to install into the system's Python, so
+# nothing is installed there). scripts/check_container.sh builds it and runs the topology.
+ARG BASE=python:3.11-slim
+FROM ${BASE}
 
+# pip's package index, as the building machine's pip has it (the check passes its own through);
+# unset, pip's default. A CA bundle mounted at /host-certs (podman build -v) is trusted too.
+ARG PIP_INDEX_URL
+ARG PIP_EXTRA_INDEX_URL
 WORKDIR /app
 COPY pyproject.toml README.md ./
 COPY engine ./engine
 COPY bot ./bot
-RUN pip install --no-cache-dir ".[postgres]" \
+RUN if [ -s /host-certs/ca-certificates.crt ]; then \
+        export PIP_CERT=/host-certs/ca-certificates.crt; fi \
+    && python3 -m venv /opt/tictactoe \
+    && /opt/tictactoe/bin/pip install --no-cache-dir --disable-pip-version-check ".[postgres]" \
     && useradd --create-home --uid 10001 tictactoe
+ENV PATH=/opt/tictactoe/bin:$PATH
 USER tictactoe
 
 # Health and metrics on 9108, reachable from other containers (publish it only to localhost).
 ENV METRICS_PORT=9108 METRICS_HOST=0.0.0.0 PYTHONUNBUFFERED=1
 EXPOSE 9108
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s \
-    CMD python -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:9108/healthz', timeout=4)"
+    CMD python -c "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:' + os.environ.get('METRICS_PORT', '9108') + '/healthz', timeout=4)"
 
 CMD ["tictactoe-bot"]
