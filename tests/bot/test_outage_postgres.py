@@ -4,7 +4,6 @@ click meanwhile is told nothing could be saved, and a turn that ran out meanwhil
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,20 +12,9 @@ from simcord import Env
 from bot.cogs.games import retry
 from bot.cogs.games.texts import NOT_SAVED
 from bot.cogs.games.watch import RETRY
-from bot.config import Settings
 from tests.bot.game_support import board_message, cells, guild_with, people_game, text
+from tests.bot.test_game_postgres import settings  # noqa: F401  (the bot on PostgreSQL)
 from tests.support.postgres import PgServer
-
-
-@pytest.fixture
-def settings(tmp_path: Path, postgres_url: str) -> Settings:
-    """The bot's settings with DATABASE_URL set (no SQLite file is made)."""
-    return Settings(
-        token="simulated.bot.token",
-        database_path=tmp_path / "unused" / "tictactoe.db",
-        database_url=postgres_url,
-        engine_workers=1,
-    )
 
 
 def stop_after_the_engine(env: Env, server: PgServer) -> None:
