@@ -127,22 +127,29 @@ async def test_a_move_on_a_read_only_database_is_refused_and_nothing_changes(
 
 
 @pytest.mark.usefixtures("two_step_replies")
+@pytest.mark.parametrize("trouble", ["locked", "read-only"])
 async def test_the_bots_reply_on_a_locked_database_is_saved_and_shown_once_it_is_free(
-    simcord_env: Env, settings: Settings, caplog: pytest.LogCaptureFixture
+    simcord_env: Env, settings: Settings, caplog: pytest.LogCaptureFixture, trouble: str
 ) -> None:
     """On 4x4, the bot's reply outlasting the click's wait (so saved after the player's move is
-    shown), the lock starts while the bot thinks: its move waits, a click meanwhile is told that
-    nothing could be saved, and once the lock is gone the move is saved and shown by itself."""
+    shown), the database is locked by another process (or made read-only) while the bot thinks:
+    its move waits, a click meanwhile is told that nothing could be saved, and once the database
+    can be written again the move is saved and shown by itself."""
     _, channel, (alice,) = guild_with(simcord_env, "alice")
     await alice.slash(channel, "tictactoe", size=4)
     message = board_message(channel)
     engine = simcord_env.bot.engine
     real_best_move = engine.best_move
     lock = locked(settings.database_path)
+    store = simcord_env.bot.store
 
     async def then_lock(*args: Any, **kwargs: Any) -> int:
         cell = await real_best_move(*args, **kwargs)
-        lock.__enter__()  # another process takes the database before the move is saved
+        # Before the move is saved: another process takes the database, or it turns read-only.
+        if trouble == "locked":
+            lock.__enter__()
+        else:
+            await read_only(store, True)
         return cell
 
     engine.best_move = then_lock
@@ -163,7 +170,10 @@ async def test_the_bots_reply_on_a_locked_database_is_saved_and_shown_once_it_is
         waiting = await alice.click(message, custom_id="ttt:1:8")
         assert waiting.ephemeral and waiting.response.content == NOT_SAVED.in_locale(None)
     finally:
-        lock.__exit__(None, None, None)
+        if trouble == "locked":
+            lock.__exit__(None, None, None)
+        else:
+            await read_only(store, False)
         engine.best_move = real_best_move
     await simcord_env.advance_time(retry.PAUSE_MAX * 2)  # the bot's own try comes round
 
