@@ -263,6 +263,25 @@ async def test_a_turn_that_runs_out_while_the_database_is_away_is_given_back(
     assert all(c.disabled for c in cells(simcord_env, message, 3))
 
 
+async def test_a_turn_given_back_is_given_back_once(
+    simcord_env: Env, settings: Settings, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The turn runs out while the database is locked; once it is free Alice moves before the
+    bot gets round to giving her time back: Bob's own turn then runs out as any other, a
+    forfeit, not a turn given back."""
+    _, alice, bob, _, message = await people_game(simcord_env)
+    with caplog.at_level(logging.WARNING), locked(settings.database_path):
+        await simcord_env.advance_time(301)
+    played = await alice.click(message, custom_id="ttt:1:4")
+    assert not played.ephemeral
+
+    await simcord_env.advance_time(301)
+
+    assert f"{bob.mention} ran out of time. ❌ {alice.mention} wins by forfeit." in text(
+        simcord_env, message
+    )
+
+
 async def test_a_corrupt_database_stops_the_start_with_a_clear_error(tmp_path: Path) -> None:
     """Garbage in the database file: the start fails with one line naming the file."""
     db = tmp_path / "games.db"

@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import discord
 from discord.ext import commands
@@ -40,8 +40,9 @@ class BoardWatch(commands.Cog):
         self.client = client
         self.games = games
         self.flow = flow
-        # Games whose deadline fell while the database was away: given their time back.
-        self._postponed: set[int] = set()
+        # Games whose deadline fell while the database was away, and that deadline: given their
+        # time back (a game that moved on since has a deadline of its own).
+        self._postponed: dict[int, datetime] = {}
 
     async def cog_load(self) -> None:
         """Pick up the games that were live at shutdown; a deadline already past fires at once.
@@ -83,18 +84,18 @@ class BoardWatch(commands.Cog):
             if game.deadline > self.games.now():
                 self.games.put(game)  # moved on meanwhile: re-arm
                 return
-            if game_id in self._postponed:
+            if self._postponed.pop(game_id, None) == game.deadline:
                 after = await self._time_back(game)
             else:
                 after = await self._expire(game)
             if after is not None:
-                self._postponed.discard(game_id)
                 if after.ending is not Ending.ABANDONED:  # else there is no board to edit
                     await self.flow.publish(after)
                 return
         # Nothing could be saved: the database is away. The deadline fell while nobody could
         # play (every click was refused), so once it is back the player gets the turn again.
-        self._postponed.add(game_id)
+        if game is not None and game.deadline is not None:
+            self._postponed[game_id] = game.deadline
         self.games.set_deadline(game_id, self.games.now() + timedelta(seconds=RETRY))
 
     async def _time_back(self, game: GameRecord) -> GameRecord | None:
