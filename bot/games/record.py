@@ -67,6 +67,10 @@ class GameRecord:
     deadline: datetime | None = None
     created_at: datetime | None = None
     locale: str = "en-US"  # the Discord locale the shared board is written in
+    # The bot cannot use the channel where the game lives (an app installed to a person's
+    # account, in a DM, a group DM or a server without the bot): the board is shown only
+    # through interactions (``bot.discord_ui.access.reaches_channel``).
+    interactions_only: bool = False
 
     @property
     def vs_bot(self) -> bool:

@@ -5,7 +5,8 @@ The same layout as the SQLite schema (see ``schema``), typed for PostgreSQL: ids
 run under a transaction-scoped advisory lock, so several processes starting together migrate
 once. Version 2 follows SQLite's: each game's language, each server's settings, and no more
 unique index on a live game's channel, since a server may allow several games in a channel (a
-channel's server lives on one shard, so one process counts its games).
+channel's server lives on one shard, so one process counts its games). Version 3 too: whether a
+game is shown only through interactions.
 """
 
 from __future__ import annotations
@@ -74,14 +75,13 @@ MIGRATIONS: list[Sequence[str]] = [
         )""",
         f"DROP INDEX {LIVE_CHANNEL_INDEX}",
     ),
+    ("ALTER TABLE games ADD COLUMN interactions_only BOOLEAN NOT NULL DEFAULT FALSE",),
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
-COLUMNS = (
-    "id, guild_id, channel_id, x_id, o_id, challenger_id, size, k, ai_side, ai_level, moves, "
-    "status, ending, winner, message_id, deadline, created_at, locale"
-)
-PLACES = ", ".join(f"${n}" for n in range(1, 19))
+COLUMNS = schema.COLUMNS
+PLACES = ", ".join(f"${n}" for n in range(1, schema.WIDTH + 1))
+GIVEN = f"${schema.WIDTH + 1}"  # whether created_at was given
 
 
 def _rank(moves: str, status: str) -> str:
@@ -99,7 +99,8 @@ UPDATE = (
     "UPDATE games SET guild_id = $2, channel_id = $3, x_id = $4, o_id = $5, "
     "challenger_id = $6, size = $7, k = $8, ai_side = $9, ai_level = $10, moves = $11, "
     "status = $12, ending = $13, winner = $14, message_id = $15, deadline = $16, "
-    "locale = $18, created_at = CASE WHEN $19 THEN $17 ELSE created_at END WHERE id = $1 AND "
+    "locale = $18, interactions_only = $19, "
+    f"created_at = CASE WHEN {GIVEN} THEN $17 ELSE created_at END WHERE id = $1 AND "
     + _rank("$11::text", "$12::text")
     + " >= "
     + _rank("games.moves", "games.status")
@@ -109,7 +110,7 @@ INSERT = f"INSERT INTO games ({COLUMNS}) VALUES ({PLACES}) ON CONFLICT (id) DO N
 UPSERT = (
     f"INSERT INTO games ({COLUMNS}) VALUES ({PLACES}) ON CONFLICT (id) DO UPDATE SET "
     + ", ".join(f"{c} = excluded.{c}" for c in COLUMNS.split(", ")[1:] if c != "created_at")
-    + ", created_at = CASE WHEN $19 THEN excluded.created_at ELSE games.created_at END WHERE "
+    + f", created_at = CASE WHEN {GIVEN} THEN excluded.created_at ELSE games.created_at END WHERE "
     + _rank("excluded.moves", "excluded.status")
     + " >= "
     + _rank("games.moves", "games.status")
@@ -133,7 +134,7 @@ def when(moment: Any) -> datetime:
 
 
 def to_args(game: GameRecord) -> tuple[Any, ...]:
-    """The 18 column values of a game in ``COLUMNS`` order, then whether created_at was given."""
+    """The column values of a game in ``COLUMNS`` order, then whether created_at was given."""
     return (*schema.to_row(game, when=utc), game.created_at is not None)
 
 

@@ -23,7 +23,7 @@ def upsert(conn: sqlite3.Connection, game: GameRecord) -> None:
         row is None or row[0] != Status.FINISHED.value
     )
     conn.execute(
-        f"INSERT INTO games ({schema.COLUMNS}) VALUES ({', '.join('?' * 18)}) "
+        f"INSERT INTO games ({schema.COLUMNS}) VALUES ({', '.join('?' * schema.WIDTH)}) "
         "ON CONFLICT (id) DO UPDATE SET guild_id = excluded.guild_id, "
         "channel_id = excluded.channel_id, x_id = excluded.x_id, o_id = excluded.o_id, "
         "challenger_id = excluded.challenger_id, size = excluded.size, k = excluded.k, "
@@ -31,6 +31,7 @@ def upsert(conn: sqlite3.Connection, game: GameRecord) -> None:
         "moves = excluded.moves, status = excluded.status, ending = excluded.ending, "
         "winner = excluded.winner, message_id = excluded.message_id, "
         "deadline = excluded.deadline, locale = excluded.locale, "
+        "interactions_only = excluded.interactions_only, "
         "created_at = CASE WHEN ? THEN excluded.created_at ELSE games.created_at END",
         (*schema.to_row(game), game.created_at is not None),
     )

@@ -1,6 +1,6 @@
 """The database's tables, their migrations, and games as rows (run on the store's own thread).
 
-Layout (schema version 2, kept in ``PRAGMA user_version``):
+Layout (schema version 3, kept in ``PRAGMA user_version``):
 
 - ``games``: one row per game; ``moves`` is a comma-separated list of cells ("0,4,8"),
   ``deadline`` and ``created_at`` are ISO 8601 UTC text with microseconds (exact round trip).
@@ -12,6 +12,8 @@ Layout (schema version 2, kept in ``PRAGMA user_version``):
   JSON object of the settings it set (``ServerSettings.to_json``).
 
 Version 2 also gave ``games`` its ``locale`` (the board's language); older rows read as English.
+Version 3 gave ``games`` its ``interactions_only`` flag (0 or 1: a game in a place where the bot
+has no channel access, shown only through interactions); older rows read as 0.
 """
 
 from __future__ import annotations
@@ -83,13 +85,15 @@ MIGRATIONS: list[Sequence[str]] = [
             settings TEXT NOT NULL
         )""",
     ),
+    ("ALTER TABLE games ADD COLUMN interactions_only INTEGER NOT NULL DEFAULT 0",),
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 COLUMNS = (
     "id, guild_id, channel_id, x_id, o_id, challenger_id, size, k, ai_side, ai_level, moves, "
-    "status, ending, winner, message_id, deadline, created_at, locale"
+    "status, ending, winner, message_id, deadline, created_at, locale, interactions_only"
 )
+WIDTH = len(COLUMNS.split(", "))
 
 
 # -- functions (run on the storage thread) --------------------------------------------------
@@ -136,6 +140,7 @@ def to_row(game: GameRecord, *, when: Callable[[datetime | None], Any] = iso) ->
         when(game.deadline),
         when(game.created_at) or when(datetime.now(UTC)),
         game.locale,
+        game.interactions_only,
     )
 
 
@@ -144,7 +149,7 @@ def from_row(
 ) -> GameRecord:
     """A game from a row of ``COLUMNS``; ``when`` reads a stored time."""
     (gid, guild, channel, x, o, challenger, size, k, ai_side, ai_level, moves, status, ending,
-     winner, message, deadline, created, locale) = row  # fmt: skip
+     winner, message, deadline, created, locale, interactions_only) = row  # fmt: skip
     return GameRecord(
         id=gid,
         guild_id=guild,
@@ -164,4 +169,5 @@ def from_row(
         deadline=None if deadline is None else when(deadline),
         created_at=when(created),
         locale=locale,
+        interactions_only=bool(interactions_only),
     )

@@ -32,8 +32,8 @@ async def test_a_version_one_file_is_migrated_and_its_games_read_as_english(
         for statement in schema.MIGRATIONS[0]:
             conn.execute(statement)
         conn.execute("PRAGMA user_version = 1")
-        columns = schema.COLUMNS.removesuffix(", locale")
-        row = schema.to_row(game(7))[:-1]
+        columns = schema.COLUMNS.removesuffix(", locale, interactions_only")
+        row = schema.to_row(game(7))[:-2]
         conn.execute(f"INSERT INTO games ({columns}) VALUES ({', '.join('?' * len(row))})", row)
     store = SQLiteStore(path)
     await store.open()
@@ -42,12 +42,15 @@ async def test_a_version_one_file_is_migrated_and_its_games_read_as_english(
         assert old is not None and old.locale == "en-US"
         await store.save_game(game(7, locale="pt-BR"))
         again = await store.load_game(7)
-        assert again is not None and again.locale == "pt-BR"
+        assert again is not None and again.locale == "pt-BR" and not again.interactions_only
+        await store.save_game(game(7, interactions_only=True))
+        again = await store.load_game(7)
+        assert again is not None and again.interactions_only
         assert await store.server_settings() == {}
     finally:
         await store.close()
     with sqlite3.connect(path) as conn:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION == 2
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION == 3
 
 
 async def test_server_settings_are_stored_per_server_and_replaced(tmp_path: Path) -> None:
