@@ -14,7 +14,6 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,25 +22,8 @@ import pytest
 from bot.games.record import Status
 from bot.storage.sqlite import SQLiteStore
 from tests.bot.test_kill import ROOT, group_members
+from tests.support.local_game import WAIT, buttons, until
 from tests.support.localdiscord import TOKEN, FakeDiscord
-
-WAIT = 30.0  # seconds (real time) for anything the bot does
-
-
-async def until(check: Any, what: str) -> None:
-    give_up = time.monotonic() + WAIT
-    while not check():
-        assert time.monotonic() < give_up, f"gave up waiting: {what}"
-        await asyncio.sleep(0.02)
-
-
-def buttons(components: Any) -> Iterator[dict[str, Any]]:
-    for component in components or ():
-        if component.get("type") == 2:
-            yield component
-        yield from buttons(component.get("components"))
-        if component.get("accessory"):
-            yield from buttons([component["accessory"]])
 
 
 def marks(message: dict[str, Any]) -> int:

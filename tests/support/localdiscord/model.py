@@ -13,7 +13,13 @@ EPHEMERAL = 1 << 6  # message flag: seen by one member only
 BUTTON = 2  # Discord's component type of a button
 now = time.perf_counter  # SimCord leaves it alone; checked by the smoke test
 
-ALL_PERMISSIONS = (1 << 41) - 1  # every permission bit up to 2^40: nothing is refused
+ALL_PERMISSIONS = (1 << 51) - 1  # every permission bit up to 2^50: nothing is refused
+USE_EXTERNAL_APPS = 1 << 50  # without it a user-installed app's answers are forced ephemeral
+# What a user-installed app may do where the bot is not a member (View Channel, Send Messages,
+# Embed Links, Attach Files, Read Message History, Use External Emojis): no channel route works.
+USER_APP_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16) | (1 << 18)
+TOKEN_LIFE = 15 * 60  # seconds an interaction token lives
+MAX_FOLLOWUPS = 5  # follow-ups an interaction authorised by a user install only may have
 GUILD_MESSAGES = 1 << 9  # gateway intent: messages in servers (MESSAGE_CREATE, _UPDATE, _DELETE)
 LOADING = 1 << 7  # message flag: the bot is "thinking" (a deferred response)
 HEARTBEAT_MS = 41_250
@@ -52,14 +58,35 @@ class User:
         }
 
 
+DM, GROUP_DM = 1, 3  # Discord's channel types besides a server's text channel (0)
+GUILD, BOT_DM, PRIVATE_CHANNEL = 0, 1, 2  # an interaction's context
+
+
 @dataclass
 class Channel:
+    """A server's text channel, or a DM or group DM (``kind``, ``recipients``). ``reachable``:
+    the bot is a member, so channel routes work (a server with the bot, the bot's own DM)."""
+
     id: int
-    guild_id: int
+    guild_id: int | None
     name: str
     position: int
+    kind: int = 0
+    recipients: list[User] = field(default_factory=list)
+    reachable: bool = True
 
     def payload(self) -> dict[str, Any]:
+        if self.kind != 0:
+            private: dict[str, Any] = {
+                "id": str(self.id),
+                "type": self.kind,
+                "recipients": [user.payload() for user in self.recipients],
+                "last_message_id": None,
+                "flags": 0,
+            }
+            if self.kind == GROUP_DM:
+                private.update(name=self.name, icon=None, owner_id=str(self.recipients[0].id))
+            return private
         return {
             "id": str(self.id),
             "type": 0,
@@ -77,14 +104,19 @@ class Channel:
 
 @dataclass
 class Guild:
+    """A server; ``with_bot`` False: it has not added the bot (only user installs reach it),
+    and the members in ``no_external_apps`` lack Use External Apps there."""
+
     id: int
     name: str
     world: dict[int, Channel]  # every guild's channels, by id
     channels: dict[int, Channel] = field(default_factory=dict)
     members: dict[int, User] = field(default_factory=dict)
+    with_bot: bool = True
+    no_external_apps: set[int] = field(default_factory=set)
 
     def create_text_channel(self, name: str) -> Channel:
-        channel = Channel(snowflake(), self.id, name, len(self.channels))
+        channel = Channel(snowflake(), self.id, name, len(self.channels), reachable=self.with_bot)
         self.channels[channel.id] = self.world[channel.id] = channel
         return channel
 
@@ -133,6 +165,16 @@ class Interaction:
     source_message_id: int | None = None  # the clicked message
     message_id: int | None = None  # the original response
     answered: bool = False
+    born: float = 0.0  # the local Discord's clock when it was emitted: its token's age
+    owners: dict[str, str] = field(default_factory=dict)  # authorizing_integration_owners
+    forced_ephemeral: bool = False  # every answer private (no Use External Apps)
+    followups: int = 0
+    answers: list[int] = field(default_factory=list)  # messages it posted: response, follow-ups
+
+    @property
+    def user_only(self) -> bool:
+        """Authorised by a user install only: the follow-up limit applies."""
+        return "0" not in self.owners
 
 
 def member_payload(user: User, *, permissions: int | None = None) -> dict[str, Any]:
@@ -152,3 +194,67 @@ def member_payload(user: User, *, permissions: int | None = None) -> dict[str, A
     if permissions is not None:
         payload["permissions"] = str(permissions)
     return payload
+
+
+def guild_payload(guild: Guild, bot_user: User) -> dict[str, Any]:
+    """GUILD_CREATE of a server the bot is in."""
+    everyone = {
+        "id": str(guild.id),
+        "name": "@everyone",
+        "permissions": str(ALL_PERMISSIONS),
+        "position": 0,
+        "color": 0,
+        "hoist": False,
+        "managed": False,
+        "mentionable": False,
+        "flags": 0,
+    }
+    return {
+        "id": str(guild.id),
+        "name": guild.name,
+        "icon": None,
+        "owner_id": str(next(iter(guild.members), bot_user.id)),
+        "unavailable": False,
+        "member_count": len(guild.members) + 1,
+        "large": False,
+        "features": [],
+        "roles": [everyone],
+        "emojis": [],
+        "stickers": [],
+        "channels": [c.payload() for c in guild.channels.values()],
+        "threads": [],
+        "members": [member_payload(bot_user)],
+        "voice_states": [],
+        "presences": [],
+        "stage_instances": [],
+        "guild_scheduled_events": [],
+        "soundboard_sounds": [],
+        "joined_at": "2026-01-01T00:00:00+00:00",
+        "preferred_locale": "en-US",
+        "verification_level": 0,
+        "default_message_notifications": 0,
+        "explicit_content_filter": 0,
+        "mfa_level": 0,
+        "nsfw_level": 0,
+        "premium_tier": 0,
+        "premium_subscription_count": 0,
+        "system_channel_flags": 0,
+        "afk_timeout": 300,
+    }
+
+
+def application_payload(application_id: int) -> dict[str, Any]:
+    """GET /oauth2/applications/@me."""
+    return {
+        "id": str(application_id),
+        "name": "TicTacToe",
+        "description": "",
+        "icon": None,
+        "bot_public": True,
+        "bot_require_code_grant": False,
+        "owner": User(snowflake(), "owner").payload(),
+        "verify_key": "0" * 64,
+        "flags": 0,
+        "team": None,
+        "summary": "",
+    }
