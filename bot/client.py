@@ -114,7 +114,8 @@ class TicTacToeBot(commands.Bot):
         return await self.tree.sync(guild=guild)
 
     async def on_ready(self) -> None:
-        """Log who we are and the invite link with the scopes and permissions the bot needs."""
+        """Log who we are and the two invite links: to a server, with the scopes and permissions
+        the bot needs, and to a person's account."""
         if self.freeze_heap:
             # What start-up built (modules, caches, restored games) lives as long as the
             # process: moved out of the collector's reach, so no full collection scans it again.
@@ -125,7 +126,8 @@ class TicTacToeBot(commands.Bot):
         if self.user is None:
             return
         log.info("logged in as %s (id %s)", self.user, self.user.id)
-        log.info("invite link: %s", self.invite_url())
+        log.info("invite link (add to a server): %s", self.invite_url())
+        log.info("invite link (add to my account): %s", self.user_install_url())
 
     async def on_message(self, message: discord.Message) -> None:
         """A message that mentions the bot by name gets one line pointing to /tictactoe.
@@ -154,6 +156,13 @@ class TicTacToeBot(commands.Bot):
         """The OAuth2 link that adds the bot to a server with what it needs."""
         client_id = self.application_id or (self.user.id if self.user else 0)
         return discord.utils.oauth_url(client_id, permissions=BOARD, scopes=SCOPES)
+
+    def user_install_url(self) -> str:
+        """The link that adds the app to a person's account: its commands in every DM, group
+        DM and server they are in, with no bot in the channel (User Install, developer portal)."""
+        client_id = self.application_id or (self.user.id if self.user else 0)
+        link = discord.utils.oauth_url(client_id, scopes=("applications.commands",))
+        return f"{link}&integration_type=1"
 
     def stop_on_signals(self) -> None:
         """Stop cleanly on Ctrl-C (SIGINT) and SIGTERM, instead of dying mid-change.

@@ -97,6 +97,8 @@ class StatsCog(commands.Cog):
     )
     @app_commands.rename(user=_l("user"))
     @app_commands.describe(user=_l("Whose record to show (default: yours)"))
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+    @app_commands.allowed_installs(guilds=True, users=True)
     async def stats(
         self, interaction: discord.Interaction, user: discord.Member | discord.User | None = None
     ) -> None:
@@ -130,11 +132,13 @@ class StatsCog(commands.Cog):
         )
         if found is None:
             return
-        where = (
-            N_("in {server}", server=interaction.guild.name)
-            if interaction.guild
-            else N_("in direct messages")
-        )
+        server_name = interaction.guild.name if interaction.guild else None
+        if interaction.guild_id is None:
+            where = N_("in direct messages")  # every DM and group DM: one record outside servers
+        elif server_name:
+            where = N_("in {server}", server=server_name)
+        else:
+            where = N_("in this server")  # a server that has not added the bot: no name known
         await interaction.response.send_message(
             format_stats(
                 found, mention=target.mention, where=where.render(catalog), catalog=catalog
@@ -147,6 +151,8 @@ class StatsCog(commands.Cog):
         description=_l("Show this server's best players against people, by rating."),
     )
     @app_commands.guild_only()
+    @app_commands.allowed_contexts(guilds=True, dms=False, private_channels=False)
+    @app_commands.allowed_installs(guilds=True, users=False)
     async def leaderboard(self, interaction: discord.Interaction) -> None:
         """Show this server's best players against people, by rating."""
         rows = await self._read(interaction, self.store.leaderboard(interaction.guild_id))

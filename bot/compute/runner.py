@@ -7,6 +7,9 @@ start-up. Most moves on a bigger board need no search (a win, a forced block, th
 tens of microseconds), so they are asked of the thread first, and only a search pays the
 process pool's round trip (about four times the thread's CPU; measured figures:
 shared/ENGINE.md; the bot's own: benchmarks/).
+
+``Thinking`` keeps one search per game position, so that a click's response can wait briefly for
+the reply and the bot's own move can take over a search that outlasts that wait.
 """
 
 from __future__ import annotations
@@ -26,6 +29,8 @@ from typing import Any, TypeVar
 
 import engine
 from bot.compute import jobs
+from bot.games import rules
+from bot.games.record import GameRecord
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -208,3 +213,61 @@ def _start_forkserver() -> None:
     finally:
         for ending, handler in zip(endings, previous, strict=True):
             signal.signal(ending, handler)
+
+
+class Thinking:
+    """The engine's searches under way, by game."""
+
+    def __init__(self, engine: EngineRunner) -> None:
+        self.engine = engine
+        # game id -> (the moves it was started on, the engine's search): a search that outlasts
+        # a click's wait goes on, and the bot's move (``GameFlow.ai_move``) takes its answer over.
+        self._searches: dict[int, tuple[tuple[int, ...], asyncio.Future[int]]] = {}
+
+    async def reply(self, game: GameRecord, wait: float) -> GameRecord:
+        """`game` with the engine's reply played too when the engine answers in time: the human's
+        move and the bot's are then saved and shown together, one response per click.
+
+        On 3x3 the reply is a table lookup. On a bigger board it is a search, waited for at most
+        `wait` seconds (the lock held that long at most); one that needs longer goes on,
+        the game comes back as it is, the board shows the human's move first and `ai_move` plays
+        the search's answer when it comes.
+        """
+        if not rules.ai_to_move(game):
+            return game
+        if is_lookup(game.size):
+            return rules.play(game, await self.cell(game))
+        if wait <= 0:
+            return game  # no wait: `ai_move` starts the search
+        search = self.search(game)
+        try:
+            cell = await asyncio.wait_for(asyncio.shield(search), wait)
+        except TimeoutError:
+            return game
+        self.done_with(game.id, search)
+        return rules.play(game, cell)
+
+    def search(self, game: GameRecord) -> asyncio.Future[int]:
+        """The engine's search for the position of `game`, started once for that position."""
+        found = self._searches.get(game.id)
+        if found is not None and found[0] == game.moves:
+            return found[1]
+        search = asyncio.ensure_future(self.cell(game))
+        self._searches[game.id] = (game.moves, search)
+        return search
+
+    def done_with(self, game_id: int, search: asyncio.Future[int]) -> None:
+        """Forget a search whose answer was taken (and only that one)."""
+        found = self._searches.get(game_id)
+        if found is not None and found[1] is search:
+            del self._searches[game_id]
+
+    async def cell(self, game: GameRecord) -> int:
+        """The engine's move in `game`, computed off the event loop."""
+        position = rules.board_of(game)
+        try:
+            return await self.engine.best_move(position, level=game.ai_level or "unbeatable")
+        except Exception:
+            # A broken search must not freeze the game: any legal move keeps it going.
+            log.exception("engine failed in game %s; playing a random move", game.id)
+            return random.choice(position.legal_moves())

@@ -4,6 +4,11 @@ Answers to interactions work even where the bot has no permissions at all, but e
 bot does later without a click (a forfeit on time, a reply it finishes after a restart) edits the
 board through the channel, and that needs the channel permissions below. Interactions carry the
 bot's permissions in their channel (``app_permissions``), so a missing one can be named.
+
+Where the app is installed to a person's account only (a DM between people, a group DM, a server
+that has not added the bot) the bot has no channel at all: every channel route answers 403. A
+game there is shown only through interactions (``reaches_channel``), and a board nobody else
+would see (a member without Use External Apps) is not started (``unshared``).
 """
 
 from __future__ import annotations
@@ -36,9 +41,36 @@ def board_gone(error: discord.HTTPException) -> bool:
     return isinstance(error, discord.NotFound) and error.code in GONE_CODES
 
 
+def reaches_channel(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the bot can use the channel the interaction came from: a server it is a member
+    of, or its own DM. Not a DM between people, a group DM, or a server that has not added it,
+    where only a user install brings the interaction."""
+    if interaction.guild_id is not None:
+        return interaction.client.get_guild(interaction.guild_id) is not None
+    return not interaction.context.private_channel
+
+
+def unshared(interaction: discord.Interaction[Any]) -> Text | None:
+    """Why a board cannot be shared where the interaction came from, or None: in a server that
+    has not added the bot, Discord makes every answer of a member without Use External Apps
+    private, so nobody else would see the board."""
+    if interaction.guild_id is None or reaches_channel(interaction):
+        return None
+    if interaction.permissions.use_external_apps:
+        return None
+    return N_(
+        "I can't start a game here: this server doesn't let you use external apps, so nobody "
+        "else would see the board. Play in a DM or a server that allows external apps, or ask "
+        "a moderator to add me to this server."
+    )
+
+
 def missing(interaction: discord.Interaction[Any]) -> list[str]:
-    """The permissions the bot lacks in the interaction's channel, by name (none in DMs)."""
+    """The permissions the bot lacks in the interaction's channel, by name (none in DMs, and
+    none where it has no channel and answers only through interactions)."""
     if interaction.guild_id is None or interaction.app_permissions.is_superset(BOARD):
+        return []
+    if not reaches_channel(interaction):
         return []
     send = "send_messages_in_threads" if _in_thread(interaction) else "send_messages"
     have = interaction.app_permissions

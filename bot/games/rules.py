@@ -163,6 +163,7 @@ def rematch_of(game: GameRecord, *, game_id: int, challenger_id: int, now: datet
         status=Status.ACTIVE if game.vs_bot else Status.CHALLENGE,
         created_at=now,
         locale=game.locale,
+        interactions_only=game.interactions_only,
     )
 
 

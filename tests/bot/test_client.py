@@ -27,7 +27,8 @@ NEEDED = discord.Permissions(
 async def test_the_invite_link_is_logged_on_ready(
     settings: Settings, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """One log line with the OAuth2 link: this application, both scopes, the permissions."""
+    """Two log lines with the OAuth2 links: to a server (this application, both scopes, the
+    permissions), and to a person's account (user install, commands only)."""
     bot = create_bot(settings)
     try:
         with caplog.at_level(logging.INFO, logger="bot.client"):
@@ -38,8 +39,12 @@ async def test_the_invite_link_is_logged_on_ready(
         await bot.release()
 
     lines = [r.getMessage() for r in caplog.records if "invite link" in r.getMessage()]
-    assert len(lines) == 1
+    assert len(lines) == 2
     url = lines[0][lines[0].index("https://") :]
+    assert "add to a server" in lines[0] and "add to my account" in lines[1]
+    mine = parse_qs(urlsplit(lines[1][lines[1].index("https://") :]).query)
+    assert mine["client_id"] == [str(application_id)] and mine["integration_type"] == ["1"]
+    assert mine["scope"] == ["applications.commands"] and "permissions" not in mine
     parts = urlsplit(url)
     assert (parts.netloc, parts.path) == ("discord.com", "/oauth2/authorize")
     query = parse_qs(parts.query)
@@ -74,6 +79,21 @@ async def test_commands_are_synced_globally_at_start_with_described_options(
     assert choices["size"] == [3, 4, 5]
     assert (options["win_length"]["min_value"], options["win_length"]["max_value"]) == (3, 5)
     assert 1 in command.get("contexts", [])  # usable in the bot's DM
+
+
+async def test_games_and_stats_can_be_installed_to_an_account_settings_only_to_a_server(
+    simcord_env: Env,
+) -> None:
+    """/tictactoe and /tictactoe-stats: server and user installs (integration types 0 and 1),
+    in servers, the bot's DM and private channels (contexts 0, 1 and 2); /tictactoe-settings
+    and the leaderboard: server installs, in servers only."""
+    synced = {c["name"]: c for c in simcord_env.backend.commands.get(None, {}).values()}
+    for name in ("tictactoe", "tictactoe-stats"):
+        assert sorted(synced[name]["integration_types"]) == [0, 1], name
+        assert sorted(synced[name]["contexts"]) == [0, 1, 2], name
+    for name in ("tictactoe-settings", "tictactoe-leaderboard"):
+        assert synced[name]["integration_types"] == [0], name
+        assert synced[name]["contexts"] == [0], name
 
 
 async def test_with_a_development_server_the_commands_are_synced_there(

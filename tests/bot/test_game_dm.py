@@ -32,7 +32,7 @@ async def test_a_challenge_in_a_direct_message_is_refused_with_the_reason(simcor
     result = await alice.slash("tictactoe", opponent=bob)
 
     assert result.ephemeral
-    assert "In direct messages you can only play against me" in result.response.content
+    assert "In my DMs you can only play against me" in result.response.content
     assert alice.dm_channel.last_message is None
 
 

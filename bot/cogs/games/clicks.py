@@ -22,7 +22,7 @@ from bot.discord_ui import access, board, readback, replies
 from bot.games import asking, rules
 from bot.games.record import GameRecord
 from bot.games.rules import Refused
-from bot.i18n import N_, translation
+from bot.i18n import N_, Text, translation
 from bot.live.registry import GameRegistry
 from engine import cell_name
 
@@ -91,13 +91,17 @@ class ClickCog(commands.Cog):
                     else _control(game, user_id, what)
                 )
                 if isinstance(result, Refused):
-                    await replies.tell(interaction, result.text)
+                    await self._refuse(interaction, game, result.text)
                     # The engine's move was lost (a failed save): a click sets it going again.
                     stuck = result.engine_turn and not self.games.is_thinking(game_id)
                 elif game is not None and what.isdigit() and _moved_on(interaction, game):
                     # Played on a position the game has left: refused, not played blind.
-                    await replies.tell(interaction, _since_shown(interaction, game))
-                    await self.flow.publish(game, interaction)
+                    if game.interactions_only:
+                        self.games.behind(game.id)  # this click's answer is the way to show it
+                        await self._refuse(interaction, game, _since_shown(interaction, game))
+                    else:
+                        await replies.tell(interaction, _since_shown(interaction, game))
+                        await self.flow.publish(game, interaction)
                 else:
                     # On 3x3 the bot's reply is a lookup: both moves go in this one response.
                     shown = await self.flow.change(interaction, await self.flow.with_reply(result))
@@ -115,6 +119,16 @@ class ClickCog(commands.Cog):
             lacking = access.missing(interaction)
             if lacking:  # the click showed the move, but nothing can be edited between clicks
                 await replies.tell_safely(interaction, access.still_missing(lacking))
+
+    async def _refuse(
+        self, interaction: Interaction, game: GameRecord | None, text: Text | str
+    ) -> None:
+        """Say privately why a click changes nothing. Where only interactions reach the board
+        and it is behind (the bot's move or a timeout shown to nobody yet: no token was alive,
+        or the bot restarted), the click's answer shows the board first, the reason follows."""
+        if game is not None and game.interactions_only and self.games.is_behind(game.id):
+            await self.flow.answer_with_board(interaction, game)
+        await replies.tell(interaction, text)
 
     def _behind(self, interaction: Interaction, game: GameRecord | None) -> bool:
         """Whether the game's board is behind the stored game; the first click on a game that

@@ -85,8 +85,10 @@ class GameCog(commands.Cog):
     )
     @app_commands.choices(difficulty=LEVEL_CHOICES, first=FIRST_CHOICES)
     @app_commands.choices(size=SIZE_CHOICES)
-    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
-    @app_commands.allowed_installs(guilds=True, users=False)
+    # Installed to a server (a board in its channels) or to a person's account (DMs, group DMs
+    # and servers without the bot, where the board lives only in interaction responses).
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+    @app_commands.allowed_installs(guilds=True, users=True)
     async def tictactoe(
         self,
         interaction: Interaction,
@@ -135,6 +137,7 @@ class GameCog(commands.Cog):
                 status=Status.ACTIVE if vs_bot else Status.CHALLENGE,
                 created_at=now,
                 locale=locale,
+                interactions_only=not access.reaches_channel(interaction),
             )
 
         shown = await open_game(self.flow, interaction, channel_id, build)
@@ -149,6 +152,9 @@ class GameCog(commands.Cog):
         *,
         vs_bot: bool,
     ) -> Text | None:
+        unshared = access.unshared(interaction)
+        if unshared is not None:
+            return unshared
         lacking = access.missing(interaction)
         if lacking:
             return access.cannot_start(lacking)
@@ -165,9 +171,7 @@ class GameCog(commands.Cog):
                 player=f"<@{opponent.id}>",
             )
         if interaction.guild_id is None:
-            return N_(
-                "In direct messages you can only play against me; challenge people in a server."
-            )
+            return _refuse_in_dm(interaction, opponent)
         if not isinstance(opponent, discord.Member):
             return N_(
                 "{player} is not a member of this server, so they can't play here.",
@@ -188,6 +192,25 @@ class GameCog(commands.Cog):
             if conf.challenge_cooldown is not None:
                 refusal = server.by_setting(refusal, "challenge_cooldown")
         return refusal
+
+
+def _refuse_in_dm(interaction: Interaction, opponent: discord.Member | discord.User) -> Text | None:
+    """A challenge outside servers: only in a DM or group DM the opponent is in (the bot's own
+    DM is the bot's and its one person's)."""
+    if access.reaches_channel(interaction):
+        return N_(
+            "In my DMs you can only play against me; challenge people in a server, or in your "
+            "DM or group DM with them."
+        )
+    channel = interaction.channel
+    recipients = getattr(channel, "recipients", None) or []
+    if recipients and opponent.id not in {person.id for person in recipients}:
+        return N_(
+            "{player} is not in this conversation, so they can't see the board. Challenge "
+            "someone who is here.",
+            player=f"<@{opponent.id}>",
+        )
+    return None
 
 
 def _board(conf: ServerSettings, size: int | None, k: int | None) -> tuple[int, int]:

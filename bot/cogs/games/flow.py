@@ -5,13 +5,17 @@ then show. A move is never shown before it is stored, a save that fails leaves t
 message) as it was, and nothing is ever written from a copy read before an await that another
 change could have followed. Edits made long after a click (deadlines, restarts) go through the
 channel message, since an interaction token lives only 15 minutes.
+
+A game where the bot has no channel (``GameRecord.interactions_only``: an app installed to a
+person's account) is shown only through interactions: edits without a click of their own go
+through the newest interaction whose response is its board, kept in memory while its token
+lives (never stored). With none, the board is behind until the next click, whose own response
+shows it.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import random
 from collections.abc import Awaitable, Callable
 from enum import Enum
 from typing import Any
@@ -20,7 +24,7 @@ import discord
 
 from bot.cogs.games import retry
 from bot.cogs.games.texts import BOARD_GONE, NOT_SAVED, UNSHOWN
-from bot.compute.runner import EngineRunner, is_lookup
+from bot.compute.runner import EngineRunner, Thinking
 from bot.config import Settings
 from bot.discord_ui import access, board, replies
 from bot.games import rules
@@ -68,9 +72,10 @@ class GameFlow:
         self.games = games
         self.settings = settings
         self.servers = servers  # each server's own settings, by server id
-        # game id -> (the moves it was started on, the engine's search): a search that outlasts
-        # a click's REPLY_WAIT goes on, and `ai_move` takes its answer over.
-        self._searches: dict[int, tuple[tuple[int, ...], asyncio.Future[int]]] = {}
+        self.thinking = Thinking(engine)
+        # game id -> the newest interaction whose response is its board, for games shown only
+        # through interactions; memory only, so a token is never stored.
+        self._boards: dict[int, Interaction] = {}
 
     # ------------------------------------------------------------ storage
 
@@ -93,20 +98,34 @@ class GameFlow:
 
     # -------------------------------------------------------------- showing
 
-    async def show(self, game: GameRecord, interaction: Interaction | None = None) -> None:
+    def note_board(self, game: GameRecord, interaction: Interaction) -> None:
+        """Remember `interaction`, whose response is the board of `game`, as the way to edit it
+        later, where nothing else reaches it (an interactions-only game)."""
+        if game.interactions_only:
+            self._boards[game.id] = interaction
+
+    async def show(self, game: GameRecord, interaction: Interaction | None = None) -> bool:
         """Edit the board message: through `interaction` (whose response is the board) while it
-        is fresh, else through the channel."""
+        is fresh, else through the channel; False when nothing could reach it (a game shown only
+        through interactions, with no live token)."""
         layout = board.view(game)
+        if interaction is None and game.interactions_only:
+            interaction = self._boards.get(game.id)
         if interaction is not None and not interaction.is_expired():
             try:
                 await interaction.edit_original_response(view=layout)
-                return
+                if not rules.is_live(game):
+                    self._boards.pop(game.id, None)
+                return True
             except discord.HTTPException:
                 log.warning("editing game %s via its interaction failed", game.id, exc_info=True)
-        if game.message_id is None:
-            return
-        channel = self.client.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
-        await channel.get_partial_message(game.message_id).edit(view=layout)
+        if game.interactions_only:
+            log.info("game %s is shown at its next click: no interaction reaches it", game.id)
+            return False
+        if game.message_id is not None:
+            channel = self.client.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
+            await channel.get_partial_message(game.message_id).edit(view=layout)
+        return True
 
     async def publish(
         self, game: GameRecord, interaction: Interaction | None = None, *, on_board: bool = False
@@ -116,11 +135,23 @@ class GameFlow:
         a deleted board ends the game as abandoned, anything else leaves the board behind until
         the next click repairs it. The clicker, if any, is told why privately."""
         try:
-            await self.show(game, interaction if on_board else None)
+            shown = await self.show(game, interaction if on_board else None)
         except discord.HTTPException as exc:
             await self._unshown(game, exc, interaction)
             return False
+        self.games.behind(game.id, behind=not shown)
+        return shown
+
+    async def answer_with_board(self, interaction: Interaction, game: GameRecord) -> bool:
+        """Answer a click with its board showing the game as stored (lock held): how a board
+        that is behind catches up where only interactions reach it. False if Discord refused."""
+        try:
+            await interaction.response.edit_message(view=board.view(game))
+        except discord.HTTPException:
+            log.warning("could not show game %s with a click", game.id, exc_info=True)
+            return False
         self.games.behind(game.id, behind=False)
+        self.note_board(game, interaction)
         return True
 
     async def _unshown(
@@ -155,6 +186,7 @@ class GameFlow:
         except discord.HTTPException as exc:
             return await self._answer_unshown(interaction, after, exc)
         self.games.behind(after.id, behind=False)
+        self.note_board(after, interaction)
         return Shown.ON_BOARD
 
     async def _answer_unshown(
@@ -172,6 +204,7 @@ class GameFlow:
         if await self.publish(game):
             try:
                 await interaction.response.defer()
+                self.note_board(game, interaction)
                 return Shown.ON_BOARD
             except discord.HTTPException:
                 log.warning("could not acknowledge interaction %s", interaction.id, exc_info=True)
@@ -186,6 +219,7 @@ class GameFlow:
         if current is None or (message_ids is not None and current.message_id not in message_ids):
             return
         dropped = rules.finish(current, Ending.ABANDONED, None)
+        self._boards.pop(game.id, None)
         self.games.put(dropped)
         self.games.behind(game.id, behind=False)
         try:
@@ -211,52 +245,9 @@ class GameFlow:
     # -------------------------------------------------------------- engine
 
     async def with_reply(self, game: GameRecord) -> GameRecord:
-        """`game` with the engine's reply played too when the engine answers in time: the human's
-        move and the bot's are then saved and shown together, one response per click.
-
-        On 3x3 the reply is a table lookup. On a bigger board it is a search, waited for at most
-        `REPLY_WAIT` seconds (the lock held that long at most); one that needs longer goes on,
-        the game comes back as it is, the board shows the human's move first and `ai_move` plays
-        the search's answer when it comes.
-        """
-        if not rules.ai_to_move(game):
-            return game
-        if is_lookup(game.size):
-            return rules.play(game, await self._engine_cell(game))
-        if REPLY_WAIT <= 0:
-            return game  # no wait: `ai_move` starts the search
-        search = self._search(game)
-        try:
-            cell = await asyncio.wait_for(asyncio.shield(search), REPLY_WAIT)
-        except TimeoutError:
-            return game
-        self._done_with(game.id, search)
-        return rules.play(game, cell)
-
-    def _search(self, game: GameRecord) -> asyncio.Future[int]:
-        """The engine's search for the position of `game`, started once for that position."""
-        found = self._searches.get(game.id)
-        if found is not None and found[0] == game.moves:
-            return found[1]
-        search = asyncio.ensure_future(self._engine_cell(game))
-        self._searches[game.id] = (game.moves, search)
-        return search
-
-    def _done_with(self, game_id: int, search: asyncio.Future[int]) -> None:
-        """Forget a search whose answer was taken (and only that one)."""
-        found = self._searches.get(game_id)
-        if found is not None and found[1] is search:
-            del self._searches[game_id]
-
-    async def _engine_cell(self, game: GameRecord) -> int:
-        """The engine's move in `game`, computed off the event loop."""
-        position = rules.board_of(game)
-        try:
-            return await self.engine.best_move(position, level=game.ai_level or "unbeatable")
-        except Exception:
-            # A broken search must not freeze the game: any legal move keeps it going.
-            log.exception("engine failed in game %s; playing a random move", game.id)
-            return random.choice(position.legal_moves())
+        """`game` with the engine's reply played too when the engine answers within
+        `REPLY_WAIT` (see ``Thinking.reply``): both moves are then saved and shown together."""
+        return await self.thinking.reply(game, REPLY_WAIT)
 
     async def ai_move(
         self, game_id: int, interaction: Interaction | None = None, *, on_board: bool = False
@@ -274,9 +265,9 @@ class GameFlow:
             if game is None or not rules.ai_to_move(game):
                 return
             # The search a click's response waited for, if it is still the position's.
-            search = self._search(game)
+            search = self.thinking.search(game)
             cell = await search
-            self._done_with(game_id, search)
+            self.thinking.done_with(game_id, search)
             async with self.games.lock(game_id):
                 current = self.games.get(game_id)
                 if current is None or current.moves != game.moves or not rules.ai_to_move(current):

@@ -56,6 +56,7 @@ async def open_game(
     try:
         sent = await interaction.response.send_message(view=board.view(game))
         message_id = sent.message_id or (await interaction.original_response()).id
+        flow.note_board(game, interaction)
     except BaseException:
         async with flow.games.lock(game.id):  # no message, so nobody can play it
             await flow.abandon(game)
@@ -70,7 +71,9 @@ async def _reclaim(flow: GameFlow, channel_id: int, limit: int) -> bool:
     """Reserve a place in a full channel where a game's board is gone (deleted while the bot
     was not listening), abandoning that game first; False if the channel stays full."""
     for busy in flow.games.games_in(channel_id):
-        if busy.message_id is None or await readback.board_exists(flow.client, busy):
+        if busy.message_id is None or busy.interactions_only:
+            continue  # no channel to ask; its game ends by its own clock
+        if await readback.board_exists(flow.client, busy):
             continue
         async with flow.games.lock(busy.id):
             log.info("the board of game %s is gone; the game is abandoned", busy.id)

@@ -105,6 +105,8 @@ class SettingsCog(commands.Cog):
         name=_l("tictactoe-settings"),
         description=_l("See or change how tic-tac-toe works on this server."),
         guild_only=True,
+        allowed_contexts=app_commands.AppCommandContext(guild=True),
+        allowed_installs=app_commands.AppInstallationType(guild=True, user=False),
     )
 
     def __init__(

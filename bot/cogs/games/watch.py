@@ -111,7 +111,7 @@ class BoardWatch(commands.Cog):
         """End a game whose deadline has passed (lock held); None if it was not saved."""
         if game.status is Status.CHALLENGE:
             after = rules.finish(game, Ending.EXPIRED, None)
-        elif not await readback.board_exists(self.client, game):
+        elif not game.interactions_only and not await readback.board_exists(self.client, game):
             # Deleted while we were not listening (down, or a lost gateway session): nobody
             # could play it, so nobody forfeits it.
             log.info("the board of game %s is gone; the game is abandoned", game.id)
