@@ -263,6 +263,32 @@ async def test_clocks_go_through_the_newest_click_and_past_its_token_at_the_next
     assert all(i.followups <= 5 for i in discord.interactions.values())
 
 
+async def test_a_board_whose_edit_failed_catches_up_with_the_next_click(
+    discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """In a group DM the edit that should show the bot's 5x5 reply is refused: the board is
+    behind, and no channel can repair it. The next click on the old position is not played: its
+    answer is the board as it stands, and why privately."""
+    alice, bob = people(discord, "alice", "bob")
+    group = discord.create_group_dm(alice, bob)
+    bot, table = await started(discord, tmp_path, LOCAL_REPLY_WAIT="0")
+    try:
+        board = (await table.command(alice, group, size=5)).message_id
+        assert board is not None
+        discord.failing_edits = 1
+        moved = await table.click(alice, group, board, 12)
+        await until(lambda: discord.failing_edits == 0, "the bot's edit, refused")
+        game = await stored(bot, table.game_id(board))
+        assert game is not None and len(game.moves) == 2 and table.marks(board) == 1
+        stale = await table.click(alice, group, board, table.free(board)[0])
+        assert stale.timing.ack_type == 7 and table.marks(board) == 2
+        assert "before your click arrived" in table.private(stale)
+        assert moved.timing.edits == []  # the refused edit showed nothing
+    finally:
+        await bot.stop()
+    assert discord.refused == [] and not any("/channels/" in p for _, p in discord.requests)
+
+
 async def test_a_sigkill_mid_game_in_a_dm_loses_nothing(
     discord: FakeDiscord, tmp_path: Path
 ) -> None:

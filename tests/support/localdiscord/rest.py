@@ -59,6 +59,7 @@ class Rest:
     requests: list[tuple[str, str]]
     refused: list[tuple[str, str]]
     owners_of: dict[int, dict[str, str]]  # message id -> the owners of the interaction it answered
+    failing_edits: int  # edits of an original response still to refuse (400), as a fault
 
     def clock(self) -> float: ...
     def wake(self, channel_id: int) -> None: ...
@@ -220,6 +221,9 @@ class Rest:
         interaction = self._by_token(request.match_info["token"])
         if isinstance(interaction, web.Response):
             return interaction
+        if self.failing_edits > 0:
+            self.failing_edits -= 1
+            return _error(400, 50035, "Invalid Form Body")
         message = self._edit(interaction.message_id, await request.json())
         if message is None:
             return _error(404, 10008, "Unknown Message")

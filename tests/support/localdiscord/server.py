@@ -80,6 +80,7 @@ class FakeDiscord(Gateway, Rest):
         self.requests: list[tuple[str, str]] = []
         self.refused: list[tuple[str, str]] = []
         self.owners_of: dict[int, dict[str, str]] = {}
+        self.failing_edits = 0  # edits of an original response to refuse next (a fault)
         self._ahead = 0.0  # seconds this Discord's clock runs ahead of real time
 
     # ------------------------------------------------------------------ the world
