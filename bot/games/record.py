@@ -7,6 +7,9 @@ from datetime import datetime
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
+from bot.games.look import DEFAULT as DEFAULT_LOOK
+from bot.games.look import Look
+
 if TYPE_CHECKING:
     from engine import Level, Side
 
@@ -71,6 +74,8 @@ class GameRecord:
     # account, in a DM, a group DM or a server without the bot): the board is shown only
     # through interactions (``bot.discord_ui.access.reaches_channel``).
     interactions_only: bool = False
+    # The marks and the input the board started with (the server's setting then).
+    look: Look = DEFAULT_LOOK
 
     @property
     def vs_bot(self) -> bool:

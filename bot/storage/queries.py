@@ -31,7 +31,7 @@ def upsert(conn: sqlite3.Connection, game: GameRecord) -> None:
         "moves = excluded.moves, status = excluded.status, ending = excluded.ending, "
         "winner = excluded.winner, message_id = excluded.message_id, "
         "deadline = excluded.deadline, locale = excluded.locale, "
-        "interactions_only = excluded.interactions_only, "
+        "interactions_only = excluded.interactions_only, look = excluded.look, "
         "created_at = CASE WHEN ? THEN excluded.created_at ELSE games.created_at END",
         (*schema.to_row(game), game.created_at is not None),
     )

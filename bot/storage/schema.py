@@ -1,6 +1,6 @@
 """The database's tables, their migrations, and games as rows (run on the store's own thread).
 
-Layout (schema version 3, kept in ``PRAGMA user_version``):
+Layout (schema version 4, kept in ``PRAGMA user_version``):
 
 - ``games``: one row per game; ``moves`` is a comma-separated list of cells ("0,4,8"),
   ``deadline`` and ``created_at`` are ISO 8601 UTC text with microseconds (exact round trip).
@@ -14,6 +14,8 @@ Layout (schema version 3, kept in ``PRAGMA user_version``):
 Version 2 also gave ``games`` its ``locale`` (the board's language); older rows read as English.
 Version 3 gave ``games`` its ``interactions_only`` flag (0 or 1: a game in a place where the bot
 has no channel access, shown only through interactions); older rows read as 0.
+Version 4 gave ``games`` its ``look`` (the marks and the input the board started with, JSON text;
+empty: the default look, as older rows read).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, cast
 
 import engine
+from bot.games.look import Look
 from bot.games.record import PLAYED, Ending, GameRecord, Status
 
 if TYPE_CHECKING:
@@ -86,12 +89,13 @@ MIGRATIONS: list[Sequence[str]] = [
         )""",
     ),
     ("ALTER TABLE games ADD COLUMN interactions_only INTEGER NOT NULL DEFAULT 0",),
+    ("ALTER TABLE games ADD COLUMN look TEXT NOT NULL DEFAULT ''",),
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 COLUMNS = (
     "id, guild_id, channel_id, x_id, o_id, challenger_id, size, k, ai_side, ai_level, moves, "
-    "status, ending, winner, message_id, deadline, created_at, locale, interactions_only"
+    "status, ending, winner, message_id, deadline, created_at, locale, interactions_only, look"
 )
 WIDTH = len(COLUMNS.split(", "))
 
@@ -141,6 +145,7 @@ def to_row(game: GameRecord, *, when: Callable[[datetime | None], Any] = iso) ->
         when(game.created_at) or when(datetime.now(UTC)),
         game.locale,
         game.interactions_only,
+        game.look.to_text(),
     )
 
 
@@ -149,7 +154,7 @@ def from_row(
 ) -> GameRecord:
     """A game from a row of ``COLUMNS``; ``when`` reads a stored time."""
     (gid, guild, channel, x, o, challenger, size, k, ai_side, ai_level, moves, status, ending,
-     winner, message, deadline, created, locale, interactions_only) = row  # fmt: skip
+     winner, message, deadline, created, locale, interactions_only, look) = row  # fmt: skip
     return GameRecord(
         id=gid,
         guild_id=guild,
@@ -170,4 +175,5 @@ def from_row(
         created_at=when(created),
         locale=locale,
         interactions_only=bool(interactions_only),
+        look=Look.from_text(look),
     )

@@ -13,6 +13,7 @@ import pytest
 from bot.client import create_bot, open_store
 from bot.config import Settings
 from bot.games import rating
+from bot.games.look import Look
 from bot.games.record import Status
 from bot.games.settings import ServerSettings
 from bot.games.stats import Record
@@ -91,8 +92,12 @@ async def test_a_channel_may_hold_several_live_games_and_settings_are_shared(
     await a.save_game(game(1, channel_id=77))
     await b.save_game(dataclasses.replace(game(2, channel_id=77), locale="fr"))
     assert [(g.id, g.locale) for g in await a.live_games()] == [(1, "en-US"), (2, "fr")]
-    await b.save_game(dataclasses.replace(game(3, channel_id=78), interactions_only=True))
+    cats = Look(x="🐱", empty="<:dot:123456789012345678>", input="reactions")
+    await b.save_game(
+        dataclasses.replace(game(3, channel_id=78), interactions_only=True, look=cats)
+    )
     assert [g.interactions_only for g in await a.live_games()] == [False, False, True]
+    assert [g.look for g in await a.live_games()] == [Look(), Look(), cats]
     await a.save_server_settings(5, ServerSettings(games_per_channel=3, language="de"))
     assert (await b.server_settings())[5] == ServerSettings(games_per_channel=3, language="de")
 

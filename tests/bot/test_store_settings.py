@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.games.look import Look
 from bot.games.record import GameRecord
 from bot.games.settings import MAX_LISTED, ServerSettings
 from bot.storage import schema
@@ -32,8 +33,8 @@ async def test_a_version_one_file_is_migrated_and_its_games_read_as_english(
         for statement in schema.MIGRATIONS[0]:
             conn.execute(statement)
         conn.execute("PRAGMA user_version = 1")
-        columns = schema.COLUMNS.removesuffix(", locale, interactions_only")
-        row = schema.to_row(game(7))[:-2]
+        columns = schema.COLUMNS.removesuffix(", locale, interactions_only, look")
+        row = schema.to_row(game(7))[:-3]
         conn.execute(f"INSERT INTO games ({columns}) VALUES ({', '.join('?' * len(row))})", row)
     store = SQLiteStore(path)
     await store.open()
@@ -46,11 +47,15 @@ async def test_a_version_one_file_is_migrated_and_its_games_read_as_english(
         await store.save_game(game(7, interactions_only=True))
         again = await store.load_game(7)
         assert again is not None and again.interactions_only
+        cats = Look(x="🐱", o="<:dog:123456789012345678>", input="both")
+        await store.save_game(game(7, look=cats))
+        again = await store.load_game(7)
+        assert again is not None and again.look == cats
         assert await store.server_settings() == {}
     finally:
         await store.close()
     with sqlite3.connect(path) as conn:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION == 3
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION == 4
 
 
 async def test_server_settings_are_stored_per_server_and_replaced(tmp_path: Path) -> None:

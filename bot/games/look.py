@@ -1,0 +1,178 @@
+"""How a board looks and takes moves: the marks of X, O and the empty cell, and whether players
+move by buttons, reactions or both. A server chooses (``ServerSettings``); a game keeps the look
+it started with (``GameRecord.look``), whatever the setting becomes later.
+
+Pure values. A mark is the text of an emoji: a Unicode emoji as it is ("🐱"), a custom emoji as
+Discord writes it in a message (``<:name:id>``, ``<a:name:id>`` when animated). Whether a custom
+emoji can be shown is Discord's to say (``bot.discord_ui.emoji``); here only its form is checked.
+
+With reactions, each cell has a key (``keys``): on 3x3 a keycap per cell, on 4x4 a letter per
+cell, both in reading order (at most 20 reactions fit on a message); on 5x5 a column letter then
+a row number, the board showing the column picked until the row comes.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from dataclasses import dataclass
+
+INPUTS = ("buttons", "reactions", "both")
+CUSTOM = re.compile(r"<(?P<animated>a?):(?P<name>[A-Za-z0-9_]{2,32}):(?P<id>[0-9]{15,21})>")
+KEYCAPS = [f"{digit}\ufe0f\u20e3" for digit in "123456789"]
+LETTERS = [chr(0x1F1E6 + i) for i in range(26)]  # regional indicators A to Z
+# Code points that may make up a Unicode emoji: pictographs, symbols, joiners, selectors,
+# skin tones, keycap parts, regional indicators and tag characters.
+_EMOJI_RANGES = (
+    (0x1F000, 0x1FAFF),
+    (0x2600, 0x27BF),
+    (0x2300, 0x23FF),
+    (0x2B00, 0x2BFF),
+    (0x2190, 0x21FF),
+    (0x25A0, 0x25FF),
+    (0x2100, 0x214F),
+    (0x3030, 0x3030),
+    (0x303D, 0x303D),
+    (0x3297, 0x3299),
+    (0x00A9, 0x00AE),
+    (0x203C, 0x2049),
+    (0x2934, 0x2935),
+)
+
+
+def custom_parts(mark: str) -> tuple[int, str, bool] | None:
+    """(id, name, animated) of a custom emoji's text, None for anything else."""
+    match = CUSTOM.fullmatch(mark)
+    if match is None:
+        return None
+    return int(match["id"]), match["name"], bool(match["animated"])
+
+
+def is_unicode_emoji(text: str) -> bool:
+    """Whether `text` is one Unicode emoji: a pictograph (with its variation selector and skin
+    tone), several joined by zero-width joiners, a flag, or a keycap."""
+    if _keycap(text):
+        return True
+    if len(text) == 2 and all(0x1F1E6 <= ord(c) <= 0x1F1FF for c in text):
+        return True  # a flag: two regional indicators
+    if (
+        len(text) > 2
+        and text[0] == "\U0001f3f4"
+        and all(0xE0020 <= ord(c) <= 0xE007F for c in text[1:])
+    ):
+        return True  # a subdivision flag: a black flag and tag characters
+    return 0 < len(text) <= 16 and all(_one(part) for part in text.split("\u200d"))
+
+
+def _one(part: str) -> bool:
+    """One pictograph, with a variation selector or a skin tone at most."""
+    core = [c for c in part if c not in "\ufe0f\ufe0e" and not 0x1F3FB <= ord(c) <= 0x1F3FF]
+    if len(core) != 1 or 0x1F1E6 <= ord(core[0]) <= 0x1F1FF:
+        return False
+    return any(low <= ord(core[0]) <= high for low, high in _EMOJI_RANGES)
+
+
+def _keycap(text: str) -> bool:
+    return len(text) in (2, 3) and text[0] in "0123456789#*" and text.endswith("\u20e3")
+
+
+def is_mark(text: str) -> bool:
+    """Whether `text` has the form of a mark: one Unicode emoji or one custom emoji."""
+    return custom_parts(text) is not None or is_unicode_emoji(unicodedata.normalize("NFC", text))
+
+
+@dataclass(frozen=True, slots=True)
+class Look:
+    """The marks and the input of one board."""
+
+    x: str = "❌"
+    o: str = "⭕"
+    empty: str = "⬜"
+    input: str = "buttons"
+
+    def mark(self, side: str) -> str:
+        """The mark of "X" or "O"."""
+        return self.x if side == "X" else self.o
+
+    @property
+    def buttons(self) -> bool:
+        """Whether cells are buttons."""
+        return self.input != "reactions"
+
+    @property
+    def reactions(self) -> bool:
+        """Whether moves are made by reactions."""
+        return self.input != "buttons"
+
+    def to_text(self) -> str:
+        """As stored: empty for the default look, else a JSON object of what differs."""
+        changed = {
+            name: value
+            for name, value in (("x", self.x), ("o", self.o), ("empty", self.empty))
+            if value != getattr(DEFAULT, name)
+        }
+        if self.input != DEFAULT.input:
+            changed["input"] = self.input
+        return json.dumps(changed, ensure_ascii=False, sort_keys=True) if changed else ""
+
+    @classmethod
+    def from_text(cls, text: str) -> Look:
+        """`to_text` read back; anything malformed reads as the default."""
+        if not text:
+            return DEFAULT
+        try:
+            raw = json.loads(text)
+        except ValueError:
+            return DEFAULT
+        if not isinstance(raw, dict):
+            return DEFAULT
+        found = {k: v for k, v in raw.items() if k in ("x", "o", "empty", "input")}
+        look = cls(**{k: v for k, v in found.items() if isinstance(v, str)})
+        return look if valid(look) else DEFAULT
+
+
+DEFAULT = Look()
+
+
+def valid(look: Look) -> bool:
+    """Three different marks of the right form, and a known input."""
+    marks = (look.x, look.o, look.empty)
+    return look.input in INPUTS and all(map(is_mark, marks)) and len(set(marks)) == 3
+
+
+def keys(size: int) -> list[str]:
+    """The reactions a board of `size` carries, in the order they are added."""
+    if size == 3:
+        return KEYCAPS[:9]
+    if size == 4:
+        return LETTERS[:16]
+    return LETTERS[:size] + [f"{digit}\ufe0f\u20e3" for digit in "12345"[:size]]
+
+
+def picks_cell(size: int) -> bool:
+    """Whether one reaction names a cell (3x3, 4x4); else a column, then a row (5x5)."""
+    return size <= 4
+
+
+def cell_key(size: int, cell: int) -> str | None:
+    """The reaction that plays `cell` where one reaction names a cell."""
+    return keys(size)[cell] if picks_cell(size) else None
+
+
+def read_key(size: int, key: str) -> tuple[str, int] | None:
+    """What a reaction means on a board of `size`: ("cell", n), ("column", n), ("row", n), or
+    None when it is none of the board's keys."""
+    key = _plain(key)
+    board_keys = [_plain(k) for k in keys(size)]
+    if key not in board_keys:
+        return None
+    index = board_keys.index(key)
+    if picks_cell(size):
+        return ("cell", index)
+    return ("column", index) if index < size else ("row", index - size)
+
+
+def _plain(key: str) -> str:
+    """A key without variation selectors: clients send keycaps with or without one."""
+    return key.replace("\ufe0f", "")
