@@ -18,15 +18,13 @@ SQLite), real time. Two measures:
 from __future__ import annotations
 
 import argparse
-import asyncio
 import random
 import sys
-import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.support.local_game import LocalBot, Table
+from tests.support.local_game import Table, bot_running, run
 from tests.support.localdiscord import Channel, FakeDiscord, User
 
 
@@ -92,32 +90,24 @@ async def main(games: int, bot_games_count: int) -> None:
     in_server = server.create_text_channel("games")
     alice, bob = (server.add_member(discord.create_user(n)) for n in ("alice", "bob"))
     dm = discord.create_dm(alice, bob)
-    await discord.start()
-    with tempfile.TemporaryDirectory() as folder:
-        bot = LocalBot(discord, Path(folder), CHALLENGE_COOLDOWN="0")
-        await bot.start()
-        table = Table(discord)
-        try:
-            print(f"friend games on 3x3, {games} per place, played to the end:")
-            for name, channel in (("server with the bot", in_server), ("DM (user install)", dm)):
-                per_click, acks = await friend_games(discord, table, channel, (alice, bob), games)
-                p50, p99 = (1000 * percentile(acks, q) for q in (0.5, 0.99))
-                print(
-                    f"  {name:22} requests per interaction {per_click:.2f} · "
-                    f"ack p50 {p50:.1f} ms, p99 {p99:.1f} ms ({len(acks)} interactions)"
-                )
-            shown = await bot_games(discord, table, bot_games_count)
-            total = shown["bot moves"]
-            without = shown["response"] + shown["webhook edit"]
+    async with bot_running(discord, CHALLENGE_COOLDOWN="0") as (_, table):
+        print(f"friend games on 3x3, {games} per place, played to the end:")
+        for name, channel in (("server with the bot", in_server), ("DM (user install)", dm)):
+            per_click, acks = await friend_games(discord, table, channel, (alice, bob), games)
+            p50, p99 = (1000 * percentile(acks, q) for q in (0.5, 0.99))
             print(
-                f"5x5 (4 in a row) against the bot in a server without it, {bot_games_count} "
-                f"games: {total} bot moves; {shown['response']} in the click's response, "
-                f"{shown['webhook edit']} in a webhook edit, {shown['channel routes']} channel "
-                f"routes used; shown without a channel route: {without / max(total, 1):.0%}"
+                f"  {name:22} requests per interaction {per_click:.2f} · "
+                f"ack p50 {p50:.1f} ms, p99 {p99:.1f} ms ({len(acks)} interactions)"
             )
-        finally:
-            await bot.stop()
-            await discord.close()
+        shown = await bot_games(discord, table, bot_games_count)
+        total = shown["bot moves"]
+        without = shown["response"] + shown["webhook edit"]
+        print(
+            f"5x5 (4 in a row) against the bot in a server without it, {bot_games_count} "
+            f"games: {total} bot moves; {shown['response']} in the click's response, "
+            f"{shown['webhook edit']} in a webhook edit, {shown['channel routes']} channel "
+            f"routes used; shown without a channel route: {without / max(total, 1):.0%}"
+        )
 
 
 if __name__ == "__main__":
@@ -125,7 +115,4 @@ if __name__ == "__main__":
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--bot-games", type=int, default=5)
     args = parser.parse_args()
-    try:
-        asyncio.run(main(args.games, args.bot_games))
-    except KeyboardInterrupt:
-        raise SystemExit(130) from None
+    run(main(args.games, args.bot_games))

@@ -16,7 +16,7 @@ from discord.ext import commands
 from bot.compute.runner import EngineRunner
 from bot.config import Settings, Shards
 from bot.discord_ui import gateway
-from bot.discord_ui.access import BOARD
+from bot.discord_ui.access import INVITE
 from bot.discord_ui.translator import CatalogTranslator
 from bot.discord_ui.tree import CheckedTree
 from bot.i18n import N_
@@ -155,7 +155,7 @@ class TicTacToeBot(commands.Bot):
     def invite_url(self) -> str:
         """The OAuth2 link that adds the bot to a server with what it needs."""
         client_id = self.application_id or (self.user.id if self.user else 0)
-        return discord.utils.oauth_url(client_id, permissions=BOARD, scopes=SCOPES)
+        return discord.utils.oauth_url(client_id, permissions=INVITE, scopes=SCOPES)
 
     def user_install_url(self) -> str:
         """The link that adds the app to a person's account: its commands in every DM, group

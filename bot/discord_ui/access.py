@@ -25,6 +25,7 @@ NAMES = {
     "send_messages": "Send Messages",
     "send_messages_in_threads": "Send Messages in Threads",
     "read_message_history": "Read Message History",
+    "add_reactions": "Add Reactions",
 }
 # What a board in a channel needs (no embeds, no privileged intents): asked for in the invite.
 BOARD = discord.Permissions(
@@ -33,6 +34,9 @@ BOARD = discord.Permissions(
     send_messages_in_threads=True,
     read_message_history=True,
 )
+# What the invite asks for: a board's needs, and for boards moved by reactions, adding them and
+# removing the ones read (Manage Messages: without it reactions still play).
+INVITE = BOARD | discord.Permissions(add_reactions=True, manage_messages=True)
 GONE_CODES = frozenset({10003, 10008})  # Unknown Channel, Unknown Message
 
 
@@ -65,16 +69,18 @@ def unshared(interaction: discord.Interaction[Any]) -> Text | None:
     )
 
 
-def missing(interaction: discord.Interaction[Any]) -> list[str]:
+def missing(interaction: discord.Interaction[Any], *, reactions: bool = False) -> list[str]:
     """The permissions the bot lacks in the interaction's channel, by name (none in DMs, and
-    none where it has no channel and answers only through interactions)."""
-    if interaction.guild_id is None or interaction.app_permissions.is_superset(BOARD):
+    none where it has no channel and answers only through interactions); `reactions`: the
+    board is moved by reactions only, which the bot must add."""
+    need = BOARD | discord.Permissions(add_reactions=reactions)
+    if interaction.guild_id is None or interaction.app_permissions.is_superset(need):
         return []
     if not reaches_channel(interaction):
         return []
     send = "send_messages_in_threads" if _in_thread(interaction) else "send_messages"
     have = interaction.app_permissions
-    flags = ("view_channel", send, "read_message_history")
+    flags = ("view_channel", send, "read_message_history", "add_reactions")[: 4 if reactions else 3]
     return [NAMES[flag] for flag in flags if not getattr(have, flag)]
 
 

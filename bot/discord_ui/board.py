@@ -12,14 +12,13 @@ view kept in memory: the game cog's click listener routes every click by its id 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from gettext import NullTranslations
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.discord_ui import endings
-from bot.discord_ui.endings import MARKS
+from bot.discord_ui import endings, grid
+from bot.games import look as looks
 from bot.games import rules as play
 from bot.games.record import PLAYED, GameRecord, Status
 from bot.i18n import N_, Text, translation
@@ -37,12 +36,6 @@ REVIEW = "review"
 ACTIONS = (ACCEPT, DECLINE, WITHDRAW, RESIGN, REMATCH, HINT, REVIEW)
 ID_PATTERN = re.compile(r"ttt:(?P<game>[0-9]{1,19}):(?P<what>[0-9]{1,2}|[a-z]{1,16})")
 
-EMPTY = "⬜"
-CORNER = "⬛"
-# Regional indicators and keycaps line up with the square emoji; a zero-width space keeps two
-# letters from fusing into a flag (B + E would otherwise show as Belgium's).
-COLUMN_LABELS = [chr(0x1F1E6 + i) for i in range(5)]
-ROW_LABELS = ["1️⃣", "2️⃣", "3️⃣", "4️⃣", "5️⃣"]
 BLANK_LABEL = "\u200b"  # a button needs a label or an emoji; an empty cell shows neither
 
 
@@ -56,26 +49,6 @@ def parse_id(custom_id: str) -> tuple[int, str] | None:
     one of the bot's ids."""
     match = ID_PATTERN.fullmatch(custom_id)
     return None if match is None else (int(match["game"]), match["what"])
-
-
-def marks_on(message: discord.Message | None) -> int | None:
-    """How many cells of a board message show a mark: what the clicker saw (None when there is
-    no message to read)."""
-    if message is None:
-        return None
-    cells = (b for b in buttons_in(message.components) if (b.custom_id or "")[-1:].isdigit())
-    return sum(button.emoji is not None for button in cells)
-
-
-def buttons_in(components: Any) -> Iterator[discord.Button]:
-    """Every button of a message, however deep in rows, containers and sections."""
-    for component in components or ():
-        if isinstance(component, discord.Button):
-            yield component
-        yield from buttons_in(getattr(component, "children", None))
-        accessory = getattr(component, "accessory", None)
-        if accessory is not None:
-            yield from buttons_in([accessory])
 
 
 class BoardView(discord.ui.LayoutView):
@@ -108,7 +81,7 @@ def _button(
     what: int | str,
     *,
     label: str | None = None,
-    emoji: str | None = None,
+    emoji: dict[str, Any] | None = None,
     style: discord.ButtonStyle = discord.ButtonStyle.secondary,
     disabled: bool = False,
 ) -> dict[str, Any]:
@@ -117,29 +90,8 @@ def _button(
         button["label"] = label
     button["custom_id"] = custom_id(game_id, what)
     if emoji is not None:
-        button["emoji"] = {"id": None, "name": emoji}
+        button["emoji"] = emoji
     return button
-
-
-def marks(game: GameRecord) -> list[str | None]:
-    """The mark in each cell, row-major ("X", "O" or None)."""
-    cells: list[str | None] = [None] * (game.size * game.size)
-    for ply, cell in enumerate(game.moves):
-        cells[cell] = "X" if ply % 2 == 0 else "O"
-    return cells
-
-
-def grid(game: GameRecord) -> str:
-    """The board as emoji, with column letters and row numbers on boards bigger than 3x3."""
-    cells = marks(game)
-    size = game.size
-    rows = []
-    for r in range(size):
-        row = "".join(MARKS[m] if m else EMPTY for m in cells[r * size : (r + 1) * size])
-        rows.append(ROW_LABELS[r] + row if size > 3 else row)
-    if size > 3:
-        rows.insert(0, CORNER + "\u200b".join(COLUMN_LABELS[:size]))
-    return "\n".join(rows)
 
 
 # Level names as the board shows them.
@@ -173,7 +125,36 @@ def header(game: GameRecord) -> str:
     catalog = translation(game.locale)
     title = _t(catalog, "Tic-tac-toe · {size}×{size}, {k} in a row", size=game.size, k=game.k)
     x, o = _who(game, "X", catalog), _who(game, "O", catalog)
-    return f"### {title}\n{MARKS['X']} {x} vs {MARKS['O']} {o}"
+    return f"### {title}\n{game.look.x} {x} vs {game.look.o} {o}"
+
+
+def _move(
+    game: GameRecord, player: str, mark: str, catalog: NullTranslations, picked: int | None
+) -> str:
+    """Whose move it is, and how to make it on a board that takes reactions."""
+    if not game.look.reactions or game.interactions_only:
+        return _t(catalog, "{player}, your move ({mark}).", player=player, mark=mark)
+    if looks.picks_cell(game.size):
+        return _t(
+            catalog,
+            "{player}, your move ({mark}): react with a cell's emoji.",
+            player=player,
+            mark=mark,
+        )
+    if picked is None:
+        return _t(
+            catalog,
+            "{player}, your move ({mark}): react with a column, then a row.",
+            player=player,
+            mark=mark,
+        )
+    return _t(
+        catalog,
+        "{player}, your move ({mark}): column {column} picked, now react with a row.",
+        player=player,
+        mark=mark,
+        column=grid.COLUMN_LABELS[picked],
+    )
 
 
 def _deadline(game: GameRecord) -> str:
@@ -185,7 +166,7 @@ def has_board(game: GameRecord) -> bool:
     return game.status is Status.ACTIVE or game.ending in PLAYED
 
 
-def status(game: GameRecord) -> str:
+def status(game: GameRecord, picked: int | None = None) -> str:
     """Whose turn it is, what the challenge waits for, or how the game ended, in words."""
     catalog = translation(game.locale)
     if game.status is Status.CHALLENGE:
@@ -194,7 +175,7 @@ def status(game: GameRecord) -> str:
             "{opponent}, {challenger} challenges you to a game! {x} moves first.",
             opponent=f"<@{play.opponent_id(game)}>",
             challenger=f"<@{game.challenger_id}>",
-            x=MARKS["X"],
+            x=game.look.x,
         )
         if game.deadline is None:
             return ask
@@ -204,8 +185,10 @@ def status(game: GameRecord) -> str:
     player = f"<@{play.player_id(game, side)}>"
     if game.status is Status.ACTIVE:
         if game.ai_side == side:
-            return _t(catalog, "{mark} {player} is thinking…", mark=MARKS[side], player=player)
-        move = _t(catalog, "{player}, your move ({mark}).", player=player, mark=MARKS[side])
+            return _t(
+                catalog, "{mark} {player} is thinking…", mark=game.look.mark(side), player=player
+            )
+        move = _move(game, player, game.look.mark(side), catalog, picked)
         if not game.deadline:
             return move
         clock = _t(catalog, "Time runs out {when}.", when=_deadline(game))
@@ -213,12 +196,12 @@ def status(game: GameRecord) -> str:
     return endings.result(game, catalog)
 
 
-def text(game: GameRecord) -> str:
+def text(game: GameRecord, picked: int | None = None) -> str:
     """Everything the message says, above the buttons."""
     parts = [header(game)]
     if has_board(game):
-        parts.append(grid(game))
-    parts.append(status(game))
+        parts.append(grid.grid(game, keyed=game.look.reactions and game.status is Status.ACTIVE))
+    parts.append(status(game, picked))
     return "\n\n".join(parts)
 
 
@@ -227,9 +210,13 @@ def _cell_button(
 ) -> dict[str, Any]:
     over = game.status is not Status.ACTIVE
     if mark is None:
+        if grid.shows_empty(game.look):
+            return _button(game.id, cell, emoji=grid.emoji(game.look.empty), disabled=over)
         return _button(game.id, cell, label=BLANK_LABEL, disabled=over)
     style = discord.ButtonStyle.success if cell in line else discord.ButtonStyle.secondary
-    return _button(game.id, cell, emoji=MARKS[mark], style=style, disabled=True)
+    return _button(
+        game.id, cell, emoji=grid.emoji(game.look.mark(mark)), style=style, disabled=True
+    )
 
 
 _Style = discord.ButtonStyle
@@ -256,15 +243,17 @@ def controls(game: GameRecord) -> tuple[str, ...]:
     return ()
 
 
-def view(game: GameRecord) -> BoardView:
-    """The whole message: text, board rows (row-major, one button per cell), controls.
+def view(game: GameRecord, picked: int | None = None) -> BoardView:
+    """The whole message: text, board rows (row-major, one button per cell, unless moves are
+    made by reactions only), controls. `picked`: a column chosen by reaction on 5x5, waiting for
+    its row.
 
     While the engine thinks the cells stay clickable, so a click then gets a polite refusal
     rather than nothing at all.
     """
-    parts: list[dict[str, Any]] = [{"type": TEXT_DISPLAY, "content": text(game)}]
-    if has_board(game):
-        cells = marks(game)
+    parts: list[dict[str, Any]] = [{"type": TEXT_DISPLAY, "content": text(game, picked)}]
+    if has_board(game) and game.look.buttons:
+        cells = grid.marks(game)
         line = play.winning_line(game)
         n = game.size
         for r in range(n):
@@ -277,6 +266,7 @@ def view(game: GameRecord) -> BoardView:
         for action in actions:
             label, emoji, style = LOOKS[action]
             name = catalog.gettext(label.msgid)
-            row.append(_button(game.id, action, label=name, emoji=emoji, style=style))
+            shown = None if emoji is None else grid.emoji(emoji)
+            row.append(_button(game.id, action, label=name, emoji=shown, style=style))
         parts.append({"type": ACTION_ROW, "components": row})
     return BoardView(parts)

@@ -9,8 +9,6 @@ from bot.games.record import Ending, GameRecord
 from bot.i18n import translation
 from engine import cell_name
 
-MARKS = {"X": "❌", "O": "⭕"}  # the marks, on the board and in its words
-
 
 def _t(catalog: NullTranslations, msgid: str, /, **values: object) -> str:
     """Words in the catalog's language, placeholders filled (``pybabel`` keyword ``_t:2``)."""
@@ -23,7 +21,7 @@ def result(game: GameRecord, catalog: NullTranslations | None = None) -> str:
     catalog = catalog or translation(game.locale)
     winner = game.winner
     both = {
-        "mark": MARKS[winner or "X"],
+        "mark": game.look.mark(winner or "X"),
         "winner": f"<@{play.player_id(game, winner)}>" if winner else "",
         "loser": f"<@{play.player_id(game, play.other(winner))}>" if winner else "",
     }

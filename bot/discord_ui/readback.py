@@ -1,7 +1,7 @@
 """A board message as Discord has it: whether it shows a stored game, whether it is still there,
 a link to it, and the refusal that points there.
 
-(How many marks a clicked board shows is ``board.marks_on``: every cell click reads it.)
+(How many marks a clicked board shows is ``grid.marks_on``: every cell click reads it.)
 """
 
 from __future__ import annotations
@@ -10,26 +10,29 @@ import asyncio
 
 import discord
 
-from bot.discord_ui import access, board
+from bot.discord_ui import access, board, grid
 from bot.games.record import GameRecord, Status
 from bot.i18n import N_, Text
 
 
 def shows(message: discord.Message | None, game: GameRecord | None) -> bool:
-    """Whether a board message shows the game as stored: as many marks, the same controls.
+    """Whether a board message shows the game as stored: as many marks, the same controls (a
+    board without cell buttons, moved by reactions: the same words and grid).
 
     True when there is nothing to compare (a click always carries its message).
     """
     if message is None or game is None:
         return True
-    marked, controls = 0, set()
-    for button in board.buttons_in(message.components):
+    controls = set()
+    for button in grid.buttons_in(message.components):
         what = (button.custom_id or "").rpartition(":")[2]
-        if what.isdigit():
-            marked += button.emoji is not None
-        else:
+        if not what.isdigit():
             controls.add(what)
-    return marked == len(game.moves) and controls == set(board.controls(game))
+    marked = grid.marks_on(message, game.look)
+    if marked is None and board.has_board(game):
+        texts = [getattr(c, "content", "") for c in message.components]
+        return board.text(game) in texts and controls == set(board.controls(game))
+    return (marked or 0) == len(game.moves) and controls == set(board.controls(game))
 
 
 async def board_exists(client: discord.Client, game: GameRecord, *, wait: float = 1.5) -> bool:

@@ -1,5 +1,6 @@
 """A server's own settings for games: where and who may play, the defaults of /tictactoe, the
-clocks, games at once per channel, and the language of the shared board.
+clocks, games at once per channel, the language of the shared board, and its look (the marks,
+and moves by buttons, reactions or both).
 
 Pure values. Every setting a server has not set is None (or empty) and means "the bot's own
 default" (from the environment, see ``bot.config``). Stored as a JSON object of the settings
@@ -14,6 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import engine
+from bot.games import look as looks
+from bot.games.look import Look
 
 # Sane bounds (seconds) for what a server may choose.
 TURN_TIMEOUT = (30, 86_400)
@@ -57,6 +60,19 @@ class ServerSettings:
     challenge_cooldown: int | None = None
     games_per_channel: int | None = None
     language: str | None = None
+    mark_x: str | None = None  # an emoji's text (see ``bot.games.look``)
+    mark_o: str | None = None
+    mark_empty: str | None = None
+    input: str | None = None  # "buttons", "reactions" or "both"
+
+    def look(self) -> Look:
+        """The look a new board of this server takes."""
+        return Look(
+            x=self.mark_x or looks.DEFAULT.x,
+            o=self.mark_o or looks.DEFAULT.o,
+            empty=self.mark_empty or looks.DEFAULT.empty,
+            input=self.input or looks.DEFAULT.input,
+        )
 
     def to_json(self) -> str:
         """The settings that are set, as a JSON object."""
@@ -107,4 +123,12 @@ def validated(settings: ServerSettings) -> ServerSettings:
         challenge_cooldown=within(settings.challenge_cooldown, CHALLENGE_COOLDOWN),
         games_per_channel=within(settings.games_per_channel, GAMES_PER_CHANNEL),
         language=settings.language if settings.language in BOARD_LANGUAGES else None,
+        mark_x=_mark(settings.mark_x),
+        mark_o=_mark(settings.mark_o),
+        mark_empty=_mark(settings.mark_empty),
+        input=settings.input if settings.input in looks.INPUTS else None,
     )
+
+
+def _mark(text: str | None) -> str | None:
+    return text if text is not None and looks.is_mark(text) else None

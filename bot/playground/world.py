@@ -12,7 +12,10 @@ import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import discord
 import simcord
+from simcord import MemberActor
+from simcord.builders import ChannelHandle
 
 from bot.client import create_bot
 from bot.config import Settings
@@ -24,7 +27,8 @@ CHANNEL = "games"
 MEMBERS = ("alice", "bob", "carol")
 TOPIC = (
     "Type /tictactoe to play the bot, or give a member as opponent to challenge them; "
-    "'Viewing as' (top) switches member."
+    "'Viewing as' (top) switches member. /tictactoe-settings set changes the marks (mark_x, "
+    "mark_o, mark_empty) and how players move (input: buttons, reactions or both)."
 )
 # Seconds a page action waits for the bot to finish what it started. SimCord also runs, within
 # them, any timer of the bot's that falls due: kept under the shortest clock (5 s), so no answer
@@ -42,6 +46,15 @@ class Opened:
     members: tuple[str, ...]
 
 
+def build_server(env: simcord.Env) -> tuple[ChannelHandle, list[MemberActor]]:
+    """The playground's server: #games and its members, who may all change its settings
+    (Manage Server), so that the page can switch the marks, the input and the rest."""
+    guild = env.create_guild(SERVER)
+    channel = guild.create_text_channel(CHANNEL, topic=TOPIC)
+    role = guild.create_role("players", permissions=discord.Permissions(manage_guild=True))
+    return channel, [guild.add_member(env.create_user(name), roles=[role]) for name in MEMBERS]
+
+
 async def serve(settings: Settings, *, port: int, opened: Callable[[Opened], None]) -> None:
     """Run the bot against a simulated Discord and serve its page until it is closed."""
     bot = create_bot(settings)
@@ -51,9 +64,7 @@ async def serve(settings: Settings, *, port: int, opened: Callable[[Opened], Non
     try:
         await env.start()
         try:
-            guild = env.create_guild(SERVER)
-            channel = guild.create_text_channel(CHANNEL, topic=TOPIC)
-            members = [guild.add_member(env.create_user(name)) for name in MEMBERS]
+            channel, members = build_server(env)
             preview = env.preview(channel, viewers=members, layout="channel", port=port)
             async with preview as page:
                 clock = WallClock(env, page)

@@ -15,12 +15,15 @@ from simcord import Env
 from bot.client import GC_THRESHOLDS, create_bot
 from bot.config import Settings
 
-# What a board in a channel needs, and nothing more (no administrator, no embeds).
+# What a board in a channel needs, and for boards moved by reactions adding them and removing
+# the ones read; nothing more (no administrator, no embeds).
 NEEDED = discord.Permissions(
     view_channel=True,
     send_messages=True,
     send_messages_in_threads=True,
     read_message_history=True,
+    add_reactions=True,
+    manage_messages=True,
 )
 
 

@@ -1,4 +1,5 @@
-"""The playground's clock: the simulated Discord keeps to the wall clock, in the real bot."""
+"""The playground's world: the simulated Discord keeps to the wall clock, in the real bot, and
+its members can switch the server's settings (the board's look among them)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from simcord.builders import ChannelHandle
 from bot.client import create_bot
 from bot.config import Settings
 from bot.playground.clock import WallClock, start_at_wall_clock
+from bot.playground.world import build_server
 from tests.bot.game_support import board_message, text
 
 COOLDOWN = 2.0  # seconds between two challenges from one member
@@ -45,9 +47,7 @@ async def world(tmp_path: Path) -> AsyncIterator[World]:
     start_at_wall_clock(env)
     try:
         await env.start()
-        guild = env.create_guild("Playground")
-        channel = guild.create_text_channel("games")
-        alice, bob = (guild.add_member(env.create_user(name)) for name in ("alice", "bob"))
+        channel, (alice, bob, _) = build_server(env)
         async with env.preview(channel, viewers=[alice, bob], layout="channel") as page:
             yield World(env, WallClock(env, page), channel, alice, bob)
         await env.shutdown()
@@ -78,3 +78,14 @@ async def test_a_cooldown_runs_out_in_real_time(world: World) -> None:
     again = await alice.slash(channel, "tictactoe", opponent=bob)
     assert not again.ephemeral
     assert "challenges you" in text(env, board_message(channel))
+
+
+async def test_the_members_switch_the_boards_look(world: World) -> None:
+    """Any member of the playground may change its settings: marks and moves by reactions."""
+    env, channel, alice = world.env, world.channel, world.alice
+    done = await alice.slash(channel, "tictactoe-settings set", mark_x="🐱", input="reactions")
+    assert done.response is not None and done.response.content.startswith("Saved.")
+    await alice.slash(channel, "tictactoe")
+    board = board_message(channel)
+    await alice.react(board, "5️⃣")
+    assert "🐱" in text(env, board).split("\n\n")[1]

@@ -1,4 +1,4 @@
-"""Several button clicks that reach the bot at the same instant.
+"""Several button clicks (and reactions) that reach the bot at the same instant.
 
 SimCord's actors settle the event loop after each action, and refuse to overlap, which is what
 a test usually wants. A race needs the opposite: every INTERACTION_CREATE delivered before the
@@ -19,6 +19,7 @@ from simcord.builders import ChannelHandle
 from simcord.enums import ComponentType, InteractionType
 
 Click = tuple[MemberActor, Any, str]  # who, which message, which custom_id
+Reaction = tuple[MemberActor, Any, str]  # who, on which message, which emoji
 
 
 def _emit_click(actor: MemberActor, message: Any, custom_id: str) -> InteractionResult:
@@ -53,12 +54,20 @@ def _emit_click(actor: MemberActor, message: Any, custom_id: str) -> Interaction
 
 
 async def click_together(
-    env: Env, clicks: Sequence[Click], *, timeout: float | None = None
+    env: Env,
+    clicks: Sequence[Click],
+    *,
+    reactions: Sequence[Reaction] = (),
+    timeout: float | None = None,
 ) -> list[InteractionResult]:
-    """Deliver every click before the bot handles any, then wait for the bot to finish."""
+    """Deliver every click and reaction before the bot handles any, then wait for the bot to
+    finish. A reaction is added as `MemberActor.react` adds it (MESSAGE_REACTION_ADD)."""
     env._begin_operation("click_together")
     try:
         results = [_emit_click(actor, message, custom_id) for actor, message, custom_id in clicks]
+        for actor, message, emoji in reactions:
+            stored = _actors._visible_message(actor, message)
+            env.backend.set_reaction(stored.channel_id, stored.id, emoji, actor.id, True)
         await env._settle_internal(timeout=timeout, dispatch="INTERACTION_CREATE")
         return results
     finally:

@@ -8,12 +8,14 @@ Every wait is on real time, bounded by ``WAIT``; the bot's log is kept in the te
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -205,3 +207,26 @@ class Table:
 
 def is_public(message: dict[str, Any]) -> bool:
     return not int(message["flags"]) & EPHEMERAL
+
+
+@contextlib.asynccontextmanager
+async def bot_running(discord: FakeDiscord, **env: str) -> AsyncIterator[tuple[LocalBot, Table]]:
+    """The local Discord started and the bot started against it (SQLite in a temporary folder,
+    settings `env`); both stopped after."""
+    await discord.start()
+    with tempfile.TemporaryDirectory() as folder:
+        bot = LocalBot(discord, Path(folder), **env)
+        try:
+            await bot.start()
+            yield bot, Table(discord)
+        finally:
+            await bot.stop()
+            await discord.close()
+
+
+def run(main: Coroutine[Any, Any, None]) -> None:
+    """Run a benchmark's main; Ctrl-C ends it with no traceback (exit code 130)."""
+    try:
+        asyncio.run(main)
+    except KeyboardInterrupt:
+        raise SystemExit(130) from None

@@ -1,4 +1,4 @@
-"""The game extension: /tictactoe, the board's clicks, and live games between clicks.
+"""The game extension: /tictactoe, the board's clicks and reactions, and live games between clicks.
 
 ``setup`` builds what the game cogs share (this process's registry of live games and the flow
 that changes them) and hands it to each; no part holds a pointer back to what built it. A
@@ -15,6 +15,7 @@ from bot.cogs.games.advice import Advice
 from bot.cogs.games.clicks import ClickCog
 from bot.cogs.games.command import GameCog
 from bot.cogs.games.flow import GameFlow
+from bot.cogs.games.reactions import ReactionCog
 from bot.cogs.games.settings import SettingsCog
 from bot.cogs.games.watch import DEADLINE, BoardWatch
 from bot.live.registry import GameRegistry
@@ -43,3 +44,4 @@ async def setup(bot: TicTacToeBot) -> None:
     await bot.add_cog(SettingsCog(store=bot.store, settings=bot.settings, servers=servers))
     await bot.add_cog(ClickCog(games=games, flow=flow, advice=Advice(bot.engine)))
     await bot.add_cog(BoardWatch(client=bot, games=games, flow=flow))
+    await bot.add_cog(ReactionCog(client=bot, games=games, flow=flow))

@@ -18,7 +18,7 @@ from bot.cogs.games.advice import Advice
 from bot.cogs.games.flow import GameFlow, Shown
 from bot.cogs.games.opening import open_game
 from bot.cogs.games.texts import NOT_SAVED
-from bot.discord_ui import access, board, readback, replies
+from bot.discord_ui import access, board, grid, readback, replies
 from bot.games import asking, rules
 from bot.games.record import GameRecord
 from bot.games.rules import Refused
@@ -192,7 +192,7 @@ def _cell(game: GameRecord | None, user_id: int, cell: int) -> GameRecord | Refu
 
 def _moved_on(interaction: Interaction, game: GameRecord) -> bool:
     """Whether the clicked board shows fewer moves than the game has."""
-    marks = board.marks_on(interaction.message)
+    marks = grid.marks_on(interaction.message, game.look)
     return marks is not None and marks < len(game.moves)
 
 
@@ -200,7 +200,7 @@ def _since_shown(interaction: Interaction, game: GameRecord) -> str:
     """The refusal of a click on an old position: the moves made since it was shown, in the
     clicker's language."""
     catalog = translation(str(interaction.locale))
-    shown = board.marks_on(interaction.message) or 0
+    shown = grid.marks_on(interaction.message, game.look) or 0
     played = ", ".join(
         N_("{side} played {cell}", side="XO"[ply % 2], cell=cell_name(cell, game.size)).render(
             catalog

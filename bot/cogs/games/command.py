@@ -155,7 +155,7 @@ class GameCog(commands.Cog):
         unshared = access.unshared(interaction)
         if unshared is not None:
             return unshared
-        lacking = access.missing(interaction)
+        lacking = access.missing(interaction, reactions=conf.input == "reactions")
         if lacking:
             return access.cannot_start(lacking)
         refusal = server.refuse_place(conf, interaction)

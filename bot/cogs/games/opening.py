@@ -1,8 +1,9 @@
 """Opening a game: the one way a game begins, for /tictactoe and a rematch alike.
 
 The channel is reserved first (synchronously, so two commands cannot both pass), the game takes
-an id and is saved, then its board is posted and the board's message id is stored in the game as
-it is by then: a click on the new board may already have changed it.
+an id and the server's look (marks, input) and is saved, then its board is posted and the
+board's message id is stored in the game as it is by then: a click on the new board may already
+have changed it.
 """
 
 from __future__ import annotations
@@ -19,10 +20,13 @@ from bot.cogs.games.flow import GameFlow
 from bot.cogs.games.texts import NOT_SAVED
 from bot.discord_ui import board, readback, replies
 from bot.games import rules
+from bot.games.look import Look
 from bot.games.record import GameRecord
 from bot.storage.base import StorageError
 
 log = logging.getLogger(__name__)
+
+POSTED = "ttt_board_posted"  # the event: a new board is on screen (its game id)
 
 Interaction = discord.Interaction[Any]
 
@@ -36,13 +40,15 @@ async def open_game(
     Returns the game as posted, or None when the channel is busy or the game could not be
     saved (the clicker is told, the reservation given back).
     """
-    limit = server.of(flow.servers, interaction.guild_id).games_per_channel or 1
+    conf = server.of(flow.servers, interaction.guild_id)
+    limit = conf.games_per_channel or 1
     if not flow.games.reserve(channel_id, limit) and not await _reclaim(flow, channel_id, limit):
         busy = readback.busy_text(flow.games.in_channel(channel_id))
         await replies.tell(interaction, server.busy(busy, limit, interaction.guild_id))
         return None
     try:
-        game = await flow.with_reply(build(await flow.store.next_game_id()))
+        game = _with_look(build(await flow.store.next_game_id()), conf.look())
+        game = await flow.with_reply(game)
         async with flow.games.lock(game.id):
             game = await flow.commit(game)
     except StorageError as exc:
@@ -62,9 +68,18 @@ async def open_game(
             await flow.abandon(game)
         raise
     game = await _note_message(flow, game.id, message_id)
+    flow.client.dispatch(POSTED, game.id)
     if rules.ai_to_move(game):
         await flow.ai_move(game.id, interaction, on_board=True)
     return game
+
+
+def _with_look(game: GameRecord, look: Look) -> GameRecord:
+    """A new board takes the server's look as it is now, and keeps it; where only interactions
+    reach the board, moves are by buttons (no reactions can be read there)."""
+    if game.interactions_only:
+        look = dataclasses.replace(look, input="buttons")
+    return dataclasses.replace(game, look=look)
 
 
 async def _reclaim(flow: GameFlow, channel_id: int, limit: int) -> bool:

@@ -21,7 +21,8 @@ from discord.ext import commands
 from bot.cogs.games import server
 from bot.cogs.games.command import LEVEL_CHOICES, SIZE_CHOICES
 from bot.config import Settings
-from bot.discord_ui import board, replies
+from bot.discord_ui import board, emoji, replies
+from bot.games.look import valid as valid_look
 from bot.games.settings import BOARD_LANGUAGES, ServerSettings, validated
 from bot.i18n import N_, Text, translation
 from bot.storage.base import StorageError, Store
@@ -40,6 +41,10 @@ SETTINGS = (
     "challenge_cooldown",
     "games_per_channel",
     "language",
+    "mark_x",
+    "mark_o",
+    "mark_empty",
+    "input",
 )
 ADMINS_ONLY = N_(
     "Only members with the Manage Server permission can change these settings; "
@@ -60,7 +65,17 @@ LABELS = {
     "challenge_cooldown": N_("Wait between two challenges"),
     "games_per_channel": N_("Games at once per channel"),
     "language": N_("Language of the board"),
+    "mark_x": N_("Mark of X"),
+    "mark_o": N_("Mark of O"),
+    "mark_empty": N_("Mark of an empty cell"),
+    "input": N_("How players move"),
 }
+INPUT_NAMES = {
+    "buttons": N_("buttons"),
+    "reactions": N_("reactions"),
+    "both": N_("buttons and reactions"),
+}
+INPUTS = [Choice(name=_l(name), value=name) for name in ("buttons", "reactions", "both")]
 ALL_CHANNELS = N_("all")
 EVERYONE = N_("everyone")
 AUTO_LANGUAGE = N_("the server's language if it is a Community server, else the starter's")
@@ -73,6 +88,7 @@ def describe(conf: ServerSettings, settings: Settings, catalog: Any) -> str:
     """Every setting of a server, one per line, in the reader's language."""
     turn, challenge = server.timeouts(conf, settings)
     level = conf.difficulty or "unbeatable"
+    look = conf.look()
     values: dict[str, tuple[object, bool]] = {
         "channels": (", ".join(f"<#{c}>" for c in conf.channels) or ALL_CHANNELS, False),
         "roles": (server.roles(conf) or EVERYONE, False),
@@ -87,6 +103,10 @@ def describe(conf: ServerSettings, settings: Settings, catalog: Any) -> str:
         ),
         "games_per_channel": (conf.games_per_channel or 1, conf.games_per_channel is None),
         "language": (BOARD_LANGUAGES.get(conf.language or "", AUTO_LANGUAGE), False),
+        "mark_x": (look.x, conf.mark_x is None),
+        "mark_o": (look.o, conf.mark_o is None),
+        "mark_empty": (look.empty, conf.mark_empty is None),
+        "input": (INPUT_NAMES[look.input], conf.input is None),
     }
     lines = []
     for name in SETTINGS:
@@ -133,8 +153,12 @@ class SettingsCog(commands.Cog):
         challenge_cooldown=_l("Seconds between two challenges by the same member"),
         games_per_channel=_l("How many games may run at once in one channel"),
         language=_l("Language of the shared board"),
+        mark_x=_l("Mark of X: one emoji (Unicode, this server's, or one of mine)"),
+        mark_o=_l("Mark of O: one emoji (Unicode, this server's, or one of mine)"),
+        mark_empty=_l("Mark of an empty cell: one emoji"),
+        input=_l("How players move: buttons, reactions under the board, or both"),
     )
-    @app_commands.choices(difficulty=LEVEL_CHOICES, language=LANGUAGES)
+    @app_commands.choices(difficulty=LEVEL_CHOICES, language=LANGUAGES, input=INPUTS)
     @app_commands.choices(size=SIZE_CHOICES)
     async def set_(
         self,
@@ -147,6 +171,10 @@ class SettingsCog(commands.Cog):
         challenge_cooldown: Range[int, 0, 3_600] | None = None,
         games_per_channel: Range[int, 1, 10] | None = None,
         language: str | None = None,
+        mark_x: str | None = None,
+        mark_o: str | None = None,
+        mark_empty: str | None = None,
+        input: str | None = None,
     ) -> None:
         """Only members with Manage Server."""
         given = {
@@ -158,11 +186,22 @@ class SettingsCog(commands.Cog):
             "challenge_cooldown": challenge_cooldown,
             "games_per_channel": games_per_channel,
             "language": language,
+            "mark_x": mark_x,
+            "mark_o": mark_o,
+            "mark_empty": mark_empty,
+            "input": input,
         }
         changes = {name: value for name, value in given.items() if value is not None}
         if not changes:
             await replies.tell(interaction, NOTHING)
             return
+        for name, mark in (("mark_x", mark_x), ("mark_o", mark_o), ("mark_empty", mark_empty)):
+            if mark is not None:
+                changes[name] = mark.strip()
+                refusal = await emoji.refuse_mark(mark.strip(), interaction)
+                if refusal is not None:
+                    await replies.tell(interaction, refusal)
+                    return
         await self._change(interaction, lambda conf: dataclasses.replace(conf, **changes))
 
     @group.command(name="channel", description=_l("Allow games in a channel, or remove it."))
@@ -217,6 +256,9 @@ class SettingsCog(commands.Cog):
             await replies.tell(interaction, ADMINS_ONLY)
             return
         after = validated(change(server.of(self.servers, guild_id)))
+        if not valid_look(after.look()):
+            await replies.tell(interaction, emoji.SAME)
+            return
         try:
             await self.store.save_server_settings(guild_id, after)
         except StorageError as exc:

@@ -17,7 +17,9 @@ What it implements is what discord.py and this bot use, no more:
   ``create_group_dm``), servers that have not added the bot (``create_guild(with_bot=False)``),
   with the interaction's ``context`` and ``authorizing_integration_owners`` as Discord sends them,
   channel routes refused there, tokens that expire on this Discord's clock (``advance``), the
-  follow-up limit and answers forced ephemeral (see ``rest``).
+  follow-up limit and answers forced ephemeral (see ``rest``);
+- reactions: the bot's own, limited per channel as Discord does, and the players'
+  (``reactions``).
 
 Anything else is answered 404 and counted in ``unexpected``, which the benchmark reports. Every
 interaction is timed from the moment its INTERACTION_CREATE frame is written to the moment the
@@ -52,10 +54,11 @@ from tests.support.localdiscord.model import (
     now,
     snowflake,
 )
+from tests.support.localdiscord.reactions import Reactions
 from tests.support.localdiscord.rest import Rest
 
 
-class FakeDiscord(Gateway, Rest):
+class FakeDiscord(Gateway, Rest, Reactions):
     """The server, its world (guilds, channels, members, messages) and the timings."""
 
     def __init__(self) -> None:
@@ -81,6 +84,8 @@ class FakeDiscord(Gateway, Rest):
         self.refused: list[tuple[str, str]] = []
         self.owners_of: dict[int, dict[str, str]] = {}
         self.failing_edits = 0  # edits of an original response to refuse next (a fault)
+        self.limited = 0  # requests answered 429 (rate limited)
+        self._next_reaction: dict[int, float] = {}
         self._ahead = 0.0  # seconds this Discord's clock runs ahead of real time
 
     # ------------------------------------------------------------------ the world
@@ -135,7 +140,7 @@ class FakeDiscord(Gateway, Rest):
         app = web.Application(client_max_size=8 * 1024 * 1024)
         app.router.add_get("/gateway", self._gateway)
         api = "/api/v10"
-        for method, path, handler in self.routes():
+        for method, path, handler in self.routes() + self.reaction_routes():
             app.router.add_route(method, api + path, handler)
         app.router.add_route("*", "/{tail:.*}", self._unknown)
         self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
@@ -246,9 +251,14 @@ class FakeDiscord(Gateway, Rest):
         return iid
 
     async def slash(self, user: User, channel: Channel, name: str, **options: Any) -> int:
-        """A slash command with options given as Python values (a `User` for a user option)."""
+        """A slash command with options given as Python values (a `User` for a user option);
+        a subcommand is named after its command ("tictactoe-settings set")."""
+        name, _, sub = name.partition(" ")
         command = self.commands[name]
-        kinds = {o["name"]: o["type"] for o in command.get("options", [])}
+        listed = command.get("options", [])
+        if sub:
+            listed = next(o for o in listed if o["name"] == sub).get("options", [])
+        kinds = {o["name"]: o["type"] for o in listed}
         sent: list[dict[str, Any]] = []
         resolved: dict[str, dict[str, Any]] = {}
         for key, value in options.items():
@@ -263,12 +273,9 @@ class FakeDiscord(Gateway, Rest):
                     resolved.setdefault("members", {})[str(value.id)] = member
             else:
                 sent.append({"name": key, "type": kinds[key], "value": value})
-        data: dict[str, Any] = {
-            "id": command["id"],
-            "name": name,
-            "type": 1,
-            "options": sent,
-        }
+        if sub:
+            sent = [{"name": sub, "type": 1, "options": sent}]
+        data: dict[str, Any] = {"id": command["id"], "name": name, "type": 1, "options": sent}
         if channel.guild_id is not None:
             data["guild_id"] = str(channel.guild_id)
         if resolved:

@@ -1,0 +1,191 @@
+"""Moves by reactions, on the boards of servers whose ``input`` setting asks for them.
+
+A board that takes reactions carries one per cell on 3x3 and 4x4, and on 5x5 one per column and
+one per row (``bot.games.look.keys``). The bot adds them after posting the board, in a task of
+its own: Discord limits reactions per channel to a few a second, and nothing else waits behind
+them (other games, clicks, even a move made before the last reaction appears). A restart adds
+what was left.
+
+A reaction is read from the raw gateway event, so it works without any message cache and after
+a restart. It is a move by the player whose turn it is, decided under the game's lock like a
+click. A reaction has no interaction, so nothing can be said privately: a reaction that plays
+nothing (not your turn, a taken cell, not a player) is removed quietly where the bot has Manage
+Messages, and ignored where it has not; the channel never hears of it. Played reactions are
+removed too (with Manage Messages), so a key can be used again; without it a player takes the
+reaction back and adds it again to use the same key twice (5x5 columns and rows).
+"""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+from discord.ext import commands
+
+from bot.cogs.games.flow import GameFlow
+from bot.cogs.games.opening import POSTED
+from bot.discord_ui import board
+from bot.games import look as looks
+from bot.games import rules
+from bot.games.record import GameRecord, Status
+from bot.games.rules import Refused
+from bot.live.registry import GameRegistry
+from bot.storage.base import StorageError
+
+log = logging.getLogger(__name__)
+
+
+class ReactionCog(commands.Cog):
+    """Adds the reactions of boards that take them and plays the moves they make."""
+
+    def __init__(self, *, client: discord.Client, games: GameRegistry, flow: GameFlow) -> None:
+        self.client = client
+        self.games = games
+        self.flow = flow
+        # game id -> (player id, column, moves then): a column picked on 5x5, waiting for a row
+        self._picked: dict[int, tuple[int, int, int]] = {}
+
+    # ------------------------------------------------------------- the reactions
+
+    @commands.Cog.listener(f"on_{POSTED}")
+    async def on_board_posted(self, game_id: int) -> None:
+        """Add a new board's reactions, in a task: the command's answer does not wait."""
+        game = self.games.get(game_id)
+        if game is not None and _takes_reactions(game):
+            self.games.spawn(self._add_reactions(game_id, fresh=True), name=f"ttt-keys-{game_id}")
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """After a start (or a reconnection): finish adding the reactions of live boards."""
+        for game in self.games.live():
+            if _takes_reactions(game) and game.message_id is not None:
+                name = f"ttt-keys-{game.id}"
+                self.games.spawn(self._add_reactions(game.id, fresh=False), name=name)
+
+    async def _add_reactions(self, game_id: int, *, fresh: bool) -> None:
+        """Add the board's reactions that are not there yet, while the game is on."""
+        game = self.games.get(game_id)
+        if game is None or game.message_id is None:
+            return
+        channel = self.client.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
+        message = channel.get_partial_message(game.message_id)
+        present: set[str] = set()
+        try:
+            if not fresh:
+                shown = await message.fetch()
+                present = {_plain(str(r.emoji)) for r in shown.reactions if r.me}
+            for key in looks.keys(game.size):
+                current = self.games.get(game_id)
+                if current is None or not rules.is_live(current):
+                    return  # over: the rest would be noise
+                if _plain(key) not in present:
+                    await message.add_reaction(key)
+        except discord.HTTPException as exc:
+            log.warning("could not add the reactions of game %s: %s", game_id, exc)
+
+    # ------------------------------------------------------------------ moves
+
+    @commands.Cog.listener()
+    async def on_raw_reaction_add(self, payload: discord.RawReactionActionEvent) -> None:
+        """A reaction on a board that takes them: a move, or nothing (removed quietly)."""
+        me = self.client.user
+        if me is None or payload.user_id == me.id or payload.guild_id is None:
+            return
+        game = next(
+            (
+                g
+                for g in self.games.games_in(payload.channel_id)
+                if g.message_id == payload.message_id
+            ),
+            None,
+        )
+        if game is None or not _takes_reactions(game):
+            return
+        meaning = looks.read_key(game.size, str(payload.emoji))
+        if meaning is None:
+            return  # not one of the board's keys: a reaction of someone's own, left alone
+        try:
+            after = await self._play(game.id, payload.user_id, meaning)
+        except Exception:
+            log.exception("the reaction on game %s failed", game.id)
+            after = None
+        await self._take_back(payload)
+        if after is not None and rules.ai_to_move(after):
+            await self.flow.ai_move(game.id)
+
+    async def _play(
+        self, game_id: int, user_id: int, meaning: tuple[str, int]
+    ) -> GameRecord | None:
+        """Under the game's lock: the move the reaction makes, saved and shown; None when it
+        makes none (refused, half a move on 5x5, or not saved)."""
+        async with self.games.lock(game_id):
+            game = self.games.get(game_id)
+            if game is None or self.games.is_unsaved(game_id):
+                return None
+            cell = await self._cell(game, user_id, meaning)
+            if cell is None:
+                return None
+            result = rules.move(game, user_id, cell)
+            if isinstance(result, Refused):
+                return None
+            try:
+                after = await self.flow.commit(await self.flow.with_reply(result))
+            except StorageError as exc:
+                log.error("could not save the move by reaction in game %s: %s", game_id, exc)
+                return None
+            self._picked.pop(game_id, None)
+            await self.flow.publish(after)
+            return after
+
+    async def _cell(self, game: GameRecord, user_id: int, meaning: tuple[str, int]) -> int | None:
+        """The cell a reaction plays; on 5x5 a column is kept (and shown) until its row."""
+        kind, index = meaning
+        if kind == "cell":
+            return index
+        if game.status is not Status.ACTIVE or rules.player_id(game, rules.turn(game)) != user_id:
+            return None
+        if kind == "column":
+            self._picked[game.id] = (user_id, index, len(game.moves))
+            await self._show_picked(game, index)
+            return None
+        picked = self._picked.pop(game.id, None)
+        if picked is None or picked[0] != user_id or picked[2] != len(game.moves):
+            return None
+        return index * game.size + picked[1]
+
+    async def _show_picked(self, game: GameRecord, column: int) -> None:
+        """Show the column a player picked, waiting for its row."""
+        if game.message_id is None:
+            return
+        channel = self.client.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
+        try:
+            await channel.get_partial_message(game.message_id).edit(view=board.view(game, column))
+        except discord.HTTPException as exc:
+            log.warning("could not show the column picked in game %s: %s", game.id, exc)
+
+    async def _take_back(self, payload: discord.RawReactionActionEvent) -> None:
+        """Remove a reaction the bot has read, where it has Manage Messages."""
+        if not self._may_manage(payload):
+            return
+        channel = self.client.get_partial_messageable(payload.channel_id, guild_id=payload.guild_id)
+        message = channel.get_partial_message(payload.message_id)
+        try:
+            await message.remove_reaction(payload.emoji, discord.Object(id=payload.user_id))
+        except discord.HTTPException as exc:
+            log.info("could not remove a reaction in channel %s: %s", payload.channel_id, exc)
+
+    def _may_manage(self, payload: discord.RawReactionActionEvent) -> bool:
+        """Whether the bot may remove others' reactions in the reaction's channel."""
+        guild = self.client.get_guild(payload.guild_id or 0)
+        if guild is None:
+            return False
+        place = guild.get_channel_or_thread(payload.channel_id)
+        return place is not None and place.permissions_for(guild.me).manage_messages
+
+
+def _takes_reactions(game: GameRecord) -> bool:
+    return game.look.reactions and not game.interactions_only
+
+
+def _plain(key: str) -> str:
+    return key.replace("\ufe0f", "")

@@ -1,0 +1,145 @@
+"""A server's own marks (settings mark_x, mark_o, mark_empty), through SimCord: what is refused,
+every place a board is drawn, a board keeping the marks it started with, and reading a board
+back with marks that are not the defaults."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from simcord import Env
+
+from bot.client import TicTacToeBot
+from tests.bot.game_support import board_message, raw, text
+from tests.bot.test_restart import restart
+from tests.bot.test_server_settings import server_with_admin
+from tests.support.burst import click_together
+
+
+def cell_emojis(env: Env, message: Any) -> list[str | None]:
+    """The emoji of each cell button, as a mark's text (a custom one as <:name:id>)."""
+    found = []
+    for row in raw(env, message).components:
+        for button in row.get("components", []):
+            if button.get("type") != 2 or not button["custom_id"].split(":")[-1].isdigit():
+                continue
+            emoji = button.get("emoji")
+            if emoji is None:
+                found.append(None)
+            elif emoji.get("id"):
+                found.append(f"<:{emoji['name']}:{emoji['id']}>")
+            else:
+                found.append(emoji["name"])
+    return found
+
+
+async def test_refused_marks_say_why_and_change_nothing(simcord_env: Env) -> None:
+    """Not an emoji, another server's emoji, the same mark twice: one private line each, and
+    the settings stay as they were."""
+    _, channel, admin, _ = server_with_admin(simcord_env, "alice")
+    other = simcord_env.create_guild()
+    foreign = other.create_emoji("stranger")
+
+    words = await admin.slash(channel, "tictactoe-settings set", mark_x="cat")
+    elsewhere = await admin.slash(
+        channel, "tictactoe-settings set", mark_o=f"<:stranger:{foreign.id}>"
+    )
+    same = await admin.slash(channel, "tictactoe-settings set", mark_x="⭕")
+    shown = await admin.slash(channel, "tictactoe-settings show")
+
+    assert words.ephemeral and "is not an emoji I know" in words.response.content
+    assert elsewhere.ephemeral and "I can't show" in elsewhere.response.content
+    assert same.ephemeral and "three different marks" in same.response.content
+    assert "`mark_x` · Mark of X: ❌ (default)" in shown.response.content
+    assert "`mark_o` · Mark of O: ⭕ (default)" in shown.response.content
+
+
+async def test_a_servers_marks_on_every_part_of_the_board(simcord_env: Env) -> None:
+    """A Unicode X, this server's emoji for O, an application emoji for empty cells: the
+    header, the grid, the buttons, the end and the review use them; a click on an old
+    position is still recognised (reading back does not rely on the default marks)."""
+    guild, channel, admin, (alice, bob) = server_with_admin(simcord_env, "alice", "bob")
+    dog = guild.create_emoji("dog")
+    dot = simcord_env.backend.create_application_emoji("dot")
+    o_mark, empty = f"<:dog:{dog.id}>", f"<:dot:{dot.id}>"
+    done = await admin.slash(
+        channel, "tictactoe-settings set", mark_x="🐱", mark_o=o_mark, mark_empty=empty
+    )
+    assert "Saved." in done.response.content
+    assert f"Mark of O: {o_mark}" in done.response.content
+
+    await alice.slash(channel, "tictactoe", opponent=bob)
+    board = board_message(channel)
+    assert f"🐱 {alice.mention} vs {o_mark} {bob.mention}" in text(simcord_env, board)
+    await bob.click(board, label="Accept")
+    game_id = board.components[-1].children[0].custom_id.split(":")[1]
+    assert cell_emojis(simcord_env, board) == [empty] * 9
+    assert text(simcord_env, board).count(empty) == 9  # the grid
+
+    await alice.click(board, custom_id=f"ttt:{game_id}:0")
+    # Bob's move and Alice's click arrive together: hers was made on the board before his move.
+    _, late = await click_together(
+        simcord_env, [(bob, board, f"ttt:{game_id}:4"), (alice, board, f"ttt:{game_id}:1")]
+    )
+    assert late.ephemeral and "before your click arrived" in late.response.content
+    assert cell_emojis(simcord_env, board)[:5] == ["🐱", empty, empty, empty, o_mark]
+    await alice.click(board, custom_id=f"ttt:{game_id}:1")
+    for who, cell in ((bob, 3), (alice, 2)):
+        await who.click(board, custom_id=f"ttt:{game_id}:{cell}")
+    assert f"🐱 {alice.mention} wins" in text(simcord_env, board)
+    review = await bob.click(board, label="Review")
+    assert review.ephemeral
+
+
+async def test_a_board_keeps_its_marks_after_the_setting_changes_and_a_restart(
+    simcord_env: Env, make_bot: Callable[..., TicTacToeBot]
+) -> None:
+    """A game started with 🐱 keeps it when the server switches to 🦊 and after a restart; the
+    rematch, a new board, takes 🦊."""
+    _, channel, admin, (alice,) = server_with_admin(simcord_env, "alice")
+    await admin.slash(channel, "tictactoe-settings set", mark_x="🐱")
+    await alice.slash(channel, "tictactoe")
+    board = board_message(channel)
+    game_id = board.components[-1].children[0].custom_id.split(":")[1]
+    await admin.slash(channel, "tictactoe-settings set", mark_x="🦊")
+
+    await alice.click(board, custom_id=f"ttt:{game_id}:4")
+    assert "🐱" in cell_emojis(simcord_env, board)
+    await restart(simcord_env, make_bot)
+    free = cell_emojis(simcord_env, board).index(None)
+    await alice.click(board, custom_id=f"ttt:{game_id}:{free}")
+    assert cell_emojis(simcord_env, board).count("🐱") == 2
+    assert "🦊" not in text(simcord_env, board)
+
+    await alice.click(board, label="Resign")
+    await alice.click(board, label="Rematch")
+    rematch = board_message(channel)
+    assert rematch.id != board.id and "🦊" in text(simcord_env, rematch)
+
+
+@pytest.mark.parametrize("size", [3, 4, 5])
+async def test_custom_marks_on_every_board_size_and_after_a_restart(
+    simcord_env: Env, make_bot: Callable[..., TicTacToeBot], size: int
+) -> None:
+    """On 3x3, 4x4 and 5x5 the grid and the buttons show the server's marks, before and after
+    a restart."""
+    guild, channel, admin, (alice,) = server_with_admin(simcord_env, "alice")
+    star = guild.create_emoji("star")
+    o_mark = f"<:star:{star.id}>"
+    await admin.slash(
+        channel, "tictactoe-settings set", mark_x="🟥", mark_o=o_mark, mark_empty="🟦"
+    )
+    await alice.slash(channel, "tictactoe", size=size)
+    board = board_message(channel)
+    game_id = board.components[-1].children[0].custom_id.split(":")[1]
+    await alice.click(board, custom_id=f"ttt:{game_id}:0")
+    await restart(simcord_env, make_bot)
+    second = cell_emojis(simcord_env, board).index("🟦")
+    await alice.click(board, custom_id=f"ttt:{game_id}:{second}")
+
+    shown = cell_emojis(simcord_env, board)
+    assert shown.count("🟥") == 2 and shown.count(o_mark) == 2
+    assert shown.count("🟦") == size * size - 4
+    grid = text(simcord_env, board).split("\n\n")[1]
+    assert grid.count("🟥") == 2 and grid.count(o_mark) == 2 and grid.count("🟦") == size * size - 4
