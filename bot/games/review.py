@@ -49,15 +49,20 @@ KEPT_WORDS = {WIN: N_("the win"), DRAW: N_("the draw"), LOSS: N_("the loss")}
 
 
 def review(
-    moves: Sequence[int], size: int, k: int, names: Mapping[str, str | Text] | None = None
+    moves: Sequence[int],
+    size: int,
+    k: int,
+    names: Mapping[str, str | Text] | None = None,
+    marks: Mapping[str, str] | None = None,
 ) -> list[Text]:
     """Lines naming every move that changed the result, then a summary line.
 
-    ``names`` maps "X" and "O" to display names. A move can only make its player's result
+    ``names`` maps "X" and "O" to display names, ``marks`` to the marks the board shows (the
+    letters when left out). A move can only make its player's result
     worse (win to draw, win to loss, draw to loss); for each such move the line names the best
     move the player had instead. Raises ``engine.IllegalMoveError`` for an impossible move list.
     """
-    names = names or {}
+    who = {side: _who(side, names or {}, marks or {}) for side in ("X", "O")}
     lines: list[Text] = []
     mistakes = {"X": 0, "O": 0}
     board = Board.empty(size, k)
@@ -75,7 +80,7 @@ def review(
         was = result_class(before)
         if now != was:
             mistakes[mark] += 1
-            lines.append(_mistake(number, _who(mark, names), board, cell, was, now))
+            lines.append(_mistake(number, who[mark], board, cell, was, now))
         board, before = after, next_value
     if not any(mistakes.values()):
         lines.append(N_("No move changed the result: perfect play from both sides."))
@@ -83,9 +88,9 @@ def review(
         lines.append(
             N_(
                 "Moves that changed the result: {x} {x_count}, {o} {o_count}.",
-                x=_who("X", names),
+                x=who["X"],
                 x_count=mistakes["X"],
-                o=_who("O", names),
+                o=who["O"],
                 o_count=mistakes["O"],
             )
         )
@@ -142,6 +147,6 @@ def _mistake(number: int, who: Text | str, board: Board, cell: int, was: str, no
     )
 
 
-def _who(mark: str, names: Mapping[str, str | Text]) -> Text | str:
-    name = names.get(mark)
+def _who(side: str, names: Mapping[str, str | Text], marks: Mapping[str, str]) -> Text | str:
+    name, mark = names.get(side), marks.get(side, side)
     return N_("{name} ({mark})", name=name, mark=mark) if name else mark

@@ -94,7 +94,7 @@ async def test_review_names_the_move_that_lost_the_game_and_a_move_that_held(sim
     assert changed
     number, cell = changed[0]
     match = re.fullmatch(
-        rf"Move {number}: You \(X\) played ([A-C][1-3]); the position went from a draw to a "
+        rf"Move {number}: You \(❌\) played ([A-C][1-3]); the position went from a draw to a "
         r"loss; ([A-C][1-3]) kept the draw\.",
         lines[1],
     )
@@ -104,8 +104,8 @@ async def test_review_names_the_move_that_lost_the_game_and_a_move_that_held(sim
     moves = (await simcord_env.bot.store.load_game(1)).moves
     assert analyse(Board.from_moves(moves[: number - 1], 3, 3))[kept] == 0
     assert lines[-1] == (
-        f"Moves that changed the result: You (X) {len(changed)}, "
-        f"<@{simcord_env.bot.user.id}> (O) 0."
+        f"Moves that changed the result: You (❌) {len(changed)}, "
+        f"<@{simcord_env.bot.user.id}> (⭕) 0."
     )
 
 
@@ -123,7 +123,7 @@ async def test_anyone_may_review_a_finished_game_but_not_a_live_one(simcord_env:
 
     assert result.ephemeral
     content = result.response.content
-    assert f"{bob.mention} (O) played A2" in content  # the loss came from Bob's first move
+    assert f"{bob.mention} (⭕) played A2" in content  # the loss came from Bob's first move
     assert "You" not in content
 
 

@@ -53,6 +53,7 @@ async def test_refused_marks_say_why_and_change_nothing(simcord_env: Env) -> Non
     assert same.ephemeral and "three different marks" in same.response.content
     assert "`mark_x` · Mark of X: ❌ (default)" in shown.response.content
     assert "`mark_o` · Mark of O: ⭕ (default)" in shown.response.content
+    assert "`input` · How players move: buttons (default)" in shown.response.content
 
 
 async def test_a_servers_marks_on_every_part_of_the_board(simcord_env: Env) -> None:
@@ -89,7 +90,7 @@ async def test_a_servers_marks_on_every_part_of_the_board(simcord_env: Env) -> N
         await who.click(board, custom_id=f"ttt:{game_id}:{cell}")
     assert f"🐱 {alice.mention} wins" in text(simcord_env, board)
     review = await bob.click(board, label="Review")
-    assert review.ephemeral
+    assert review.ephemeral and "(🐱)" in review.response.content
 
 
 async def test_a_board_keeps_its_marks_after_the_setting_changes_and_a_restart(

@@ -110,7 +110,10 @@ async def test_a_friend_game_by_reactions_refuses_quietly(simcord_env: Env) -> N
     assert (await game_of(simcord_env, board)).moves == ()
     assert reactions(simcord_env, board)["5️⃣"] == [simcord_env.backend.bot_user.id]
 
-    for who, key in ((alice, "1️⃣"), (bob, "4️⃣"), (alice, "2️⃣"), (bob, "5️⃣"), (alice, "3️⃣")):
+    await alice.react(board, "1️⃣")
+    await bob.react(board, "1️⃣")  # a board that has moved on: the cell is Alice's now
+    assert (await game_of(simcord_env, board)).moves == (0,)
+    for who, key in ((bob, "4️⃣"), (alice, "2️⃣"), (bob, "5️⃣"), (alice, "3️⃣")):
         await who.react(board, key)
     game = await game_of(simcord_env, board)
     assert game.ending is not None and game.winner == "X"

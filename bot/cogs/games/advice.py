@@ -107,7 +107,8 @@ class Advice:
         if isinstance(found, Refused):
             await replies.tell(interaction, found.text)
             return
-        args = (list(found.moves), found.size, found.k, names(found, interaction.user.id))
+        marks = {"X": found.look.x, "O": found.look.o}
+        args = (list(found.moves), found.size, found.k, names(found, interaction.user.id), marks)
         lines = await self._work(interaction, found, review.review, args, REVIEW_LIMIT)
         if lines is None:
             await replies.tell(interaction, too_deep(found, REVIEW_LIMIT, "review"))
