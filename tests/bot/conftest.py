@@ -11,6 +11,7 @@ import pytest
 from bot.client import TicTacToeBot, create_bot
 from bot.cogs.games import flow
 from bot.config import Settings
+from tests.support.localdiscord import FakeDiscord
 
 
 @pytest.fixture
@@ -58,3 +59,14 @@ def two_step_replies(monkeypatch: pytest.MonkeyPatch) -> None:
     """A click's response does not wait for the bot's reply on a big board: the player's move
     is shown first and the reply in a second edit, as when the search outlasts the wait."""
     monkeypatch.setattr(flow, "REPLY_WAIT", 0.0)
+
+
+@pytest.fixture
+async def local_discord() -> AsyncIterator[FakeDiscord]:
+    """The local Discord of tests/support/localdiscord, listening for a test's bot process."""
+    fake = FakeDiscord()
+    await fake.start()
+    try:
+        yield fake
+    finally:
+        await fake.close()

@@ -11,63 +11,37 @@ that the bot never used a channel route there (``discord.refused`` stays empty).
 
 from __future__ import annotations
 
-import asyncio
 import random
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import aiohttp
 import pytest
 
-from bot.games.record import Ending, GameRecord, Status
+from bot.games.record import Ending, Status
 from bot.storage.sqlite import SQLiteStore
-from tests.support.local_game import LocalBot, Table, texts, until
-from tests.support.localdiscord import FakeDiscord, User
+from tests.bot.user_install_support import (
+    no_channel_route,
+    people,
+    started,
+    stored,
+)
+from tests.support.local_game import texts, until
+from tests.support.localdiscord import FakeDiscord
 
 pytestmark = pytest.mark.skipif(
     not Path("/proc/self/stat").exists(), reason="runs the bot in a process group"
 )
 
 
-@pytest.fixture
-async def discord() -> AsyncIterator[FakeDiscord]:
-    fake = FakeDiscord()
-    await fake.start()
-    try:
-        yield fake
-    finally:
-        await fake.close()
-
-
-async def stored(bot: LocalBot, game_id: int) -> GameRecord | None:
-    store = SQLiteStore(bot.database)
-    await store.open()
-    try:
-        return await store.load_game(game_id)
-    finally:
-        await store.close()
-
-
-async def started(discord: FakeDiscord, folder: Path, **env: str) -> tuple[LocalBot, Table]:
-    """The bot started against `discord` (settings `env`), and a table to play at."""
-    bot = LocalBot(discord, folder, **env)
-    await bot.start()
-    return bot, Table(discord)
-
-
-def people(discord: FakeDiscord, *names: str) -> list[User]:
-    return [discord.create_user(name) for name in names]
-
-
 async def test_a_friend_game_in_a_dm_between_two_people(
-    discord: FakeDiscord, tmp_path: Path
+    local_discord: FakeDiscord, tmp_path: Path
 ) -> None:
     """Alice challenges Bob in their DM; he accepts; they play to the end; every answer is an
     interaction response, no channel route is used, and the game counts in Alice's stats
     outside servers (and in no server's)."""
-    alice, bob = people(discord, "alice", "bob")
-    dm = discord.create_dm(alice, bob)
-    bot, table = await started(discord, tmp_path)
+    alice, bob = people(local_discord, "alice", "bob")
+    dm = local_discord.create_dm(alice, bob)
+    bot, table = await started(local_discord, tmp_path)
     try:
         challenge = await table.command(alice, dm, opponent=bob)
         board = challenge.message_id
@@ -92,7 +66,7 @@ async def test_a_friend_game_in_a_dm_between_two_people(
         assert "in direct messages" in words and "Against people: 1W 0D 0L" in words
     finally:
         await bot.stop()
-    assert discord.refused == [] and not any("/channels/" in p for _, p in discord.requests)
+    assert no_channel_route(local_discord)
     game = await stored(bot, table.game_id(board))
     assert game is not None and game.ending is Ending.WIN and game.interactions_only
     store = SQLiteStore(bot.database)
@@ -105,14 +79,14 @@ async def test_a_friend_game_in_a_dm_between_two_people(
 
 
 async def test_a_group_dm_game_with_every_control_and_refusal(
-    discord: FakeDiscord, tmp_path: Path
+    local_discord: FakeDiscord, tmp_path: Path
 ) -> None:
     """In a group DM: an outsider's click is refused privately, a challenge is declined and
     one withdrawn, someone outside the group cannot be challenged; against the bot: hint,
     resign, review and rematch, all through interactions."""
-    alice, bob, carol, dave = people(discord, "alice", "bob", "carol", "dave")
-    group = discord.create_group_dm(alice, bob, carol)
-    bot, table = await started(discord, tmp_path)
+    alice, bob, carol, dave = people(local_discord, "alice", "bob", "carol", "dave")
+    group = local_discord.create_group_dm(alice, bob, carol)
+    bot, table = await started(local_discord, tmp_path)
     try:
         first = (await table.command(alice, group, opponent=bob)).message_id
         assert first is not None
@@ -147,21 +121,25 @@ async def test_a_group_dm_game_with_every_control_and_refusal(
         assert table.game_id(rematch.message_id) != table.game_id(game)
     finally:
         await bot.stop()
-    assert discord.refused == [] and not any("/channels/" in p for _, p in discord.requests)
+    assert no_channel_route(local_discord)
 
 
-async def test_a_5x5_game_in_a_server_without_the_bot(discord: FakeDiscord, tmp_path: Path) -> None:
+async def test_a_5x5_game_in_a_server_without_the_bot(
+    local_discord: FakeDiscord, tmp_path: Path
+) -> None:
     """A server that has not added the bot: Alice plays 5x5 against it. Every move of the bot
     is shown through an edit of the click's response (its webhook), none through a channel
     (the click's response waits for no reply here, as when a search is long); a member
     without Use External Apps is told privately that nobody would see a board, and nothing
     starts; a player's /tictactoe-stats counts this server's games."""
-    server = discord.create_guild("elsewhere", with_bot=False)
+    server = local_discord.create_guild("elsewhere", with_bot=False)
     channel = server.create_text_channel("games")
-    alice, erin, hidden = (server.add_member(u) for u in people(discord, "alice", "erin", "h"))
+    alice, erin, hidden = (
+        server.add_member(u) for u in people(local_discord, "alice", "erin", "h")
+    )
     server.no_external_apps.add(hidden.id)
     bot, table = await started(
-        discord, tmp_path, LOCAL_REPLY_WAIT="0"
+        local_discord, tmp_path, LOCAL_REPLY_WAIT="0"
     )  # every reply in a later edit
     rng = random.Random(3)
     try:
@@ -186,20 +164,20 @@ async def test_a_5x5_game_in_a_server_without_the_bot(discord: FakeDiscord, tmp_
         assert "in this server" in texts(table.message(stats.answers[0]))
     finally:
         await bot.stop()
-    assert discord.refused == [] and not any("/channels/" in p for _, p in discord.requests)
+    assert no_channel_route(local_discord)
     assert table.marks(board) == len(game.moves)  # every bot move shown
     assert replies == sum(ply % 2 == 1 for ply in range(len(game.moves)))  # the bot is O
     assert game.guild_id == server.id
 
 
 async def test_the_bots_own_dm_plays_against_the_bot_only(
-    discord: FakeDiscord, tmp_path: Path
+    local_discord: FakeDiscord, tmp_path: Path
 ) -> None:
     """In the bot's DM a game against it runs as before (the bot may use that channel); a
     challenge there is refused privately."""
-    alice, bob = people(discord, "alice", "bob")
-    own = discord.create_dm(alice, discord.bot_user)
-    bot, table = await started(discord, tmp_path)
+    alice, bob = people(local_discord, "alice", "bob")
+    own = local_discord.create_dm(alice, local_discord.bot_user)
+    bot, table = await started(local_discord, tmp_path)
     try:
         challenge = await table.command(alice, own, opponent=bob)
         assert challenge.timing.ephemeral and "only play against me" in table.private(challenge)
@@ -213,123 +191,20 @@ async def test_the_bots_own_dm_plays_against_the_bot_only(
     assert game is not None and not game.interactions_only
 
 
-async def test_clocks_go_through_the_newest_click_and_past_its_token_at_the_next_one(
-    discord: FakeDiscord, tmp_path: Path
-) -> None:
-    """A challenge that expires is shown through the command's own token. A turn that runs out
-    while a token lives is shown through the newest click's; one that runs out when no token
-    lives is decided by the clock all the same (stored) and shown by the next click's answer,
-    the reason following privately."""
-    alice, bob = people(discord, "alice", "bob")
-    dm = discord.create_dm(alice, bob)
-    bot, table = await started(discord, tmp_path, CHALLENGE_TIMEOUT="5", TURN_TIMEOUT="10")
-    try:
-        expiring = (await table.command(alice, dm, opponent=bob)).message_id
-        assert expiring is not None
-        await until(lambda: "accept" not in table.controls(expiring), "the challenge to expire")
-        assert "expired" in texts(table.message(expiring)).lower()
-
-        timed = (await table.command(alice, dm, opponent=bob)).message_id
-        assert timed is not None
-        await table.click(bob, dm, timed, "accept")
-        await table.click(alice, dm, timed, 0)
-        await until(lambda: "resign" not in table.controls(timed), "the turn to run out")
-        assert "ran out of time" in texts(table.message(timed))
-
-        late = (await table.command(alice, dm, opponent=bob)).message_id
-        assert late is not None
-        await table.click(bob, dm, late, "accept")
-        await table.click(alice, dm, late, 0)
-        discord.advance(16 * 60)  # every token emitted so far has died
-        game_id = table.game_id(late)
-
-        async def ended() -> bool:
-            game = await stored(bot, game_id)
-            return game is not None and game.ending is Ending.TIMEOUT
-
-        for _ in range(int(30 / 0.2)):
-            if await ended():
-                break
-            await asyncio.sleep(0.2)
-        assert await ended()
-        assert "resign" in table.controls(late)  # nobody could show it
-        after = await table.click(bob, dm, late, 4)
-        assert after.timing.ack_type == 7 and "ran out of time" in texts(table.message(late))
-        assert "resign" not in table.controls(late)
-        assert table.private(after)  # why the click changed nothing, privately
-    finally:
-        await bot.stop()
-    assert discord.refused == [] and not any("/channels/" in p for _, p in discord.requests)
-    assert all(i.followups <= 5 for i in discord.interactions.values())
-
-
-async def test_a_board_whose_edit_failed_catches_up_with_the_next_click(
-    discord: FakeDiscord, tmp_path: Path
-) -> None:
-    """In a group DM the edit that should show the bot's 5x5 reply is refused: the board is
-    behind, and no channel can repair it. The next click on the old position is not played: its
-    answer is the board as it stands, and why privately."""
-    alice, bob = people(discord, "alice", "bob")
-    group = discord.create_group_dm(alice, bob)
-    bot, table = await started(discord, tmp_path, LOCAL_REPLY_WAIT="0")
-    try:
-        board = (await table.command(alice, group, size=5)).message_id
-        assert board is not None
-        discord.failing_edits = 1
-        moved = await table.click(alice, group, board, 12)
-        await until(lambda: discord.failing_edits == 0, "the bot's edit, refused")
-        game = await stored(bot, table.game_id(board))
-        assert game is not None and len(game.moves) == 2 and table.marks(board) == 1
-        stale = await table.click(alice, group, board, table.free(board)[0])
-        assert stale.timing.ack_type == 7 and table.marks(board) == 2
-        assert "before your click arrived" in table.private(stale)
-        assert moved.timing.edits == []  # the refused edit showed nothing
-    finally:
-        await bot.stop()
-    assert discord.refused == [] and not any("/channels/" in p for _, p in discord.requests)
-
-
-async def test_a_sigkill_mid_game_in_a_dm_loses_nothing(
-    discord: FakeDiscord, tmp_path: Path
-) -> None:
-    """A 4x4 game against the bot in a DM between two people; the bot is SIGKILLed after a
-    move and started again: the game goes on at the next click, no token kept anywhere."""
-    alice, bob = people(discord, "alice", "bob")
-    dm = discord.create_dm(alice, bob)
-    bot, table = await started(discord, tmp_path)
-    try:
-        board = (await table.command(alice, dm, size=4)).message_id
-        assert board is not None
-        await table.click(alice, dm, board, 5)
-        await until(lambda: table.marks(board) == 2, "the bot's reply")
-        bot.kill()
-        await bot.start()
-        cell = table.free(board)[0]
-        again = await table.click(alice, dm, board, cell)
-        assert again.timing.ack_type == 7 and not again.timing.ephemeral
-        await until(lambda: table.marks(board) == 4, "the bot's reply after the restart")
-    finally:
-        await bot.stop()
-    assert discord.refused == [] and not any("/channels/" in p for _, p in discord.requests)
-    tokens = [i.token for i in discord.interactions.values()]
-    saved = bot.database.read_bytes() + bot.log().encode()
-    assert not any(token.encode() in saved for token in tokens)
-
-
 async def test_the_local_discord_keeps_discords_rules_for_user_installs(
-    discord: FakeDiscord,
+    local_discord: FakeDiscord,
 ) -> None:
     """What the tests above lean on: 403 Missing Access on a channel route where the bot is not
     a member, a token dead after 15 minutes of the local clock, 5 follow-ups per interaction
     authorised by a user install only, and answers forced private without Use External Apps."""
-    server = discord.create_guild("elsewhere", with_bot=False)
+    server = local_discord.create_guild("elsewhere", with_bot=False)
     channel = server.create_text_channel("games")
-    alice = server.add_member(discord.create_user("alice"))
+    alice = server.add_member(local_discord.create_user("alice"))
     server.no_external_apps.add(alice.id)
-    discord._links[0] = [_Sink(), 0]  # no bot: the interaction's frame goes nowhere
-    iid = await discord.emit("slash", alice, channel, 2, {"name": "x", "type": 1})
-    token = discord.interactions[iid].token
-    api, app = discord.api_base, discord.application_id
+    local_discord._links[0] = [_Sink(), 0]  # no bot: the interaction's frame goes nowhere
+    iid = await local_discord.emit("slash", alice, channel, 2, {"name": "x", "type": 1})
+    token = local_discord.interactions[iid].token
+    api, app = local_discord.api_base, local_discord.application_id
     async with aiohttp.ClientSession() as http:
         async with http.get(f"{api}/channels/{channel.id}/messages/1") as answer:
             assert answer.status == 403 and (await answer.json())["code"] == 50001
@@ -343,10 +218,10 @@ async def test_the_local_discord_keeps_discords_rules_for_user_installs(
             async with http.post(f"{api}/webhooks/{app}/{token}", json={"content": "x"}) as answer:
                 codes.append(answer.status)
         assert codes == [200] * 5 + [400]
-        discord.advance(15 * 60)
+        local_discord.advance(15 * 60)
         async with http.get(f"{api}/webhooks/{app}/{token}/messages/@original") as answer:
             assert answer.status == 401 and (await answer.json())["code"] == 50027
-    assert discord.interactions[iid].owners == {"1": str(alice.id)}
+    assert local_discord.interactions[iid].owners == {"1": str(alice.id)}
 
 
 class _Sink:
