@@ -7,10 +7,9 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-import pytest
-
 from bot.games.record import Ending
 from tests.bot.user_install_support import (
+    NEEDS_PROCESSES,
     no_channel_route,
     people,
     started,
@@ -19,9 +18,7 @@ from tests.bot.user_install_support import (
 from tests.support.local_game import texts, until
 from tests.support.localdiscord import FakeDiscord
 
-pytestmark = pytest.mark.skipif(
-    not Path("/proc/self/stat").exists(), reason="runs the bot in a process group"
-)
+pytestmark = NEEDS_PROCESSES
 
 
 async def test_clocks_go_through_the_newest_click_and_past_its_token_at_the_next_one(

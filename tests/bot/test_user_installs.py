@@ -15,11 +15,11 @@ import random
 from pathlib import Path
 
 import aiohttp
-import pytest
 
 from bot.games.record import Ending, Status
 from bot.storage.sqlite import SQLiteStore
 from tests.bot.user_install_support import (
+    NEEDS_PROCESSES,
     no_channel_route,
     people,
     started,
@@ -28,9 +28,7 @@ from tests.bot.user_install_support import (
 from tests.support.local_game import texts, until
 from tests.support.localdiscord import FakeDiscord
 
-pytestmark = pytest.mark.skipif(
-    not Path("/proc/self/stat").exists(), reason="runs the bot in a process group"
-)
+pytestmark = NEEDS_PROCESSES
 
 
 async def test_a_friend_game_in_a_dm_between_two_people(

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from bot.games.record import GameRecord
 from bot.storage.sqlite import SQLiteStore
 from tests.support.local_game import LocalBot, Table
@@ -34,3 +36,9 @@ def people(discord: FakeDiscord, *names: str) -> list[User]:
 def no_channel_route(fake: FakeDiscord) -> bool:
     """Whether the bot never used a channel route (none answered 403, none even tried)."""
     return fake.refused == [] and not any("/channels/" in path for _, path in fake.requests)
+
+
+# Each test runs the bot in a process group of its own, found through /proc.
+NEEDS_PROCESSES = pytest.mark.skipif(
+    not Path("/proc/self/stat").exists(), reason="runs the bot in a process group"
+)
