@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from engine.board import Board, IllegalMoveError, Outcome
 from engine.cells import cell_name, parse_cell
-from engine.play import LEVELS, MOVE_BUDGET, best_move, move_budget, quick_move
+from engine.play import LEVELS, MOVE_BUDGET, best_move, quick_move
 from engine.rules import SIZES, WIN, default_k
 
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing at run time
@@ -47,7 +47,6 @@ __all__ = [
     "classify",
     "default_k",
     "evaluate",
-    "move_budget",
     "parse_cell",
     "quick_move",
 ]

@@ -3,17 +3,19 @@
 Levels, weakest first (every level takes a win in one whenever it has one):
 
 - ``easy``: blocks the opponent's win in one only half the time; otherwise plays a random legal
-  move 70% of the time and a perfect move the rest.
+  move 70% of the time and a good move the rest.
 - ``medium``: always blocks a win in one; otherwise a random legal move 40% of the time, else a
-  perfect move.
-- ``hard``: always blocks; a random legal move 25% of the time, else a perfect move.
+  good move.
+- ``hard``: always blocks; a random legal move 25% of the time, else a good move.
 - ``unbeatable``: always a game-theoretically perfect move: the fastest forced win, never a spoiled
   draw, the longest resistance when lost. Ties are broken at random with `rng` (on 3x3 weighted
   towards moves that leave the opponent more losing replies), deterministically without it.
 
-Off the opening book on a big board, a perfect move is a search: `unbeatable` gives it
-MOVE_BUDGET, the gentler levels a share of it (`move_budget`), and past that the best move found
-so far is played.
+A gentler level's good move is a perfect one where that costs no search: on 3x3 (a table) and on
+the opening book's lines. Elsewhere on a big board it is the cell the solver would try first, the
+one that builds and blocks the most lines: microseconds, where a search cut off at a budget played
+worse (README, Levels). Only ``unbeatable`` searches, for up to MOVE_BUDGET, and past that plays
+the best move found so far.
 """
 
 from __future__ import annotations
@@ -31,17 +33,12 @@ if TYPE_CHECKING:
 
     Level = Literal["easy", "medium", "hard", "unbeatable"]
 
-# Without a deadline, a move on a big board still returns within this many seconds: the book
-# and the solver answer exactly well inside it on the engine's own lines; elsewhere (a position
-# the book does not cover and the solver cannot finish in time) the best move found so far.
+# Without a deadline, an unbeatable move on a big board still returns within this many seconds:
+# the book and the solver answer exactly well inside it on the engine's own lines; elsewhere (a
+# position the book does not cover and the solver cannot finish in time) the best move found so far.
 MOVE_BUDGET = 0.9
 
 LEVELS: tuple[Level, ...] = ("easy", "medium", "hard", "unbeatable")
-
-# The share of MOVE_BUDGET a level's search may take (without a deadline): the gentler levels
-# play a random move much of the time anyway, so their other moves need not cost a full second
-# of search where the book does not answer (on the book's lines, every level plays perfectly).
-_SEARCH_SHARE = {"easy": 0.1, "medium": 0.2, "hard": 0.5, "unbeatable": 1.0}
 
 # (chance of a random move, chance of blocking a win in one) per level.
 _MISTAKES = {
@@ -78,19 +75,14 @@ def best_move(
     return found
 
 
-def move_budget(level: str) -> float:
-    """Seconds of search `best_move` gives a move at `level` when no deadline is given: the whole
-    MOVE_BUDGET for `unbeatable`, a share of it for the gentler levels."""
-    return MOVE_BUDGET * _SEARCH_SHARE.get(level, 1.0)
-
-
 def quick_move(
     board: Board, *, level: str = "unbeatable", rng: random.Random | None = None
 ) -> int | None:
     """The move `best_move` plays when finding it needs no search, else None.
 
-    A 3x3 move (a table), a win in one, a forced block, a level's random mistake, or the opening
-    book: microseconds to a fraction of a millisecond. None means `best_move` would search. With
+    A 3x3 move (a table), a win in one, a forced block, a level's random mistake, the opening
+    book, or any move of a gentler level: microseconds to a fraction of a millisecond. None means
+    `best_move` would search, which only ``unbeatable`` does. With
     an `rng` seeded alike, `best_move` gives the same move wherever this one gives a move.
     """
     return _choose(board, level, rng, None, search=False)
@@ -115,7 +107,7 @@ def _choose(
         raise IllegalMoveError("the game is over")
     me, opp = (board.x, board.o) if board.turn == "X" else (board.o, board.x)
     if search and deadline is None:
-        deadline = time.monotonic() + move_budget(level)
+        deadline = time.monotonic() + MOVE_BUDGET
     return _with_mistakes(
         board,
         level,
@@ -154,14 +146,20 @@ def _with_mistakes(
         return chance.choice(board.legal_moves())
     if optimal is not None:
         return _pick(optimal, rng)
-    return _searched(board, rng, deadline, search=search)
+    return _searched(board, rng, deadline, search=search, perfect=level == "unbeatable")
 
 
 def _searched(
-    board: Board, rng: random.Random | None, deadline: float | None, *, search: bool = True
+    board: Board,
+    rng: random.Random | None,
+    deadline: float | None,
+    *,
+    search: bool = True,
+    perfect: bool = True,
 ) -> int | None:
-    """An optimal move from the book or the solver (None without `search`, where the book has
-    none); the best found so far if `deadline` passes."""
+    """An optimal move from the book; else, if `perfect`, from the solver (None without
+    `search`), the best found so far if `deadline` passes; else the solver's first move in its
+    order, with no search."""
     # Imported here, not at module import: a 3x3 game never needs the solver or the book.
     from engine import book
     from engine.api import optimal_move
@@ -174,6 +172,8 @@ def _searched(
     if values is not None:
         top = max(values.values())
         return _pick([cell for cell, v in values.items() if v == top], rng)
+    if not perfect:
+        return _first_ranked(board)
     if not search:
         return None
     try:
@@ -184,10 +184,18 @@ def _searched(
 
 def _fallback(board: Board) -> int:
     """Out of time: the move the solver's table holds for the position, else its first in order."""
+    from engine.api import _sides
+    from engine.search import solver
+
+    me, opp = _sides(board)
+    found = solver(board.size, board.k).table_move(me, opp)
+    return found if found >= 0 else _first_ranked(board)
+
+
+def _first_ranked(board: Board) -> int:
+    """The solver's first move in its order: the cell that builds and blocks the most lines."""
     from engine.api import _sides, ranked_moves
     from engine.search import solver
 
     me, opp = _sides(board)
-    s = solver(board.size, board.k)
-    found = s.table_move(me, opp)
-    return found if found >= 0 else ranked_moves(s, me, opp)[0]
+    return ranked_moves(solver(board.size, board.k), me, opp)[0]

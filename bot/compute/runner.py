@@ -131,8 +131,8 @@ class EngineRunner:
         """The engine's move for `board` at `level`; a random seed unless one is given.
 
         On boards bigger than 3x3 a move that needs no search is found in the engine's thread;
-        a search gets the level's share of `MOVE_BUDGET` seconds (`engine.move_budget`) unless
-        told otherwise, so no player ever waits more than about a second for the bot.
+        a search (only ``unbeatable`` searches) gets `MOVE_BUDGET` seconds unless told otherwise,
+        so no player ever waits more than about a second for the bot.
         """
         if seed is None:
             seed = self._rng.getrandbits(64)
@@ -142,7 +142,7 @@ class EngineRunner:
             if quick is not None:
                 return quick
             if budget is None:
-                budget = engine.move_budget(level)
+                budget = MOVE_BUDGET
         return await self.call(board.size, jobs.choose_move, board, level, seed, budget)
 
     async def analyse(self, size: int, fn: Callable[..., T], *args: Any, limit: float) -> T:

@@ -62,3 +62,27 @@ def test_a_finished_game_or_an_unknown_level_is_refused_alike() -> None:
         engine.quick_move(won)
     with pytest.raises(engine.IllegalMoveError):
         engine.quick_move(Board.empty(4), level="godlike")
+
+
+@pytest.mark.parametrize(("size", "k"), [(4, 4), (5, 4)])
+def test_the_gentler_levels_never_search(size: int, k: int) -> None:
+    """Off the book, easy, medium and hard play the solver's first move in its order: quick_move
+    always answers, and the solver visits no node for them."""
+    from engine.api import _sides, ranked_moves
+    from engine.search import solver
+
+    s = solver(size, k)
+    ranked_first = 0
+    for game in range(4):
+        rng = random.Random(game)
+        board = Board.empty(size, k)
+        while board.outcome() is None:
+            for level in ("easy", "medium", "hard"):
+                nodes = s.nodes
+                quick = engine.quick_move(board, level=level, rng=random.Random(game))
+                assert quick is not None and quick in board.legal_moves(), (board, level)
+                assert s.nodes == nodes, (board, level)
+                me, opp = _sides(board)
+                ranked_first += quick == ranked_moves(s, me, opp)[0]
+            board = board.play(rng.choice(board.legal_moves()))
+    assert ranked_first > 0  # the heuristic move is played, not only random moves and the book
