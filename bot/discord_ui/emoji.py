@@ -1,7 +1,8 @@
 """Whether a server's chosen mark is an emoji the bot can show, and why not in one line.
 
 A Unicode emoji always can be. A custom emoji can be when it is one of that server's (from the
-gateway's cache) or one of the application's own emojis (asked of Discord once per change).
+gateway's cache) that the bot may use (available, and not kept for roles the bot lacks), or one
+of the application's own emojis (asked of Discord once per change).
 """
 
 from __future__ import annotations
@@ -33,8 +34,14 @@ async def refuse_mark(text: str, interaction: discord.Interaction[Any]) -> Text 
     emoji_id = parts[0]
     guild = interaction.guild
     found = guild.get_emoji(emoji_id) if guild is not None else None
-    if found is not None and found.available:
+    if found is not None and found.is_usable():
         return None
+    if found is not None and found.available and found.roles:
+        return N_(
+            "I can't use {emoji}: this server keeps it for roles I don't have. Give me one of "
+            "them, or choose another emoji.",
+            emoji=f"`{text}`",
+        )
     if await _application_emoji(interaction.client, emoji_id):
         return None
     return N_(

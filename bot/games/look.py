@@ -18,27 +18,12 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+import emoji
+
 INPUTS = ("buttons", "reactions", "both")
 CUSTOM = re.compile(r"<(?P<animated>a?):(?P<name>[A-Za-z0-9_]{2,32}):(?P<id>[0-9]{15,21})>")
 KEYCAPS = [f"{digit}\ufe0f\u20e3" for digit in "123456789"]
 LETTERS = [chr(0x1F1E6 + i) for i in range(26)]  # regional indicators A to Z
-# Code points that may make up a Unicode emoji: pictographs, symbols, joiners, selectors,
-# skin tones, keycap parts, regional indicators and tag characters.
-_EMOJI_RANGES = (
-    (0x1F000, 0x1FAFF),
-    (0x2600, 0x27BF),
-    (0x2300, 0x23FF),
-    (0x2B00, 0x2BFF),
-    (0x2190, 0x21FF),
-    (0x25A0, 0x25FF),
-    (0x2100, 0x214F),
-    (0x3030, 0x3030),
-    (0x303D, 0x303D),
-    (0x3297, 0x3299),
-    (0x00A9, 0x00AE),
-    (0x203C, 0x2049),
-    (0x2934, 0x2935),
-)
 
 
 def custom_parts(mark: str) -> tuple[int, str, bool] | None:
@@ -50,31 +35,17 @@ def custom_parts(mark: str) -> tuple[int, str, bool] | None:
 
 
 def is_unicode_emoji(text: str) -> bool:
-    """Whether `text` is one Unicode emoji: a pictograph (with its variation selector and skin
-    tone), several joined by zero-width joiners, a flag, or a keycap."""
-    if _keycap(text):
-        return True
-    if len(text) == 2 and all(0x1F1E6 <= ord(c) <= 0x1F1FF for c in text):
-        return True  # a flag: two regional indicators
-    if (
-        len(text) > 2
-        and text[0] == "\U0001f3f4"
-        and all(0xE0020 <= ord(c) <= 0xE007F for c in text[1:])
-    ):
-        return True  # a subdivision flag: a black flag and tag characters
-    return 0 < len(text) <= 16 and all(_one(part) for part in text.split("\u200d"))
+    """Whether `text` is one Unicode emoji (Unicode's own list: a pictograph with its variation
+    selector or skin tone, a sequence joined by zero-width joiners, a flag, a keycap), written
+    with or without its variation selectors."""
+    return emoji.is_emoji(text) or emoji.is_emoji(_plain(text))
 
 
-def _one(part: str) -> bool:
-    """One pictograph, with a variation selector or a skin tone at most."""
-    core = [c for c in part if c not in "\ufe0f\ufe0e" and not 0x1F3FB <= ord(c) <= 0x1F3FF]
-    if len(core) != 1 or 0x1F1E6 <= ord(core[0]) <= 0x1F1FF:
-        return False
-    return any(low <= ord(core[0]) <= high for low, high in _EMOJI_RANGES)
-
-
-def _keycap(text: str) -> bool:
-    return len(text) in (2, 3) and text[0] in "0123456789#*" and text.endswith("\u20e3")
+def same_mark(mark: str) -> str:
+    """What makes two marks the same emoji: a custom emoji's id (whatever name or animation
+    its text says), a Unicode emoji without its variation selectors."""
+    parts = custom_parts(mark)
+    return f"<{parts[0]}>" if parts is not None else _plain(mark)
 
 
 def is_mark(text: str) -> bool:
@@ -138,7 +109,9 @@ DEFAULT = Look()
 def valid(look: Look) -> bool:
     """Three different marks of the right form, and a known input."""
     marks = (look.x, look.o, look.empty)
-    return look.input in INPUTS and all(map(is_mark, marks)) and len(set(marks)) == 3
+    return (
+        look.input in INPUTS and all(map(is_mark, marks)) and len(set(map(same_mark, marks))) == 3
+    )
 
 
 def keys(size: int) -> list[str]:

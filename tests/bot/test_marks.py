@@ -144,3 +144,24 @@ async def test_custom_marks_on_every_board_size_and_after_a_restart(
     assert shown.count("🟦") == size * size - 4
     grid = text(simcord_env, board).split("\n\n")[1]
     assert grid.count("🟥") == 2 and grid.count(o_mark) == 2 and grid.count("🟦") == size * size - 4
+
+
+async def test_symbols_variants_and_kept_emojis_are_refused(simcord_env: Env) -> None:
+    """An arrow or a square is a symbol, not an emoji; ⭕ with its variation selector is the
+    default O again; a server emoji kept for a role the bot lacks is one it can't use. A
+    keycap, a flag and a family (a joined sequence) are emojis."""
+    guild, channel, admin, _ = server_with_admin(simcord_env, "alice")
+    vip = guild.create_role("vip")
+    kept = simcord_env.backend.create_emoji(
+        guild.id, "gold", simcord_env.backend.bot_user.id, role_ids=[vip.id]
+    )
+    for symbol in ("→", "■", "℃"):
+        refused = await admin.slash(channel, "tictactoe-settings set", mark_x=symbol)
+        assert refused.ephemeral and "is not an emoji I know" in refused.response.content
+    same = await admin.slash(channel, "tictactoe-settings set", mark_x="⭕\ufe0f")
+    assert same.ephemeral and "three different marks" in same.response.content
+    role = await admin.slash(channel, "tictactoe-settings set", mark_x=f"<:gold:{kept.id}>")
+    assert role.ephemeral and "keeps it for roles I don't have" in role.response.content
+    for emoji in ("7️⃣", "🇯🇵", "👨‍👩‍👧"):
+        done = await admin.slash(channel, "tictactoe-settings set", mark_x=emoji)
+        assert "Saved." in done.response.content, emoji
