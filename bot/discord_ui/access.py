@@ -38,6 +38,11 @@ BOARD = discord.Permissions(
 # removing the ones read (Manage Messages: without it reactions still play).
 INVITE = BOARD | discord.Permissions(add_reactions=True, manage_messages=True)
 GONE_CODES = frozenset({10003, 10008})  # Unknown Channel, Unknown Message
+# Said to whoever starts a board moved by reactions where the bot can't remove them.
+CANNOT_CLEAN_UP = N_(
+    "Note: I'm missing the **Manage Messages** permission in this channel, so I can't remove "
+    "the reactions I read: to use a reaction again, take yours back first, then add it."
+)
 
 
 def board_gone(error: discord.HTTPException) -> bool:

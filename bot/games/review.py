@@ -97,8 +97,9 @@ def review(
     return lines
 
 
-def hint(moves: Sequence[int], size: int, k: int) -> Text:
-    """The best move for the player to move, and what it achieves.
+def hint(moves: Sequence[int], size: int, k: int, keys: Sequence[str] = ()) -> Text:
+    """The best move for the player to move, and what it achieves; `keys`: the reaction of
+    each cell, named beside the cell where the board shows them instead of coordinates.
 
     Raises ``engine.IllegalMoveError`` if the game is over or the move list is impossible.
     """
@@ -106,6 +107,8 @@ def hint(moves: Sequence[int], size: int, k: int) -> Text:
     values = analyse(board)
     cell = best_of(values)
     name, value = cell_name(cell, size), values[cell]
+    if keys:
+        name = f"{name} ({keys[cell]})"
     if value > 0:
         n = winner_moves(value)
         if n == 1:

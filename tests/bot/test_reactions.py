@@ -165,18 +165,24 @@ async def test_a_reaction_and_a_click_at_once_make_one_move(simcord_env: Env) ->
     assert len(second.moves) == 2 and second.moves[1] in (3, 5)
 
 
+async def keys_missing(env: Env) -> tuple[Any, Any, Any]:
+    """Alice against the bot on a board moved by reactions, two of the bot's keys (8️⃣, 9️⃣) not
+    on it, as when the bot stopped before adding them: (channel, alice, board)."""
+    _, channel, _, (alice, _) = await reaction_server(env)
+    await alice.slash(channel, "tictactoe", difficulty="easy")
+    board = board_message(channel)
+    for key in ("8️⃣", "9️⃣"):
+        env.backend.remove_reaction(channel.id, board.id, key, env.backend.bot_user.id)
+    return channel, alice, board
+
+
 async def test_a_restart_adds_what_was_left_and_reactions_still_move(
     simcord_env: Env, make_bot: Callable[..., TicTacToeBot]
 ) -> None:
     """The bot stopped before all its reactions were on the board (two taken off here); a move
     made with a missing key counts; after a restart the missing reactions are added and the
     game goes on by reactions, read from raw events with nothing cached."""
-    _, channel, _, (alice, _) = await reaction_server(simcord_env)
-    await alice.slash(channel, "tictactoe", difficulty="easy")
-    board = board_message(channel)
-    me = simcord_env.backend.bot_user.id
-    for key in ("8️⃣", "9️⃣"):
-        simcord_env.backend.remove_reaction(channel.id, board.id, key, me)
+    _, alice, board = await keys_missing(simcord_env)
     await alice.react(board, "9️⃣")  # before the reaction is there: it counts
     assert (await game_of(simcord_env, board)).moves[0] == 8
 

@@ -18,6 +18,7 @@ import discord
 from bot.compute.runner import AnalysisTimeout, EngineRunner, is_lookup
 from bot.discord_ui import replies
 from bot.games import asking, review, rules
+from bot.games import look as looks
 from bot.games.record import GameRecord
 from bot.games.rules import Refused
 from bot.i18n import N_, NP_, Text, translation
@@ -94,7 +95,10 @@ class Advice:
         if isinstance(found, Refused):
             await replies.tell(interaction, found.text)
             return
-        args = (list(found.moves), found.size, found.k)
+        # A board moved by a reaction per cell shows each empty cell's key, not coordinates.
+        keyed = found.look.reactions and looks.picks_cell(found.size)
+        keys = tuple(looks.keys(found.size)) if keyed else ()
+        args = (list(found.moves), found.size, found.k, keys)
         text = await self._work(interaction, found, review.hint, args, HINT_LIMIT)
         if text is None:
             await replies.tell(interaction, too_deep(found, HINT_LIMIT, "hint"))

@@ -155,9 +155,6 @@ class GameCog(commands.Cog):
         unshared = access.unshared(interaction)
         if unshared is not None:
             return unshared
-        lacking = access.missing(interaction, reactions=conf.input == "reactions")
-        if lacking:
-            return access.cannot_start(lacking)
         refusal = server.refuse_place(conf, interaction)
         if refusal is not None or vs_bot or opponent is None:
             return refusal

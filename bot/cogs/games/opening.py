@@ -1,9 +1,10 @@
 """Opening a game: the one way a game begins, for /tictactoe and a rematch alike.
 
-The channel is reserved first (synchronously, so two commands cannot both pass), the game takes
-an id and the server's look (marks, input) and is saved, then its board is posted and the
-board's message id is stored in the game as it is by then: a click on the new board may already
-have changed it.
+The bot's permissions in the channel are checked first (a board moved by reactions only needs
+Add Reactions too). The channel is reserved next (synchronously, so two commands cannot both
+pass), the game takes an id and the server's look (marks, input) and is saved, then its board is
+posted and the board's message id is stored in the game as it is by then: a click on the new
+board may already have changed it.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import discord
 from bot.cogs.games import server
 from bot.cogs.games.flow import GameFlow
 from bot.cogs.games.texts import NOT_SAVED
-from bot.discord_ui import board, readback, replies
+from bot.discord_ui import access, board, readback, replies
 from bot.games import rules
 from bot.games.look import Look
 from bot.games.record import GameRecord
@@ -41,6 +42,10 @@ async def open_game(
     saved (the clicker is told, the reservation given back).
     """
     conf = server.of(flow.servers, interaction.guild_id)
+    lacking = access.missing(interaction, reactions=conf.input == "reactions")
+    if lacking:
+        await replies.tell(interaction, access.cannot_start(lacking))
+        return None
     limit = conf.games_per_channel or 1
     if not flow.games.reserve(channel_id, limit) and not await _reclaim(flow, channel_id, limit):
         busy = readback.busy_text(flow.games.in_channel(channel_id))
@@ -69,6 +74,9 @@ async def open_game(
         raise
     game = await _note_message(flow, game.id, message_id)
     flow.client.dispatch(POSTED, game.id)
+    reacted = game.look.reactions and not game.interactions_only
+    if reacted and not interaction.app_permissions.manage_messages:
+        await replies.tell_safely(interaction, access.CANNOT_CLEAN_UP)
     if rules.ai_to_move(game):
         await flow.ai_move(game.id, interaction, on_board=True)
     return game

@@ -8,15 +8,21 @@ what was left.
 
 A reaction is read from the raw gateway event, so it works without any message cache and after
 a restart. It is a move by the player whose turn it is, decided under the game's lock like a
-click. A reaction has no interaction, so nothing can be said privately: a reaction that plays
-nothing (not your turn, a taken cell, not a player) is removed quietly where the bot has Manage
+click, and never on a board that does not show the game as stored (its last edit failed, or
+the last process may have died between saving and showing): that board is shown again instead.
+A reaction has no interaction, so nothing can be said privately: a reaction that plays nothing
+(not your turn, a taken cell, not a player) is removed quietly where the bot has Manage
 Messages, and ignored where it has not; the channel never hears of it. Played reactions are
 removed too (with Manage Messages), so a key can be used again; without it a player takes the
 reaction back and adds it again to use the same key twice (5x5 columns and rows).
+
+Where the bot loses Add Reactions during a game moved by reactions only, the keys it could not
+add would leave the game stuck: the board takes cell buttons as well (input ``both``) instead.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 
 import discord
@@ -24,7 +30,7 @@ from discord.ext import commands
 
 from bot.cogs.games.flow import GameFlow
 from bot.cogs.games.opening import POSTED
-from bot.discord_ui import board
+from bot.discord_ui import board, readback
 from bot.games import look as looks
 from bot.games import rules
 from bot.games.record import GameRecord, Status
@@ -44,6 +50,7 @@ class ReactionCog(commands.Cog):
         self.flow = flow
         # game id -> (player id, column, moves then): a column picked on 5x5, waiting for a row
         self._picked: dict[int, tuple[int, int, int]] = {}
+        self._adding: set[int] = set()  # games whose keys are being added
 
     # ------------------------------------------------------------- the reactions
 
@@ -52,18 +59,29 @@ class ReactionCog(commands.Cog):
         """Add a new board's reactions, in a task: the command's answer does not wait."""
         game = self.games.get(game_id)
         if game is not None and _takes_reactions(game):
-            self.games.spawn(self._add_reactions(game_id, fresh=True), name=f"ttt-keys-{game_id}")
+            self._start_adding(game_id, fresh=True)
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
         """After a start (or a reconnection): finish adding the reactions of live boards."""
         for game in self.games.live():
             if _takes_reactions(game) and game.message_id is not None:
-                name = f"ttt-keys-{game.id}"
-                self.games.spawn(self._add_reactions(game.id, fresh=False), name=name)
+                self._start_adding(game.id, fresh=False)
+
+    def _start_adding(self, game_id: int, *, fresh: bool) -> None:
+        """Add a board's keys in a task of their own, unless one is at it already."""
+        if game_id not in self._adding:
+            self._adding.add(game_id)
+            self.games.spawn(self._add_reactions(game_id, fresh=fresh), name=f"ttt-keys-{game_id}")
 
     async def _add_reactions(self, game_id: int, *, fresh: bool) -> None:
         """Add the board's reactions that are not there yet, while the game is on."""
+        try:
+            await self._add_keys(game_id, fresh=fresh)
+        finally:
+            self._adding.discard(game_id)
+
+    async def _add_keys(self, game_id: int, *, fresh: bool) -> None:
         game = self.games.get(game_id)
         if game is None or game.message_id is None:
             return
@@ -80,8 +98,25 @@ class ReactionCog(commands.Cog):
                     return  # over: the rest would be noise
                 if _plain(key) not in present:
                     await message.add_reaction(key)
+        except discord.Forbidden as exc:
+            log.warning("may not add the reactions of game %s: %s", game_id, exc)
+            await self._give_buttons(game_id)
         except discord.HTTPException as exc:
             log.warning("could not add the reactions of game %s: %s", game_id, exc)
+
+    async def _give_buttons(self, game_id: int) -> None:
+        """A board moved by reactions only whose keys may not be added takes cell buttons too."""
+        async with self.games.lock(game_id):
+            game = self.games.get(game_id)
+            if game is None or game.look.buttons or not rules.is_live(game):
+                return
+            look = dataclasses.replace(game.look, input="both")
+            try:
+                game = await self.flow.commit(dataclasses.replace(game, look=look))
+            except StorageError as exc:
+                log.error("could not give game %s its buttons: %s", game_id, exc)
+                return
+            await self.flow.publish(game)
 
     # ------------------------------------------------------------------ moves
 
@@ -109,7 +144,8 @@ class ReactionCog(commands.Cog):
         except Exception:
             log.exception("the reaction on game %s failed", game.id)
             after = None
-        await self._take_back(payload)
+        if self._may_manage(payload):  # in a task: the bot's reply does not wait for it
+            self.games.spawn(self._take_back(payload), name=f"ttt-unreact-{game.id}")
         if after is not None and rules.ai_to_move(after):
             await self.flow.ai_move(game.id)
 
@@ -122,11 +158,16 @@ class ReactionCog(commands.Cog):
             game = self.games.get(game_id)
             if game is None or self.games.is_unsaved(game_id):
                 return None
+            if not await self._shows(game):
+                await self.flow.publish(game)  # never played blind: the board catches up first
+                return None
             cell = await self._cell(game, user_id, meaning)
             if cell is None:
                 return None
             result = rules.move(game, user_id, cell)
             if isinstance(result, Refused):
+                if not looks.picks_cell(game.size):
+                    await self._show_picked(game, None)  # the column picked is gone
                 return None
             try:
                 after = await self.flow.commit(await self.flow.with_reply(result))
@@ -137,6 +178,20 @@ class ReactionCog(commands.Cog):
             await self.flow.publish(after)
             return after
 
+    async def _shows(self, game: GameRecord) -> bool:
+        """Whether the board shows the game as stored: not after a failed edit, and, for the
+        first reaction or click on a game live at start-up, as the message itself says."""
+        if self.games.is_behind(game.id):
+            return False
+        if not self.games.first_click(game.id) or game.message_id is None:
+            return True
+        channel = self.client.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
+        try:
+            return readback.shows(await channel.fetch_message(game.message_id), game)
+        except discord.HTTPException as exc:
+            log.info("could not read the board of game %s back: %s", game.id, exc)
+            return False
+
     async def _cell(self, game: GameRecord, user_id: int, meaning: tuple[str, int]) -> int | None:
         """The cell a reaction plays; on 5x5 a column is kept (and shown) until its row."""
         kind, index = meaning
@@ -145,16 +200,21 @@ class ReactionCog(commands.Cog):
         if game.status is not Status.ACTIVE or rules.player_id(game, rules.turn(game)) != user_id:
             return None
         if kind == "column":
+            # Picks of games that ended meanwhile go: only live games keep one.
+            self._picked = {g: p for g, p in self._picked.items() if self.games.get(g)}
             self._picked[game.id] = (user_id, index, len(game.moves))
             await self._show_picked(game, index)
             return None
         picked = self._picked.pop(game.id, None)
         if picked is None or picked[0] != user_id or picked[2] != len(game.moves):
+            # A row with no column picked for it: the board may still show a column picked
+            # before a restart or a move by button, so it is shown as it is.
+            await self._show_picked(game, None)
             return None
         return index * game.size + picked[1]
 
-    async def _show_picked(self, game: GameRecord, column: int) -> None:
-        """Show the column a player picked, waiting for its row."""
+    async def _show_picked(self, game: GameRecord, column: int | None) -> None:
+        """Show the column a player picked, waiting for its row (None: no column picked)."""
         if game.message_id is None:
             return
         channel = self.client.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
@@ -164,9 +224,7 @@ class ReactionCog(commands.Cog):
             log.warning("could not show the column picked in game %s: %s", game.id, exc)
 
     async def _take_back(self, payload: discord.RawReactionActionEvent) -> None:
-        """Remove a reaction the bot has read, where it has Manage Messages."""
-        if not self._may_manage(payload):
-            return
+        """Remove a reaction the bot has read."""
         channel = self.client.get_partial_messageable(payload.channel_id, guild_id=payload.guild_id)
         message = channel.get_partial_message(payload.message_id)
         try:
