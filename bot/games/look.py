@@ -114,6 +114,24 @@ def valid(look: Look) -> bool:
     )
 
 
+def without(look: Look, gone: set[int]) -> Look:
+    """`look` with each mark that names a custom emoji in `gone` (deleted) back to its default;
+    all three marks back to theirs if that would make two of them the same."""
+    marks = {
+        side: getattr(DEFAULT, side) if _names(getattr(look, side), gone) else mark
+        for side, mark in (("x", look.x), ("o", look.o), ("empty", look.empty))
+    }
+    kept = Look(**marks, input=look.input)
+    if kept == look or valid(kept):
+        return kept
+    return Look(input=look.input)
+
+
+def _names(mark: str, gone: set[int]) -> bool:
+    parts = custom_parts(mark)
+    return parts is not None and parts[0] in gone
+
+
 def keys(size: int) -> list[str]:
     """The reactions a board of `size` carries, in the order they are added."""
     if size == 3:

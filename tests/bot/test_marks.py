@@ -165,3 +165,28 @@ async def test_symbols_variants_and_kept_emojis_are_refused(simcord_env: Env) ->
     for emoji in ("7️⃣", "🇯🇵", "👨‍👩‍👧"):
         done = await admin.slash(channel, "tictactoe-settings set", mark_x=emoji)
         assert "Saved." in done.response.content, emoji
+
+
+async def test_a_deleted_emoji_mark_goes_back_to_the_default(simcord_env: Env) -> None:
+    """The server deletes the emoji its O mark names while a game uses it: the setting and the
+    live board go back to ⭕ (Discord would refuse a board naming a deleted emoji), the X mark
+    stays, and the game goes on."""
+    guild, channel, admin, (alice,) = server_with_admin(simcord_env, "alice")
+    star = guild.create_emoji("star")
+    await admin.slash(channel, "tictactoe-settings set", mark_x="🐱", mark_o=f"<:star:{star.id}>")
+    await alice.slash(channel, "tictactoe")
+    board = board_message(channel)
+    game_id = board.components[-1].children[0].custom_id.split(":")[1]
+    await alice.click(board, custom_id=f"ttt:{game_id}:4")
+    assert f"<:star:{star.id}>" in cell_emojis(simcord_env, board)
+
+    simcord_env.backend.delete_emoji(guild.id, star.id)
+    await simcord_env.settle()
+    shown = await admin.slash(channel, "tictactoe-settings show")
+    assert "Mark of O: ⭕ (default)" in shown.response.content
+    assert "Mark of X: 🐱" in shown.response.content
+    assert sorted(filter(None, cell_emojis(simcord_env, board))) == ["⭕", "🐱"]
+    assert str(star.id) not in text(simcord_env, board)
+    free = cell_emojis(simcord_env, board).index(None)
+    await alice.click(board, custom_id=f"ttt:{game_id}:{free}")
+    assert cell_emojis(simcord_env, board).count("🐱") == 2

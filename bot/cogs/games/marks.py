@@ -1,0 +1,96 @@
+"""Marks that stop existing: a server emoji deleted while the server's settings or boards use it.
+
+Discord refuses a message whose components name an emoji that no longer exists, so a board using
+one could not be shown again (not even its end) and no new board could be posted. When a server's
+emojis change (the gateway's GUILD_EMOJIS_UPDATE), every mark naming a deleted one goes back to its
+default: in the server's settings (saved), and on each live board of that server (saved, then
+shown). An application emoji deleted by the bot's owner sends no event and is left alone.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from bot.cogs.games.flow import GameFlow
+from bot.games import look as looks
+from bot.games import rules
+from bot.games.settings import ServerSettings
+from bot.live.registry import GameRegistry
+from bot.storage.base import StorageError, Store
+
+log = logging.getLogger(__name__)
+
+SIDES = ("x", "o", "empty")
+
+
+class MarkCog(commands.Cog):
+    """Puts back the default marks where a server deleted the custom emoji of one."""
+
+    def __init__(
+        self,
+        *,
+        store: Store,
+        games: GameRegistry,
+        flow: GameFlow,
+        servers: dict[int, ServerSettings],
+    ) -> None:
+        self.store = store
+        self.games = games
+        self.flow = flow
+        self.servers = servers
+
+    @commands.Cog.listener()
+    async def on_guild_emojis_update(
+        self,
+        guild: discord.Guild,
+        before: Sequence[discord.Emoji],
+        after: Sequence[discord.Emoji],
+    ) -> None:
+        """Marks naming an emoji the server deleted go back to their defaults."""
+        gone = {emoji.id for emoji in before} - {emoji.id for emoji in after}
+        if not gone:
+            return
+        await self._settings(guild.id, gone)
+        for game in self.games.live():
+            if game.guild_id == guild.id and looks.without(game.look, gone) != game.look:
+                await self._board(game.id, gone)
+
+    async def _settings(self, guild_id: int, gone: set[int]) -> None:
+        conf = self.servers.get(guild_id)
+        if conf is None:
+            return
+        kept = looks.without(conf.look(), gone)
+        reset: dict[str, Any] = {
+            f"mark_{side}": None
+            for side in SIDES
+            if getattr(conf, f"mark_{side}") not in (None, getattr(kept, side))
+        }
+        if not reset:
+            return
+        after = dataclasses.replace(conf, **reset)
+        try:
+            await self.store.save_server_settings(guild_id, after)
+        except StorageError as exc:
+            log.error("could not reset the deleted marks of server %s: %s", guild_id, exc)
+            return
+        self.servers[guild_id] = after
+        log.info("server %s deleted the emoji of %s; back to the default", guild_id, list(reset))
+
+    async def _board(self, game_id: int, gone: set[int]) -> None:
+        async with self.games.lock(game_id):
+            game = self.games.get(game_id)
+            if game is None or not rules.is_live(game):
+                return
+            game = dataclasses.replace(game, look=looks.without(game.look, gone))
+            try:
+                game = await self.flow.commit(game)
+            except StorageError as exc:
+                log.error("could not reset the deleted marks of game %s: %s", game_id, exc)
+                return
+            await self.flow.publish(game)
