@@ -4,8 +4,9 @@ clicks see meanwhile, and the bot's CPU per move by reaction against per move by
     python benchmarks/reactions.py [--boards 8] [--moves 120] [--rounds 3]
 
 The real bot process (``python -m bot`` against the local Discord of tests/support/localdiscord,
-SQLite), real time. The local Discord limits the reactions the bot adds to one every 0.25 s per
-channel, as Discord does (429 and the rate-limit headers, which discord.py obeys).
+SQLite), real time. The local Discord limits the bot's reaction requests (adding its own,
+removing the players') to one every 0.25 s per channel, as Discord does (429 and the rate-limit
+headers, which discord.py obeys).
 
 1. ``--boards`` new 3x3 boards, then as many 5x5 boards, each in a channel of a server whose
    ``input`` is ``reactions``, all started at once: seconds from each ``/tictactoe`` to the board

@@ -1,8 +1,9 @@
 """Reactions in the local Discord: the bot adds its own and removes others', players add theirs
-(MESSAGE_REACTION_ADD on the gateway), a message carries them, and adding them is limited per
-channel as Discord limits it: one reaction every ``REACTION_GAP`` seconds per channel. A request
-too early gets 429 with ``retry_after``; every answer carries the bucket's headers, so discord.py
-waits before its next request the way it does against Discord.
+(MESSAGE_REACTION_ADD on the gateway), a message carries them, and the bot's reaction requests
+are limited per channel as Discord limits them: one every ``REACTION_GAP`` seconds per channel,
+adding its own and removing others' in one bucket. A request too early gets 429 with
+``retry_after``; every answer carries the bucket's headers, so discord.py waits before its next
+request the way it does against Discord.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from aiohttp import web
 
 from tests.support.localdiscord.model import Channel, User, now
 
-REACTION_GAP = 0.25  # seconds between two reactions the bot adds in one channel
+REACTION_GAP = 0.25  # seconds between two reaction requests of the bot in one channel
 
 
 def _headers(wait: float) -> dict[str, str]:
@@ -100,18 +101,26 @@ class Reactions:
             shard = self.shard_of(channel.guild_id)
         await self._send_event("MESSAGE_REACTION_ADD", event, shard)
 
-    async def _add_own(self, request: web.Request) -> web.Response:
+    def _too_soon(self, request: web.Request) -> web.Response | None:
+        """The 429 of a reaction request that comes before its channel's bucket allows one."""
         self.requests.append((request.method, request.path))
         channel_id = int(request.match_info["channel"])
         at = now()
         ready = self._next_reaction.get(channel_id, 0.0)
-        if at < ready:
-            self.limited += 1
-            wait = ready - at
-            body = {"message": "You are being rate limited.", "retry_after": wait, "global": False}
-            headers = {**_headers(wait), "Retry-After": f"{wait:.3f}"}
-            return web.json_response(body, status=429, headers=headers)
-        self._next_reaction[channel_id] = at + REACTION_GAP
+        if at >= ready:
+            self._next_reaction[channel_id] = at + REACTION_GAP
+            return None
+        self.limited += 1
+        wait = ready - at
+        body = {"message": "You are being rate limited.", "retry_after": wait, "global": False}
+        headers = {**_headers(wait), "Retry-After": f"{wait:.3f}"}
+        return web.json_response(body, status=429, headers=headers)
+
+    async def _add_own(self, request: web.Request) -> web.Response:
+        refused = self._too_soon(request)
+        if refused is not None:
+            return refused
+        channel_id = int(request.match_info["channel"])
         message = self.messages.get(int(request.match_info["message"]))
         if message is None:
             return web.json_response({"message": "Unknown Message", "code": 10008}, status=404)
@@ -121,10 +130,12 @@ class Reactions:
         return web.Response(status=204, headers=_headers(REACTION_GAP))
 
     async def _remove_one(self, request: web.Request) -> web.Response:
-        self.requests.append((request.method, request.path))
+        refused = self._too_soon(request)
+        if refused is not None:
+            return refused
         message = self.messages.get(int(request.match_info["message"]))
         if message is None:
             return web.json_response({"message": "Unknown Message", "code": 10008}, status=404)
         emoji = urllib.parse.unquote(request.match_info["emoji"])
         self._set(message, emoji, int(request.match_info["user"]), False)
-        return web.Response(status=204)
+        return web.Response(status=204, headers=_headers(REACTION_GAP))
