@@ -17,6 +17,7 @@ from bot.games import rules
 from engine import parse_cell
 from tests.bot.game_support import board_message, text
 from tests.bot.test_faults_discord import CHANNEL_EDIT, deny, set_bot_overwrite, shows_store
+from tests.bot.test_marks import cell_emojis
 from tests.bot.test_reactions import (
     bot_keys,
     game_of,
@@ -159,3 +160,34 @@ async def test_a_hint_on_a_keyed_board_names_the_cells_reaction(
     found = re.search(r"Play ([A-D][1-4]) \((\S+)\)", answer)
     assert found is not None, answer
     assert looks.keys(size)[parse_cell(found[1], size)] == found[2]
+
+
+async def test_both_on_5x5_with_a_servers_marks_by_reaction_and_by_click(
+    simcord_env: Env,
+) -> None:
+    """input both on 5x5 with 🐱 and 🐶: a move by column and row reactions, a move by a
+    button, the marks on the grid and the buttons; a column picked before a move by click is
+    stale afterwards: its row plays nothing and the board drops the column."""
+    _, channel, admin, (alice, bob) = await reaction_server(simcord_env, "both")
+    await admin.slash(channel, "tictactoe-settings set", mark_x="🐱", mark_o="🐶")
+    await alice.slash(channel, "tictactoe", opponent=bob, size=5, win_length=4)
+    board = board_message(channel)
+    await bob.click(board, label="Accept")
+    game = await game_of(simcord_env, board)
+    assert bot_keys(simcord_env, board) == looks.keys(5)
+
+    await alice.react(board, "🇦")
+    await alice.react(board, "1️⃣")
+    await bob.click(board, custom_id=f"ttt:{game.id}:12")
+    await alice.react(board, "🇧")  # picked, then Alice plays by a click instead
+    assert "column 🇧 picked" in text(simcord_env, board)
+    await alice.click(board, custom_id=f"ttt:{game.id}:2")
+    await bob.click(board, custom_id=f"ttt:{game.id}:18")
+    await alice.react(board, "2️⃣")  # the row of a column picked two moves ago
+    assert (await game_of(simcord_env, board)).moves == (0, 12, 2, 18)
+    assert "picked" not in text(simcord_env, board)
+
+    grid = text(simcord_env, board).split("\n\n")[1]
+    assert grid.count("🐱") == 2 and grid.count("🐶") == 2 and "❌" not in grid
+    emojis = cell_emojis(simcord_env, board)
+    assert len(emojis) == 25 and emojis.count("🐱") == 2 and emojis.count("🐶") == 2
