@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import emoji
 
 INPUTS = ("buttons", "reactions", "both")
+MAX_MARK = 64  # characters: a custom emoji's text is at most about 60
 CUSTOM = re.compile(r"<(?P<animated>a?):(?P<name>[A-Za-z0-9_]{2,32}):(?P<id>[0-9]{15,21})>")
 KEYCAPS = [f"{digit}\ufe0f\u20e3" for digit in "123456789"]
 LETTERS = [chr(0x1F1E6 + i) for i in range(26)]  # regional indicators A to Z
@@ -38,7 +39,21 @@ def is_unicode_emoji(text: str) -> bool:
     """Whether `text` is one Unicode emoji (Unicode's own list: a pictograph with its variation
     selector or skin tone, a sequence joined by zero-width joiners, a flag, a keycap), written
     with or without its variation selectors."""
-    return emoji.is_emoji(text) or emoji.is_emoji(_plain(text))
+    return canonical(text) is not None
+
+
+def canonical(text: str) -> str | None:
+    """The form of a Unicode emoji that Discord knows, however many variation selectors `text`
+    has: its fully qualified form where Unicode has one, else as Unicode lists it; None when
+    `text` is no emoji."""
+    data, full = emoji.EMOJI_DATA, emoji.STATUS["fully_qualified"]
+    if data.get(text, {}).get("status") == full:
+        return text
+    plain = _plain(text)
+    for form in (plain[:1] + "\ufe0f" + plain[1:], plain, text):
+        if form in data:
+            return form
+    return None
 
 
 def same_mark(mark: str) -> str:
@@ -98,9 +113,16 @@ class Look:
             return DEFAULT
         if not isinstance(raw, dict):
             return DEFAULT
-        found = {k: v for k, v in raw.items() if k in ("x", "o", "empty", "input")}
-        look = cls(**{k: v for k, v in found.items() if isinstance(v, str)})
-        return look if valid(look) else DEFAULT
+        # A stored look was checked when its server chose it: a mark read back is kept as the
+        # board showed it (the checks may have grown stricter since); only junk is dropped.
+        found = {
+            k: v
+            for k, v in raw.items()
+            if k in ("x", "o", "empty") and isinstance(v, str) and 0 < len(v) <= MAX_MARK
+        }
+        if raw.get("input") in INPUTS:
+            found["input"] = raw["input"]
+        return cls(**found)
 
 
 DEFAULT = Look()
@@ -125,6 +147,12 @@ def without(look: Look, gone: set[int]) -> Look:
     if kept == look or valid(kept):
         return kept
     return Look(input=look.input)
+
+
+def custom_ids(look: Look) -> set[int]:
+    """The ids of the custom emojis among a look's marks."""
+    parts = (custom_parts(mark) for mark in (look.x, look.o, look.empty))
+    return {found[0] for found in parts if found is not None}
 
 
 def _names(mark: str, gone: set[int]) -> bool:

@@ -190,3 +190,38 @@ async def test_a_deleted_emoji_mark_goes_back_to_the_default(simcord_env: Env) -
     free = cell_emojis(simcord_env, board).index(None)
     await alice.click(board, custom_id=f"ttt:{game_id}:{free}")
     assert cell_emojis(simcord_env, board).count("🐱") == 2
+
+
+async def test_an_emoji_deleted_while_the_bot_was_away_is_found_at_start(
+    simcord_env: Env, make_bot: Callable[..., TicTacToeBot]
+) -> None:
+    """The server deletes its emoji for O while the bot is stopped: at the next start the
+    setting and the live board go back to ⭕, the application's emoji for empty cells stays, and
+    the player's turn keeps its deadline (a new look is no move)."""
+    guild, channel, admin, (alice,) = server_with_admin(simcord_env, "alice")
+    star = guild.create_emoji("star")
+    dot = simcord_env.backend.create_application_emoji("dot")
+    empty = f"<:dot:{dot.id}>"
+    await admin.slash(
+        channel, "tictactoe-settings set", mark_o=f"<:star:{star.id}>", mark_empty=empty
+    )
+    await alice.slash(channel, "tictactoe")
+    board = board_message(channel)
+    game_id = int(board.components[-1].children[0].custom_id.split(":")[1])
+    await alice.click(board, custom_id=f"ttt:{game_id}:4")
+    before = await simcord_env.bot.store.load_game(game_id)
+    assert before is not None and before.deadline is not None
+
+    await simcord_env.advance_time(60)  # a minute of Alice's turn has gone by
+    await simcord_env.bot.release()
+    simcord_env.backend.delete_emoji(guild.id, star.id)
+    await simcord_env.restart_bot(make_bot())
+    await simcord_env.settle()
+    after = await simcord_env.bot.store.load_game(game_id)
+    assert after is not None and after.look.o == "⭕" and after.look.empty == empty
+    assert after.deadline == before.deadline
+    shown = cell_emojis(simcord_env, board)
+    assert "⭕" in shown and empty in shown and str(star.id) not in text(simcord_env, board)
+    settings = await admin.slash(channel, "tictactoe-settings show")
+    assert "Mark of O: ⭕ (default)" in settings.response.content
+    assert f"Mark of an empty cell: {empty}" in settings.response.content

@@ -111,11 +111,12 @@ async def test_a_rematch_without_add_reactions_does_not_start(simcord_env: Env) 
 
 
 @pytest.mark.parametrize("mode", ["reactions", "both"])
-async def test_the_starter_hears_once_that_reactions_cannot_be_removed(
+async def test_the_starter_is_told_that_reactions_cannot_be_removed(
     simcord_env: Env, mode: str
 ) -> None:
-    """Without Manage Messages the game starts, and its starter alone is told that a reaction
-    must be taken back before it can be used again; with it, nothing is said."""
+    """Without Manage Messages the game starts, and its starter alone is told, in one private
+    line after the board, that a reaction must be taken back before it can be used again; with
+    it, nothing is said."""
     _, channel, _, (alice, _) = await reaction_server(simcord_env, mode)
     kept = await alice.slash(channel, "tictactoe", difficulty="easy")
     assert not kept.followups
@@ -132,13 +133,17 @@ async def test_losing_add_reactions_mid_game_gives_the_board_its_buttons(
     simcord_env: Env, make_bot: Callable[..., TicTacToeBot]
 ) -> None:
     """Two of the bot's reactions are gone and it may no longer add them: after the restart
-    the board takes cell buttons too (stored as input both), and the game goes on by a click."""
+    the board takes cell buttons too (stored as input both), Alice's turn keeps its deadline,
+    and the game goes on by a click."""
     channel, alice, board = await keys_missing(simcord_env)
     set_bot_overwrite(simcord_env, channel, deny("add_reactions"))
+    deadline = (await game_of(simcord_env, board)).deadline
+    await simcord_env.advance_time(60)
     await restart(simcord_env, make_bot)
 
     game = await game_of(simcord_env, board)
     assert game.look.input == "both" and "8️⃣" not in bot_keys(simcord_env, board)
+    assert deadline is not None and game.deadline == deadline
     assert await shows_store(simcord_env, board, game.id)
     played = await alice.click(board, custom_id=f"ttt:{game.id}:8")
     assert not played.ephemeral and (await game_of(simcord_env, board)).moves[0] == 8

@@ -85,13 +85,15 @@ class GameFlow:
             return None  # a forged id no game can have
         return self.games.get(game_id) or await self.store.load_game(game_id)
 
-    async def commit(self, game: GameRecord) -> GameRecord:
+    async def commit(self, game: GameRecord, *, clock: bool = True) -> GameRecord:
         """Store the game with the right deadline, then remember it (lock held); returns it as
-        stored. StorageError propagates, and then nothing changed."""
-        conf = self.servers.get(game.guild_id or 0, DEFAULTS)  # the server's own timeouts
-        turn = conf.turn_timeout or self.settings.turn_timeout
-        wait = conf.challenge_timeout or self.settings.challenge_timeout
-        game = rules.clocked(game, self.games.now(), turn_timeout=turn, challenge_timeout=wait)
+        stored. StorageError propagates, and then nothing changed. Without `clock` (a change
+        that is no move, such as the board's look) the deadline stays as it is."""
+        if clock:
+            conf = self.servers.get(game.guild_id or 0, DEFAULTS)  # the server's own timeouts
+            turn = conf.turn_timeout or self.settings.turn_timeout
+            wait = conf.challenge_timeout or self.settings.challenge_timeout
+            game = rules.clocked(game, self.games.now(), turn_timeout=turn, challenge_timeout=wait)
         await self.store.save_game(game)
         self.games.put(game)
         return game

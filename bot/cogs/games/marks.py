@@ -4,7 +4,9 @@ Discord refuses a message whose components name an emoji that no longer exists, 
 one could not be shown again (not even its end) and no new board could be posted. When a server's
 emojis change (the gateway's GUILD_EMOJIS_UPDATE), every mark naming a deleted one goes back to its
 default: in the server's settings (saved), and on each live board of that server (saved, then
-shown). An application emoji deleted by the bot's owner sends no event and is left alone.
+shown). Emojis deleted while the bot was away are found when the server becomes available: a
+custom mark that is neither one of its emojis nor one of the application's. An application emoji
+deleted by the bot's owner while the bot runs sends no event, and is left alone until then.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ class MarkCog(commands.Cog):
         self.games = games
         self.flow = flow
         self.servers = servers
+        self._app_emojis: set[int] | None = None  # the application's own, asked once
 
     @commands.Cog.listener()
     async def on_guild_emojis_update(
@@ -53,12 +56,47 @@ class MarkCog(commands.Cog):
         after: Sequence[discord.Emoji],
     ) -> None:
         """Marks naming an emoji the server deleted go back to their defaults."""
-        gone = {emoji.id for emoji in before} - {emoji.id for emoji in after}
+        await self._forget(guild.id, {e.id for e in before} - {e.id for e in after})
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """After a start (or a reconnection): marks naming an emoji that is no longer there."""
+        for guild in self.flow.client.guilds:
+            if guild.id in self.servers or self.games.live():
+                await self.on_guild_available(guild)
+
+    @commands.Cog.listener()
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        """A server back after an outage: marks naming an emoji that is no longer there."""
+        looks_used = [g.look for g in self.games.live() if g.guild_id == guild.id]
+        conf = self.servers.get(guild.id)
+        if conf is not None:
+            looks_used.append(conf.look())
+        named = {i for look in looks_used for i in looks.custom_ids(look)}
+        gone = named - {emoji.id for emoji in guild.emojis}
+        mine = await self._application_emojis(gone) if gone else set()
+        if mine is not None:  # None: Discord would not say, so nothing is taken for gone
+            await self._forget(guild.id, gone - mine)
+
+    async def _application_emojis(self, ids: set[int]) -> set[int] | None:
+        """Which of `ids` are the application's own emojis: asked of Discord unless all are
+        known to be (an emoji added or deleted since is then seen); None if Discord won't say."""
+        if self._app_emojis is None or not ids <= self._app_emojis:
+            try:
+                found = await self.flow.client.fetch_application_emojis()
+            except discord.HTTPException as exc:
+                log.warning("could not list the application's emojis: %s", exc)
+                return None
+            self._app_emojis = {emoji.id for emoji in found}
+        return ids & self._app_emojis
+
+    async def _forget(self, guild_id: int, gone: set[int]) -> None:
+        """Marks of a server that name an emoji in `gone` go back to their defaults."""
         if not gone:
             return
-        await self._settings(guild.id, gone)
+        await self._settings(guild_id, gone)
         for game in self.games.live():
-            if game.guild_id == guild.id and looks.without(game.look, gone) != game.look:
+            if game.guild_id == guild_id and looks.without(game.look, gone) != game.look:
                 await self._board(game.id, gone)
 
     async def _settings(self, guild_id: int, gone: set[int]) -> None:
@@ -89,7 +127,7 @@ class MarkCog(commands.Cog):
                 return
             game = dataclasses.replace(game, look=looks.without(game.look, gone))
             try:
-                game = await self.flow.commit(game)
+                game = await self.flow.commit(game, clock=False)
             except StorageError as exc:
                 log.error("could not reset the deleted marks of game %s: %s", game_id, exc)
                 return

@@ -112,7 +112,7 @@ class ReactionCog(commands.Cog):
                 return
             look = dataclasses.replace(game.look, input="both")
             try:
-                game = await self.flow.commit(dataclasses.replace(game, look=look))
+                game = await self.flow.commit(dataclasses.replace(game, look=look), clock=False)
             except StorageError as exc:
                 log.error("could not give game %s its buttons: %s", game_id, exc)
                 return
@@ -207,9 +207,8 @@ class ReactionCog(commands.Cog):
             return None
         picked = self._picked.pop(game.id, None)
         if picked is None or picked[0] != user_id or picked[2] != len(game.moves):
-            # A row with no column picked for it: the board may still show a column picked
-            # before a restart or a move by button, so it is shown as it is.
-            await self._show_picked(game, None)
+            if picked is not None:  # the board may still show a column picked before a move
+                await self._show_picked(game, None)  # by button (a restart's is read back)
             return None
         return index * game.size + picked[1]
 

@@ -22,7 +22,7 @@ from bot.cogs.games import server
 from bot.cogs.games.command import LEVEL_CHOICES, SIZE_CHOICES
 from bot.config import Settings
 from bot.discord_ui import board, emoji, replies
-from bot.games.look import valid as valid_look
+from bot.games import look as looks
 from bot.games.settings import BOARD_LANGUAGES, ServerSettings, validated
 from bot.i18n import N_, Text, translation
 from bot.storage.base import StorageError, Store
@@ -197,11 +197,12 @@ class SettingsCog(commands.Cog):
             return
         for name, mark in (("mark_x", mark_x), ("mark_o", mark_o), ("mark_empty", mark_empty)):
             if mark is not None:
-                changes[name] = mark.strip()
                 refusal = await emoji.refuse_mark(mark.strip(), interaction)
                 if refusal is not None:
                     await replies.tell(interaction, refusal)
                     return
+                # Stored as Discord knows it, whatever variation selectors were typed.
+                changes[name] = looks.canonical(mark.strip()) or mark.strip()
         await self._change(interaction, lambda conf: dataclasses.replace(conf, **changes))
 
     @group.command(name="channel", description=_l("Allow games in a channel, or remove it."))
@@ -256,7 +257,7 @@ class SettingsCog(commands.Cog):
             await replies.tell(interaction, ADMINS_ONLY)
             return
         after = validated(change(server.of(self.servers, guild_id)))
-        if not valid_look(after.look()):
+        if not looks.valid(after.look()):
             await replies.tell(interaction, emoji.SAME)
             return
         try:

@@ -1,0 +1,64 @@
+"""A board's look as pure values (``bot.games.look``): which marks are emojis and in what form
+they are kept, when two marks are the same, reading a stored look back, and marks whose custom
+emoji is gone."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.games import look as looks
+from bot.games.look import Look
+
+STAR = "<:star:123456789012345678>"
+STAR_AGAIN = "<a:shiny:123456789012345678>"  # the same emoji under another name
+DOT = "<:dot:223456789012345678>"
+
+
+@pytest.mark.parametrize(
+    ("typed", "kept"),
+    [
+        ("⭕", "⭕"),
+        ("⭕\ufe0f", "⭕"),  # a selector Unicode does not list for it
+        ("🐱\ufe0f\ufe0f", "🐱"),
+        ("1\u20e3", "1\ufe0f\u20e3"),  # a keycap without its selector: the qualified form
+        ("©", "©\ufe0f"),
+        ("🇯🇵", "🇯🇵"),
+        ("👨\u200d👩\u200d👧", "👨\u200d👩\u200d👧"),
+        ("👍🏽", "👍🏽"),
+    ],
+)
+def test_a_unicode_emoji_is_kept_in_the_form_discord_knows(typed: str, kept: str) -> None:
+    """However many variation selectors were typed, the mark is kept in Unicode's own form."""
+    assert looks.is_mark(typed)
+    assert looks.canonical(typed) == kept
+
+
+@pytest.mark.parametrize("text", ["→", "■", "℃", "x", "🇦", "🐱🐶", "", ":cat:"])
+def test_symbols_letters_and_two_emojis_are_no_mark(text: str) -> None:
+    assert not looks.is_mark(text) and looks.canonical(text) is None
+
+
+def test_the_same_mark_whatever_its_selectors_or_its_name() -> None:
+    assert not looks.valid(Look(x="⭕\ufe0f"))
+    assert not looks.valid(Look(x=STAR, o=STAR_AGAIN))
+    assert looks.valid(Look(x=STAR, o=DOT))
+
+
+def test_a_stored_look_reads_back_as_it_was_shown() -> None:
+    """A mark stored before the checks grew stricter is read back as the board showed it, and
+    so is the input; only junk goes back to the default."""
+    stored = Look(x="→", input="reactions")
+    assert Look.from_text(stored.to_text()) == stored
+    assert Look.from_text('{"x": 5, "o": "", "input": "bogus"}') == Look()
+    assert Look.from_text("not json") == Look()
+    assert Look.from_text("") == looks.DEFAULT
+
+
+def test_marks_of_a_deleted_emoji_go_back_to_their_defaults() -> None:
+    """Only the marks naming a deleted emoji change; if that would make two marks the same,
+    all three go back."""
+    gone = {123456789012345678}
+    assert looks.without(Look(x="🐱", o=STAR, input="both"), gone) == Look(x="🐱", input="both")
+    assert looks.without(Look(x="⭕", o=STAR), gone) == Look()
+    assert looks.without(Look(x=DOT), gone) == Look(x=DOT)
+    assert looks.custom_ids(Look(x=STAR, o=DOT)) == {123456789012345678, 223456789012345678}
