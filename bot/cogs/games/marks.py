@@ -61,18 +61,30 @@ class MarkCog(commands.Cog):
     @commands.Cog.listener()
     async def on_ready(self) -> None:
         """After a start (or a reconnection): marks naming an emoji that is no longer there."""
-        for guild in self.flow.client.guilds:
-            if guild.id in self.servers or self.games.live():
-                await self.on_guild_available(guild)
+        for guild_id, named in self._named().items():
+            guild = self.flow.client.get_guild(guild_id)
+            if guild is not None:
+                await self._check(guild, named)
 
     @commands.Cog.listener()
     async def on_guild_available(self, guild: discord.Guild) -> None:
         """A server back after an outage: marks naming an emoji that is no longer there."""
-        looks_used = [g.look for g in self.games.live() if g.guild_id == guild.id]
-        conf = self.servers.get(guild.id)
-        if conf is not None:
-            looks_used.append(conf.look())
-        named = {i for look in looks_used for i in looks.custom_ids(look)}
+        if self.flow.client.is_ready():  # at a start, on_ready looks at every server at once
+            await self._check(guild, self._named(guild.id).get(guild.id, set()))
+
+    def _named(self, only: int | None = None) -> dict[int, set[int]]:
+        """Server id -> the custom emojis its settings and live boards name (of one server)."""
+        named: dict[int, set[int]] = {}
+        used = [(g.guild_id, g.look) for g in self.games.live()]
+        confs = self.servers.items() if only is None else [(only, self.servers.get(only))]
+        used += [(guild_id, conf.look()) for guild_id, conf in confs if conf is not None]
+        for guild_id, look in used:
+            if guild_id is not None and only in (None, guild_id):
+                named.setdefault(guild_id, set()).update(looks.custom_ids(look))
+        return named
+
+    async def _check(self, guild: discord.Guild, named: set[int]) -> None:
+        """Forget the emojis among `named` that are neither the server's nor the app's."""
         gone = named - {emoji.id for emoji in guild.emojis}
         mine = await self._application_emojis(gone) if gone else set()
         if mine is not None:  # None: Discord would not say, so nothing is taken for gone
