@@ -15,9 +15,10 @@ from bot.games.record import GameRecord, Status
 from bot.i18n import N_, Text
 
 
-def shows(message: discord.Message | None, game: GameRecord | None) -> bool:
+def shows(message: discord.Message | None, game: GameRecord | None, *, words: bool = False) -> bool:
     """Whether a board message shows the game as stored: as many marks, the same controls (a
-    board without cell buttons, moved by reactions: the same words and grid).
+    board without cell buttons, moved by reactions: the same words and grid); `words`: the
+    same words too (a 5x5 board moved by reactions says there which column is picked).
 
     True when there is nothing to compare (a click always carries its message).
     """
@@ -29,9 +30,11 @@ def shows(message: discord.Message | None, game: GameRecord | None) -> bool:
         if not what.isdigit():
             controls.add(what)
     marked = grid.marks_on(message, game.look)
+    texts = [getattr(c, "content", "") for c in message.components]
     if marked is None and board.has_board(game):
-        texts = [getattr(c, "content", "") for c in message.components]
         return board.text(game) in texts and controls == set(board.controls(game))
+    if words and board.text(game) not in texts:
+        return False
     return (marked or 0) == len(game.moves) and controls == set(board.controls(game))
 
 

@@ -13,6 +13,7 @@ a row number, the board showing the column picked until the row comes.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import unicodedata
@@ -46,14 +47,18 @@ def canonical(text: str) -> str | None:
     """The form of a Unicode emoji that Discord knows, however many variation selectors `text`
     has: its fully qualified form where Unicode has one, else as Unicode lists it; None when
     `text` is no emoji."""
-    data, full = emoji.EMOJI_DATA, emoji.STATUS["fully_qualified"]
-    if data.get(text, {}).get("status") == full:
-        return text
     plain = _plain(text)
-    for form in (plain[:1] + "\ufe0f" + plain[1:], plain, text):
-        if form in data:
-            return form
-    return None
+    found = _qualified().get(plain)
+    if found is not None:
+        return found
+    return next((form for form in (plain, text) if form in emoji.EMOJI_DATA), None)
+
+
+@functools.cache
+def _qualified() -> dict[str, str]:
+    """Each fully qualified emoji by its text without variation selectors (built once)."""
+    full = emoji.STATUS["fully_qualified"]
+    return {_plain(text): text for text, data in emoji.EMOJI_DATA.items() if data["status"] == full}
 
 
 def same_mark(mark: str) -> str:
@@ -131,9 +136,11 @@ DEFAULT = Look()
 def valid(look: Look) -> bool:
     """Three different marks of the right form, and a known input."""
     marks = (look.x, look.o, look.empty)
-    return (
-        look.input in INPUTS and all(map(is_mark, marks)) and len(set(map(same_mark, marks))) == 3
-    )
+    return look.input in INPUTS and all(map(is_mark, marks)) and _distinct(look)
+
+
+def _distinct(look: Look) -> bool:
+    return len({same_mark(mark) for mark in (look.x, look.o, look.empty)}) == 3
 
 
 def without(look: Look, gone: set[int]) -> Look:
@@ -144,7 +151,7 @@ def without(look: Look, gone: set[int]) -> Look:
         for side, mark in (("x", look.x), ("o", look.o), ("empty", look.empty))
     }
     kept = Look(**marks, input=look.input)
-    if kept == look or valid(kept):
+    if kept == look or _distinct(kept):
         return kept
     return Look(input=look.input)
 

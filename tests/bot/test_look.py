@@ -4,6 +4,7 @@ emoji is gone."""
 
 from __future__ import annotations
 
+import emoji
 import pytest
 
 from bot.games import look as looks
@@ -25,12 +26,23 @@ DOT = "<:dot:223456789012345678>"
         ("🇯🇵", "🇯🇵"),
         ("👨\u200d👩\u200d👧", "👨\u200d👩\u200d👧"),
         ("👍🏽", "👍🏽"),
+        ("🏋\u200d♂", "🏋\ufe0f\u200d♂\ufe0f"),  # selectors missing after the first character too
+        ("🏳\u200d🌈", "🏳\ufe0f\u200d🌈"),
     ],
 )
 def test_a_unicode_emoji_is_kept_in_the_form_discord_knows(typed: str, kept: str) -> None:
     """However many variation selectors were typed, the mark is kept in Unicode's own form."""
     assert looks.is_mark(typed)
     assert looks.canonical(typed) == kept
+
+
+def test_every_emoji_typed_without_its_selectors_is_kept_fully_qualified() -> None:
+    full = emoji.STATUS["fully_qualified"]
+    qualified = [text for text, data in emoji.EMOJI_DATA.items() if data["status"] == full]
+    assert len(qualified) > 3000
+    for text in qualified:
+        assert looks.canonical(text.replace("\ufe0f", "")) == text, text
+        assert looks.canonical(text + "\ufe0f") == text, text
 
 
 @pytest.mark.parametrize("text", ["→", "■", "℃", "x", "🇦", "🐱🐶", "", ":cat:"])
@@ -61,4 +73,6 @@ def test_marks_of_a_deleted_emoji_go_back_to_their_defaults() -> None:
     assert looks.without(Look(x="🐱", o=STAR, input="both"), gone) == Look(x="🐱", input="both")
     assert looks.without(Look(x="⭕", o=STAR), gone) == Look()
     assert looks.without(Look(x=DOT), gone) == Look(x=DOT)
+    # A mark kept from before the checks grew stricter does not count against the others.
+    assert looks.without(Look(x="→", o=STAR), gone) == Look(x="→")
     assert looks.custom_ids(Look(x=STAR, o=DOT)) == {123456789012345678, 223456789012345678}

@@ -75,12 +75,14 @@ async def test_after_a_restart_a_reaction_board_is_read_back_before_a_move(
     assert (await game_of(simcord_env, board)).moves == (4, 0, 8)
 
 
+@pytest.mark.parametrize("mode", ["reactions", "both"])
 async def test_a_row_after_a_restart_drops_the_column_shown(
-    simcord_env: Env, make_bot: Callable[..., TicTacToeBot]
+    simcord_env: Env, make_bot: Callable[..., TicTacToeBot], mode: str
 ) -> None:
     """5x5: Alice picks column C, the bot restarts and forgets it; her row then plays nothing and
-    the board no longer says a column is picked; column and row again make the move."""
-    _, channel, _, (alice, _) = await reaction_server(simcord_env)
+    the board no longer says a column is picked (with cell buttons too, where the marks alone
+    match); column and row again make the move."""
+    _, channel, _, (alice, _) = await reaction_server(simcord_env, mode)
     await alice.slash(channel, "tictactoe", size=5, win_length=4, difficulty="easy")
     board = board_message(channel)
     await alice.react(board, "🇨")

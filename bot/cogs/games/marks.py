@@ -46,7 +46,6 @@ class MarkCog(commands.Cog):
         self.games = games
         self.flow = flow
         self.servers = servers
-        self._app_emojis: set[int] | None = None  # the application's own, asked once
 
     @commands.Cog.listener()
     async def on_guild_emojis_update(
@@ -60,17 +59,22 @@ class MarkCog(commands.Cog):
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
-        """After a start (or a reconnection): marks naming an emoji that is no longer there."""
+        """After a start (or a reconnection): marks naming an emoji that is no longer there.
+        A server Discord has not sent yet (unavailable) is looked at when it becomes available."""
+        missing: dict[int, set[int]] = {}
         for guild_id, named in self._named().items():
             guild = self.flow.client.get_guild(guild_id)
-            if guild is not None:
-                await self._check(guild, named)
+            if guild is not None and not guild.unavailable:
+                missing[guild_id] = named - {emoji.id for emoji in guild.emojis}
+        await self._forget_missing({g: ids for g, ids in missing.items() if ids})
 
     @commands.Cog.listener()
     async def on_guild_available(self, guild: discord.Guild) -> None:
         """A server back after an outage: marks naming an emoji that is no longer there."""
         if self.flow.client.is_ready():  # at a start, on_ready looks at every server at once
-            await self._check(guild, self._named(guild.id).get(guild.id, set()))
+            named = self._named(guild.id).get(guild.id, set())
+            missing = named - {emoji.id for emoji in guild.emojis}
+            await self._forget_missing({guild.id: missing} if missing else {})
 
     def _named(self, only: int | None = None) -> dict[int, set[int]]:
         """Server id -> the custom emojis its settings and live boards name (of one server)."""
@@ -83,24 +87,21 @@ class MarkCog(commands.Cog):
                 named.setdefault(guild_id, set()).update(looks.custom_ids(look))
         return named
 
-    async def _check(self, guild: discord.Guild, named: set[int]) -> None:
-        """Forget the emojis among `named` that are neither the server's nor the app's."""
-        gone = named - {emoji.id for emoji in guild.emojis}
-        mine = await self._application_emojis(gone) if gone else set()
-        if mine is not None:  # None: Discord would not say, so nothing is taken for gone
-            await self._forget(guild.id, gone - mine)
-
-    async def _application_emojis(self, ids: set[int]) -> set[int] | None:
-        """Which of `ids` are the application's own emojis: asked of Discord unless all are
-        known to be (an emoji added or deleted since is then seen); None if Discord won't say."""
-        if self._app_emojis is None or not ids <= self._app_emojis:
+    async def _forget_missing(self, missing: dict[int, set[int]]) -> None:
+        """Forget the emojis missing from each server that are not the application's own
+        either (Discord is asked once); nothing when Discord won't say which are."""
+        if not missing:
+            return
+        try:
+            mine = {emoji.id for emoji in await self.flow.client.fetch_application_emojis()}
+        except discord.HTTPException as exc:
+            log.warning("could not list the application's emojis: %s", exc)
+            return
+        for guild_id, ids in missing.items():
             try:
-                found = await self.flow.client.fetch_application_emojis()
-            except discord.HTTPException as exc:
-                log.warning("could not list the application's emojis: %s", exc)
-                return None
-            self._app_emojis = {emoji.id for emoji in found}
-        return ids & self._app_emojis
+                await self._forget(guild_id, ids - mine)
+            except Exception:  # one server's trouble does not stop the others' check
+                log.exception("could not reset the deleted marks of server %s", guild_id)
 
     async def _forget(self, guild_id: int, gone: set[int]) -> None:
         """Marks of a server that name an emoji in `gone` go back to their defaults."""

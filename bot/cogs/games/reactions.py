@@ -187,10 +187,12 @@ class ReactionCog(commands.Cog):
             return True
         channel = self.client.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
         try:
-            return readback.shows(await channel.fetch_message(game.message_id), game)
+            shown = await channel.fetch_message(game.message_id)
         except discord.HTTPException as exc:
             log.info("could not read the board of game %s back: %s", game.id, exc)
             return False
+        # On 5x5 the words may show a column picked before the restart, which is forgotten.
+        return readback.shows(shown, game, words=not looks.picks_cell(game.size))
 
     async def _cell(self, game: GameRecord, user_id: int, meaning: tuple[str, int]) -> int | None:
         """The cell a reaction plays; on 5x5 a column is kept (and shown) until its row."""
@@ -208,7 +210,7 @@ class ReactionCog(commands.Cog):
         picked = self._picked.pop(game.id, None)
         if picked is None or picked[0] != user_id or picked[2] != len(game.moves):
             if picked is not None:  # the board may still show a column picked before a move
-                await self._show_picked(game, None)  # by button (a restart's is read back)
+                await self._show_picked(game, None)  # (one before a restart is read back)
             return None
         return index * game.size + picked[1]
 
