@@ -1,6 +1,7 @@
 """Command line: play a game in the terminal, or print every legal move's exact value.
 
 python -m engine play --size 4 --k 3 --level hard --first o
+python -m engine play --ultimate --level expert
 python -m engine analyse "X.O/.X./..."
 """
 
@@ -17,7 +18,10 @@ from typing import NoReturn, TextIO
 from engine.api import analyse
 from engine.board import Board, IllegalMoveError
 from engine.cells import cell_name, parse_cell
+from engine.console import run_game
 from engine.play import LEVELS, best_move
+
+ULTIMATE_LEVELS = ("easy", "medium", "hard", "expert")  # engine.ultimate.LEVELS, loaded lazily
 
 # A letter and a number: shaped like a cell name, maybe off the board.
 NAME_SHAPE = re.compile(r"[A-Za-z][0-9]+")
@@ -65,30 +69,37 @@ def _example(board: Board) -> str:
 
 
 def _play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
-    board = Board.empty(args.size, args.k)
     human = args.first.upper()
+    if args.ultimate:
+        from engine import ultimate
+        from engine.ultimate import terminal
+
+        level = args.level or ultimate.LEVELS[-1]
+        if level not in ultimate.LEVELS:
+            choices = ", ".join(ultimate.LEVELS)
+            raise IllegalMoveError(f"ultimate's levels are {choices}, not {level}")
+        return terminal.play(level, human, args.seed, stdin, stdout)
+    level = args.level or LEVELS[-1]
+    if level not in LEVELS:
+        raise IllegalMoveError(f"the levels are {', '.join(LEVELS)}, not {level}")
     rng = random.Random(args.seed)
-    while board.outcome() is None:
-        print(render(board), file=stdout)
-        if board.turn == human:
-            print(
-                f"Your move ({human}), a free cell such as {_example(board)}: ",
-                end="",
-                file=stdout,
-                flush=True,
-            )
-            line = stdin.readline()
-            if not line:
-                print("\nbye", file=stdout)
-                return 0
-            try:
-                board = board.play(parse_move(line, board))
-            except IllegalMoveError as error:
-                print(f"bad move: {error}", file=stdout)
-        else:
-            cell = best_move(board, level=args.level, rng=rng)
-            print(f"Engine ({board.turn}) plays {cell_name(cell, board.size)}", file=stdout)
-            board = board.play(cell)
+
+    def engine_move(board: Board) -> tuple[Board, str]:
+        cell = best_move(board, level=level, rng=rng)
+        return board.play(cell), cell_name(cell, board.size)
+
+    board = run_game(
+        Board.empty(args.size, args.k),
+        human,
+        show=render,
+        prompt=lambda board: f"Your move ({human}), a free cell such as {_example(board)}: ",
+        move=lambda board, line: board.play(parse_move(line, board)),
+        engine=engine_move,
+        stdin=stdin,
+        stdout=stdout,
+    )
+    if board is None:
+        return 0
     outcome = board.outcome()
     assert outcome is not None
     print(render(board, line=outcome.line), file=stdout)
@@ -154,7 +165,15 @@ def _parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="play a game against the engine")
     play.add_argument("--size", type=int, default=3, choices=(3, 4, 5))
     play.add_argument("--k", type=int, default=None, help="marks in a row to win")
-    play.add_argument("--level", type=_choice(LEVELS), default="unbeatable", help="/".join(LEVELS))
+    play.add_argument(
+        "--ultimate", action="store_true", help="ultimate tic-tac-toe: nine boards in one"
+    )
+    play.add_argument(
+        "--level",
+        type=str.lower,
+        default=None,
+        help=f"{'/'.join(LEVELS)}; with --ultimate {'/'.join(ULTIMATE_LEVELS)}",
+    )
     play.add_argument(
         "--first", type=_choice(("x", "o")), default="x", help="your side, x or o (X moves first)"
     )
