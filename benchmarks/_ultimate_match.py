@@ -18,7 +18,8 @@ from multiprocessing import get_context
 from pathlib import Path
 
 from benchmarks._uct import Uct, cells_of
-from engine.ultimate import UltimateBoard, best_move
+from engine.ultimate import LEVELS, UltimateBoard, analyse, best_move
+from engine.ultimate import search as ultimate_search
 
 Player = tuple[str, str | int]
 RESULTS = {0: "running", 1: "X", 2: "O", 3: "draw"}
@@ -238,3 +239,33 @@ def times_of(games: Sequence[Game], who: Player) -> tuple[list[float], list[floa
                 cpu += game.cpu[side]
                 wall += game.wall[side]
     return cpu, wall
+
+
+def search_rates(move_time: float, boards: list[UltimateBoard], rng: random.Random) -> None:
+    """Nodes a CPU second and depth reached of the strongest level's search (engine.ultimate.
+    analyse, the search behind `best_move` at that level), in the compiled core and in Python."""
+    print(f"\n`{LEVELS[-1]}`'s search (engine.ultimate.analyse, deadline {move_time:g} s):\n")
+    print(
+        "| search | positions | nodes a CPU second p50 | min | max | nodes p50 "
+        "| depth p50 | min | max |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|")
+    for native in (True, False):
+        rates, depths, nodes = [], [], []
+        for board in boards:
+            cpu = time.process_time()
+            found = analyse(board, deadline=time.monotonic() + move_time, rng=rng, native=native)
+            spent = time.process_time() - cpu
+            rates.append(found.nodes / spent if spent > 0 else 0.0)
+            depths.append(found.depth)
+            nodes.append(found.nodes)
+        cells = [pct(rates, 0.5), min(rates), max(rates), pct(nodes, 0.5)]
+        depth = [pct(depths, 0.5), min(depths), max(depths)]
+        name = "compiled core" if native and ultimate_search._core is not None else "Python"
+        print(
+            f"| {name} | {len(boards)} | "
+            + " | ".join(f"{c:,.0f}" for c in cells)
+            + " | "
+            + " | ".join(str(d) for d in depth)
+            + " |"
+        )

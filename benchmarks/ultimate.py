@@ -33,7 +33,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import engine.ultimate as ultimate
 from benchmarks import _ultimate_match as match
 from benchmarks._uct import Uct
 from benchmarks._ultimate_match import Game, Player, pct
@@ -221,36 +220,7 @@ def mode_speed(args: argparse.Namespace) -> None:
             wall.append(time.perf_counter() - waited)
         rows.append((match.label(("uct", sims)), cpu, wall))
     time_table(rows)
-    search_rates(args, boards, rng)
-
-
-def search_rates(args: argparse.Namespace, boards: list[UltimateBoard], rng: random.Random) -> None:
-    """Nodes a CPU second and depth reached of the strongest level's search, through
-    engine.ultimate.analyse (the search behind `best_move` at that level) when it exists."""
-    analyse = getattr(ultimate, "analyse", None)
-    if analyse is None:
-        print("\nNodes a second: not reported (engine.ultimate has no analyse()).")
-        return
-    rates, depths, nodes = [], [], []
-    for board in boards:
-        cpu = time.process_time()
-        found = analyse(board, deadline=time.monotonic() + args.time, rng=rng, safe=True)
-        spent = time.process_time() - cpu
-        rates.append(found.nodes / spent if spent > 0 else 0.0)
-        depths.append(found.depth)
-        nodes.append(found.nodes)
-    print(f"\n`{LEVELS[-1]}`'s search (engine.ultimate.analyse, deadline {args.time:g} s):\n")
-    print("| positions | nodes a CPU second p50 | min | max | nodes p50 | depth p50 | min | max |")
-    print("|---|---|---|---|---|---|---|---|")
-    cells = [pct(rates, 0.5), min(rates), max(rates), pct(nodes, 0.5)]
-    depth = [pct(depths, 0.5), min(depths), max(depths)]
-    print(
-        f"| {len(boards)} | "
-        + " | ".join(f"{c:,.0f}" for c in cells)
-        + " | "
-        + " | ".join(str(d) for d in depth)
-        + " |"
-    )
+    match.search_rates(args.time, boards, rng)
 
 
 def sims_list(text: str) -> list[int]:
