@@ -8,7 +8,8 @@ cheaply off the book. Errors are
 `SIZES`, `default_k`, the value scale `WIN`, the move budget, and cell names (`cell_name`,
 `parse_cell`: "A1" is the top-left cell).
 
-The solver and the opening book load on first use, so a 3x3 game starts quickly.
+The solver and the opening book load on first use, so a 3x3 game starts quickly. Ultimate
+tic-tac-toe, nine boards in one, is the sub-package `engine.ultimate`.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The compiled search (engine/ultimate/_core.c); see `engine.ultimate.search.run`."""
+"""The compiled search (csearch.c, bound by _core.c); see `engine.ultimate.search.run`."""
 
 from collections.abc import Sequence
 

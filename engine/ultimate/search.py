@@ -20,7 +20,7 @@ from engine.ultimate.geometry import FULL, WINNING_CELLS, WON
 
 try:
     from engine.ultimate import _core
-except ImportError:  # not built: the search in Python below, about fifty times slower
+except ImportError:  # not built: the search in Python below, many times slower
     _core = None  # type: ignore[assignment]
 
 WIN = 1_000_000
