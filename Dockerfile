@@ -2,23 +2,30 @@
 # unprivileged user, holding no token. Settings come from the environment (see .env.example);
 # compose.yaml runs two shards on one PostgreSQL. BASE is any image with Python 3.11 or later
 # and its venv module (a Debian image's own pip refuses to install into the system's Python, so
-# nothing is installed there). scripts/check_container.sh builds it and runs the topology.
+# nothing is installed there); BUILD_BASE the same Python at the same path with a C compiler and
+# Python's headers, where the environment is built (ultimate's compiled search) and copied from.
+# scripts/check_container.sh builds it and runs the topology.
 ARG BASE=python:3.11-slim
-FROM ${BASE}
+ARG BUILD_BASE=python:3.11
+FROM ${BUILD_BASE} AS build
 
 # pip's package index, as the building machine's pip has it (the check passes its own through);
 # unset, pip's default. A CA bundle mounted at /host-certs (podman build -v) is trusted too.
 ARG PIP_INDEX_URL
 ARG PIP_EXTRA_INDEX_URL
 WORKDIR /app
-COPY pyproject.toml README.md ./
+COPY pyproject.toml setup.py MANIFEST.in README.md ./
 COPY engine ./engine
 COPY bot ./bot
 RUN if [ -s /host-certs/ca-certificates.crt ]; then \
         export PIP_CERT=/host-certs/ca-certificates.crt; fi \
     && python3 -m venv /opt/tictactoe \
     && /opt/tictactoe/bin/pip install --no-cache-dir --disable-pip-version-check ".[postgres]" \
-    && useradd --create-home --uid 10001 tictactoe
+    && cd / && /opt/tictactoe/bin/python -c "import engine.ultimate._core"
+
+FROM ${BASE}
+COPY --from=build /opt/tictactoe /opt/tictactoe
+RUN useradd --create-home --uid 10001 tictactoe
 ENV PATH=/opt/tictactoe/bin:$PATH
 USER tictactoe
 

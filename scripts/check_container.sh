@@ -13,6 +13,7 @@ ROOT=$PWD
 TAG=check
 IMAGE=localhost/tictactoe:$TAG
 PY_BASE=localhost/tictactoe-python-base:$TAG
+PY_BUILD_BASE=localhost/tictactoe-python-build:$TAG
 PG_BASE=localhost/tictactoe-postgres-base:$TAG
 PG_IMAGE=localhost/tictactoe-postgres:$TAG
 SUITE=${DEBIAN_SUITE:-bookworm}
@@ -53,8 +54,10 @@ has_image() { $ENGINE image inspect "$1" >/dev/null 2>&1; }
 
 # The base images: the public ones when a registry answers, else made from Debian's packages.
 PY_FROM=python:3.11-slim
+PY_BUILD_FROM=python:3.11
 PG_FROM=postgres:15
 if timeout 60 $ENGINE pull -q docker.io/library/python:3.11-slim >/dev/null 2>&1 \
+    && timeout 60 $ENGINE pull -q docker.io/library/python:3.11 >/dev/null 2>&1 \
     && timeout 60 $ENGINE pull -q docker.io/library/postgres:15 >/dev/null 2>&1; then
     say "base images pulled from a registry"
     PG_IMAGE=docker.io/library/postgres:15
@@ -70,6 +73,18 @@ else
         rm -f "$tar"
     else
         say "reusing $PY_BASE"
+    fi
+    PY_BUILD_FROM=$PY_BUILD_BASE
+    if [[ -n ${FRESH:-} ]] || ! has_image "$PY_BUILD_BASE"; then
+        say "no registry: making $PY_BUILD_BASE from Debian's packages (the base, gcc, python3-dev)"
+        tar=$(mktemp --suffix=.tar)
+        mmdebstrap --quiet --variant=minbase \
+            --include=python3,python3-venv,python3-dev,gcc,libc6-dev,ca-certificates \
+            "$SUITE" "$tar" || fail "mmdebstrap could not make the Python build image"
+        $ENGINE import -q --change 'CMD ["/bin/bash"]' "$tar" "$PY_BUILD_BASE" >/dev/null
+        rm -f "$tar"
+    else
+        say "reusing $PY_BUILD_BASE"
     fi
     if [[ -n ${FRESH:-} ]] || ! has_image "$PG_IMAGE"; then
         say "no registry: making $PG_IMAGE from Debian's postgresql"
@@ -89,7 +104,7 @@ fi
 # The project's image, with pip's index as this machine's pip has it.
 index=$(python3 -m pip config get global.index-url 2>/dev/null || true)
 extra=$(python3 -m pip config get global.extra-index-url 2>/dev/null || true)
-args=(--build-arg "BASE=$PY_FROM")
+args=(--build-arg "BASE=$PY_FROM" --build-arg "BUILD_BASE=$PY_BUILD_FROM")
 [[ -n ${PIP_INDEX_URL:-$index} ]] && args+=(--build-arg "PIP_INDEX_URL=${PIP_INDEX_URL:-$index}")
 [[ -n ${PIP_EXTRA_INDEX_URL:-} ]] && args+=(--build-arg "PIP_EXTRA_INDEX_URL=$PIP_EXTRA_INDEX_URL")
 [[ -z ${PIP_EXTRA_INDEX_URL:-} && $extra == http* ]] && args+=(--build-arg "PIP_EXTRA_INDEX_URL=$extra")
@@ -111,6 +126,9 @@ set -e
 [[ $code == 2 && $(printf '%s\n' "$out" | wc -l) == 1 && $out == *DISCORD_TOKEN* ]] \
     || fail "without DISCORD_TOKEN the image said (exit $code): $out"
 say "the image runs as uid $user, holds no token, and without one says: $out"
+"${RUN[@]}" "$IMAGE" python -c "from engine.ultimate import search; assert search._core" \
+    || fail "the image lacks ultimate's compiled search (engine.ultimate._core)"
+say "the image holds ultimate's compiled search"
 
 # The topology, played through the local Discord.
 PY=${PYTHON:-$ROOT/.venv/bin/python}
