@@ -55,7 +55,7 @@ class UltimateBoard:
         return (self.x, self.o, self.last) == (other.x, other.o, other.last)
 
     def __hash__(self) -> int:
-        return hash((self.x, self.o, self.last, "ultimate"))
+        return hash((self.x, self.o, self.last, 81))
 
     def __reduce__(self) -> tuple[type[UltimateBoard], tuple[int, int, int | None]]:
         return UltimateBoard, (self.x, self.o, self.last)

@@ -76,7 +76,7 @@ def best_move(
     if mistake:
         import random as chance_module  # here: a deterministic expert move never needs it
 
-        chance = rng or chance_module.Random(hash(board))
+        chance = rng or chance_module.Random(board.x * 31 + board.o)  # the same in every process
         if chance.random() < mistake:
             search = _search(board, DEFAULT)
             wins = [m for m in search.moves(search.target) if _wins_game(search, m)]

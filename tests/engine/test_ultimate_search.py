@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import os
 import random
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 
@@ -187,3 +189,23 @@ def test_the_compiled_core_searches_as_the_python_reference(depth: int) -> None:
         assert native.value == python.value
         assert native.depth == python.depth
         assert native.values[native.move] == native.value
+
+
+def test_without_rng_every_level_plays_the_same_in_every_process() -> None:
+    """No rng: the same move for the same position, whatever the process's hash seed."""
+    code = (
+        "from engine.ultimate import UltimateBoard, best_move, LEVELS\n"
+        "b = UltimateBoard.from_moves([40, 30, 0, 10])\n"
+        "print([best_move(b, level=level, deadline=None) for level in LEVELS[:-1]])"
+    )
+    seen = {
+        subprocess.run(
+            [sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+        ).stdout
+        for seed in ("1", "2", "3")
+    }
+    assert len(seen) == 1
