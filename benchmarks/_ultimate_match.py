@@ -41,7 +41,7 @@ def label(player: Player) -> str:
     if kind == "uct":
         sims = int(value)
         return f"UCT {sims // 1000}k" if sims % 1000 == 0 and sims >= 1000 else f"UCT {sims}"
-    return str(value)
+    return f"{value} (Python search)" if kind == "python" else str(value)
 
 
 def _winner_code(board: UltimateBoard) -> int:
@@ -133,12 +133,19 @@ class Game:
 
 
 def engine_move(
-    board: UltimateBoard, level: str, rng: random.Random, move_time: float | None
+    board: UltimateBoard, level: str, rng: random.Random, move_time: float | None, native: bool
 ) -> tuple[int, float, float]:
-    """The engine's move with the CPU and wall seconds it took."""
+    """The engine's move with the CPU and wall seconds it took; without `native`, the strongest
+    level's search in Python instead of the compiled core."""
     deadline = None if move_time is None else time.monotonic() + move_time
     cpu, wall = time.process_time(), time.perf_counter()
-    cell = best_move(board, level=level, rng=rng, deadline=deadline)
+    if native:
+        cell = best_move(board, level=level, rng=rng, deadline=deadline)
+    else:
+        assert level == LEVELS[-1], "the Python search is measured at the strongest level"
+        cell = analyse(
+            board, deadline=deadline or time.monotonic() + 0.9, rng=rng, native=False
+        ).move
     return cell, time.process_time() - cpu, time.perf_counter() - wall
 
 
@@ -158,7 +165,8 @@ def play_game(
             cell = uct.move(game.moves, int(value), seed_of(seed, index, len(game.moves)))
             spent, waited = time.process_time() - cpu, time.perf_counter() - wall
         else:
-            cell, spent, waited = engine_move(board, str(value), rngs[side], move_time)
+            native = kind != "python"
+            cell, spent, waited = engine_move(board, str(value), rngs[side], move_time, native)
         game.cpu[side].append(spent)
         game.wall[side].append(waited)
         if cell not in board.legal_moves():

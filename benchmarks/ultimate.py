@@ -17,6 +17,7 @@ mismatch stops the run.
     python benchmarks/ultimate.py --mode ladder --games 200
     python benchmarks/ultimate.py --mode speed
     python benchmarks/ultimate.py --mode mcts --quick
+    python benchmarks/ultimate.py --mode mcts --python --games 20   # the search in Python
 """
 
 from __future__ import annotations
@@ -151,16 +152,17 @@ def header(args: argparse.Namespace, games: int, elapsed: float) -> None:
 
 
 def mode_mcts(args: argparse.Namespace) -> None:
-    hero: Player = ("level", args.level)
+    hero: Player = ("python" if args.python else "level", args.level)
     uct: Player = ("uct", args.sims)
     tasks = [(i, hero, uct) if i % 2 == 0 else (i, uct, hero) for i in range(args.games)]
     started = time.perf_counter()
     games = run_games(args, tasks, dict.fromkeys(range(args.games), hero))
-    print(f"### Engine `{args.level}` ({args.time:g} s a move) vs UCT, {args.sims:,} simulations\n")
+    name = match.label(hero)
+    print(f"### Engine `{name}` ({args.time:g} s a move) vs UCT, {args.sims:,} simulations\n")
     header(args, len(games), time.perf_counter() - started)
     print("| engine | opponent | W / D / L | score | as X | as O | avg plies |")
     print("|---|---|---|---|---|---|---|")
-    print(f"| {args.level} | {match.label(uct)} | " + " | ".join(tally(games, hero)) + " |\n")
+    print(f"| {name} | {match.label(uct)} | " + " | ".join(tally(games, hero)) + " |\n")
     time_table([(match.label(who), *match.times_of(games, who)) for who in (hero, uct)])
 
 
@@ -239,6 +241,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--time", type=float, help="engine deadline a move, seconds (1.0)")
     parser.add_argument("--level", default=LEVELS[-1], choices=LEVELS, help="engine level (mcts)")
     parser.add_argument("--workers", type=int, default=2, help="game processes (1: in this one)")
+    parser.add_argument(
+        "--python", action="store_true", help="mcts: the strongest level's search in Python"
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--check-games", type=int, help="random games of the rules check (200)")
     parser.add_argument("--positions", type=int, help="positions timed in speed mode (60)")
