@@ -133,7 +133,11 @@ class Game:
 
 
 def engine_move(
-    board: UltimateBoard, level: str, rng: random.Random, move_time: float | None, native: bool
+    board: UltimateBoard,
+    level: str,
+    rng: random.Random,
+    move_time: float | None,
+    native: bool = True,
 ) -> tuple[int, float, float]:
     """The engine's move with the CPU and wall seconds it took; without `native`, the strongest
     level's search in Python instead of the compiled core."""

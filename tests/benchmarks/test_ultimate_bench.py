@@ -102,3 +102,18 @@ def test_the_command_prints_its_tables(build_dir: Path, capsys: pytest.CaptureFi
     assert "| engine | opponent | W / D / L |" in out
     assert f"| {LEVELS[0]} | UCT 100 |" in out
     assert "| player | moves | CPU p50 |" in out
+
+
+def test_the_speed_mode_prints_both_searches(
+    build_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A tiny speed run times every level and the search in the compiled core and in Python."""
+    ultimate.main(
+        [
+            *("--mode", "speed", "--quick", "--positions", "3", "--time", "0.05"),
+            *("--check-games", "2", "--uct-sims", "100", "--build-dir", str(build_dir)),
+        ]
+    )
+    out = capsys.readouterr().out
+    assert all(f"| {level} |" in out for level in LEVELS)
+    assert "| Python | 3 |" in out
