@@ -8,7 +8,6 @@ column letters and row numbers around the grid are the reactions.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import discord
@@ -84,12 +83,22 @@ def marks_on(message: discord.Message | None, look: Look) -> int | None:
     return sum(b.emoji is not None and str(b.emoji) != empty for b in cells)
 
 
-def buttons_in(components: Any) -> Iterator[discord.Button]:
-    """Every button of a message, however deep in rows, containers and sections."""
+def buttons_in(components: Any) -> list[discord.Button]:
+    """Every button of a message, however deep in rows, containers and sections, in order."""
+    found: list[discord.Button] = []
+    _collect(components, found)
+    return found
+
+
+def _collect(components: Any, found: list[discord.Button]) -> None:
+    # A list filled by plain recursion: every cell click reads its board's buttons.
     for component in components or ():
         if isinstance(component, discord.Button):
-            yield component
-        yield from buttons_in(getattr(component, "children", None))
+            found.append(component)
+            continue
+        children = getattr(component, "children", None)
+        if children:
+            _collect(children, found)
         accessory = getattr(component, "accessory", None)
         if accessory is not None:
-            yield from buttons_in([accessory])
+            _collect((accessory,), found)
