@@ -79,7 +79,8 @@ async def compare(
         for name, script in contenders:
             row[name] = figures(await _wire.wire_run(pattern, n, size, args, script=script))
         for floor, extra in FLOORS:
-            run = await _wire.wire_run(pattern, n, size, args, script=FLOOR_SCRIPT, extra=extra)
+            options = (*_wire.bot_options(args), *extra)  # the bot's collector settings too
+            run = await _wire.wire_run(pattern, n, size, args, script=FLOOR_SCRIPT, extra=options)
             row[floor] = figures(run)
         for name, _ in contenders:
             mine = row[name]["cpu_ms_per_interaction"]

@@ -1,6 +1,6 @@
 """The floor: the least a discord.py bot can do for the load benchmark's traffic.
 
-    python benchmarks/_floor_bot.py PORT FOLDER [-v] [--plain] [--durable]
+    python benchmarks/_floor_bot.py PORT FOLDER [-v] [--plain] [--durable] [--gc A,B,C]
 
 The same `/tictactoe` command with the same options, the same board shape (a Components V2
 layout: a text display, one action row of buttons per board row, a row of controls, custom ids
@@ -16,10 +16,16 @@ a discord.py bot can do, and what the project's bot does. ``--durable`` is the p
 plus one durable save of each change before its response (a game's row in a SQLite file in
 FOLDER, as the bot's store sets it up: `_floor_store`), so the price of durability is a figure
 of its own.
+
+Every floor runs with the bot's collector settings (its start-up heap frozen once ready, the
+same thresholds, or ``--gc``'s as the bot's), so what is compared is the code, not the
+collector: with Python's own thresholds a floor spent half its CPU in collections in 500-game
+bursts (README, "Against the floor").
 """
 
 from __future__ import annotations
 
+import gc
 import itertools
 import sys
 from dataclasses import dataclass, field
@@ -192,6 +198,11 @@ class FloorBot(discord.Client):
         if self.durable is not None:
             await self.durable.open()
         await self.tree.sync()
+
+    async def on_ready(self) -> None:
+        gc.collect()  # as the bot's own start does (`bot.client`), with the same thresholds
+        gc.freeze()
+        gc.set_threshold(*_wire_bot.collector())
 
     async def save(self, game: FloorGame) -> None:
         """One durable save of the game as it now is (with --durable)."""

@@ -190,16 +190,22 @@ def option(name: str) -> str | None:
     return sys.argv[sys.argv.index(name) + 1] if name in sys.argv else None
 
 
+def collector() -> tuple[int, int, int]:
+    """The collector's thresholds of this run: ``--gc``'s, else the bot's own."""
+    given = option("--gc")
+    if not given:
+        return client.GC_THRESHOLDS
+    a, b, c = (int(part) for part in given.split(","))
+    return a, b, c
+
+
 def project_bot(folder: Path) -> discord.Client:
     """The project's bot as the benchmark runs it (the database and shards from the command
     line), its heap frozen once ready as the bot's own start does."""
     settings = settings_for(
         folder, database_url=option("--database-url"), shards=option("--shards")
     )
-    thresholds = option("--gc")
-    if thresholds:  # what the bot sets once ready, as its own start does
-        a, b, c = (int(part) for part in thresholds.split(","))
-        client.GC_THRESHOLDS = (a, b, c)
+    client.GC_THRESHOLDS = collector()  # what the bot sets once ready, as its own start does
     bot = create_bot(settings, freeze_heap=True)
     for part in (option("--without") or "").split(","):
         without(bot, part)

@@ -40,8 +40,7 @@ THREADS = (("loop", "main"), ("storage", "sqlite"), ("engine", "engine"))
 
 async def one(name: str, profiled: bool, vs_bot: bool, args: argparse.Namespace) -> _wire.Run:
     script, options = next((s, o) for n, s, o in BOTS if n == name)
-    if script == _wire.BOT_SCRIPT:
-        options = (*_wire.bot_options(args), *options)
+    options = (*_wire.bot_options(args), *options)  # floors too take the bot's collector
     if profiled:
         options = (*options, "--profile")
     return await _wire.wire_run(
