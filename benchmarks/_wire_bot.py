@@ -2,7 +2,7 @@
 
     python benchmarks/_wire_bot.py PORT FOLDER [-v] [--database-url URL] [--shards COUNT:IDS]
                                    [--gc A,B,C] [--without-speed] [--without PART[,PART]]
-                                   [--profile]
+                                   [--profile] [--metrics]
 
 FOLDER receives the SQLite file (or the log only, with ``--database-url``: PostgreSQL); -v logs
 at DEBUG level; ``--shards 2:1`` runs shard 1 of 2 (an AutoShardedBot); ``--gc 700,10,10`` sets
@@ -10,7 +10,8 @@ the collector's thresholds the bot sets once ready, in place of its own; ``--wit
 hides discord.py's speed packages (orjson, zstandard, Brotli, aiodns) from this process, as if
 they were not installed; ``--without`` takes parts of the bot's per-click savings away, to
 measure what each gives (`WITHOUT`); ``--profile`` runs the event loop's thread under cProfile
-between ``begin`` and ``end`` and reports its time by part of the click path (`_profile`).
+between ``begin`` and ``end`` and reports its time by part of the click path (`_profile`);
+``--metrics`` keeps the Prometheus metrics (on a free port), as ``METRICS_PORT`` does.
 
 The real bot (``create_bot``,
 discord.py's HTTP client and gateway) with two things changed: discord.py's API base and
@@ -31,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import dataclasses
 import gc
 import json
 import logging
@@ -205,6 +207,8 @@ def project_bot(folder: Path) -> discord.Client:
     settings = settings_for(
         folder, database_url=option("--database-url"), shards=option("--shards")
     )
+    if "--metrics" in sys.argv:  # served on a free port, as METRICS_PORT would
+        settings = dataclasses.replace(settings, metrics_port=0)
     client.GC_THRESHOLDS = collector()  # what the bot sets once ready, as its own start does
     bot = create_bot(settings, freeze_heap=True)
     for part in (option("--without") or "").split(","):

@@ -4,9 +4,10 @@
 
 Bursts of N games (`load.py`'s waves, against the local Discord, each bot in a process of its
 own) of one kind at a time: only games against the bot, then only games between two people.
-Each round runs the plain floor, the durable floor and the project's bot without a profiler
-(their CPU per interaction, split by thread: the event loop's, the storage thread's, the
-engine's thread), then the bot and the plain floor again with the loop's thread under cProfile,
+Each round runs the plain floor, the durable floor and the project's bot (without and with its
+Prometheus metrics) without a profiler (their CPU per interaction, split by thread: the event
+loop's, the storage thread's, the engine's thread), then each but the durable floor again with
+the loop's thread under cProfile,
 whose shares (`_profile.PARTS`: the save, translations, drawing, rules and registry, click
 handling, metrics, logging, discord.py and the loop) split the loop thread's CPU of the run
 without it. Every figure is the median over the rounds, per interaction (a click, or the
@@ -33,8 +34,9 @@ BOTS = (
     ("plain floor", _floor.FLOOR_SCRIPT, ("--plain",)),
     ("durable floor", _floor.FLOOR_SCRIPT, ("--durable",)),
     ("bot", _wire.BOT_SCRIPT, ()),
+    ("bot with metrics", _wire.BOT_SCRIPT, ("--metrics",)),  # as with METRICS_PORT set
 )
-PROFILED = ("plain floor", "bot")
+PROFILED = ("plain floor", "bot", "bot with metrics")
 THREADS = (("loop", "main"), ("storage", "sqlite"), ("engine", "engine"))
 
 
