@@ -53,7 +53,7 @@ async def one(name: str, profiled: bool, vs_bot: bool, args: argparse.Namespace)
 def per_interaction(run: _wire.Run, profile: _wire.Run | None) -> dict[str, float]:
     """ms per interaction: the whole process, each thread, and the loop thread by part."""
     n = len(run.timings)
-    figures = {"CPU": run.cpu / n * 1e3}
+    figures = {"CPU": run.cpu / n * 1e3, "errors": len(run.errors), "unfinished": run.stuck}
     named = {thread for _, thread in THREADS} | {"floor-sqlite"}
     for label, thread in THREADS:
         figures[f"{label} thread"] = run.threads.get(thread, 0.0) / n * 1e3
