@@ -2,9 +2,12 @@
 (`_floor_bot.py`), and the project's under several collector thresholds, or with and without
 discord.py's speed packages.
 
-Rounds run A B C A B C: the project's bot, then the floor, then the plain floor (its board as
-plain component data, the least a discord.py bot can do), each on a fresh fake Discord and world
-built from the same seed, in a process of its own. Each comparison runs one traffic pattern
+Rounds run A B C D A B C D: the project's bot, then the floor, the plain floor (its board as
+plain component data, the least a discord.py bot can do) and the durable floor (the plain floor
+plus one durable save of each change, in a SQLite file set up as the bot's store sets its own),
+each on a fresh fake Discord and world built from the same seed, in a process of its own; with
+--before, the bot of another checkout runs first in each round, so before and after are
+measured in the same rounds. Each comparison runs one traffic pattern
 (`PATTERNS`): waves of clicks (every game clicks, then all wait until every board has answered),
 or eager players (each clicks again as soon as its own board has answered, the bot's reply
 included). For each run: CPU per interaction of the
@@ -27,8 +30,13 @@ from typing import Any
 from benchmarks import _wire
 
 FLOOR_SCRIPT = Path(__file__).with_name("_floor_bot.py")
-# The floors, each with its options: its board built with discord.ui, or as plain data.
-FLOORS: tuple[tuple[str, tuple[str, ...]], ...] = (("floor", ()), ("plain_floor", ("--plain",)))
+# The floors, each with its options: its board built with discord.ui, as plain data, and as
+# plain data with one durable save of each change (the same SQLite settings as the bot's store).
+FLOORS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("floor", ()),
+    ("plain_floor", ("--plain",)),
+    ("durable_floor", ("--durable",)),
+)
 PATTERNS = ("burst", "eager")  # the traffic patterns (modes of `_scenario.play_mode`)
 
 
@@ -48,72 +56,96 @@ def figures(run: _wire.Run) -> dict[str, Any]:
     }
 
 
+def bots(args: argparse.Namespace) -> list[tuple[str, Path]]:
+    """The project's bots measured: this checkout's, and with --before the one of another
+    checkout (its own `benchmarks/_wire_bot.py`, which imports its own bot/ and engine/)."""
+    before = getattr(args, "before", None)
+    found = [("bot", _wire.BOT_SCRIPT)]
+    if before:
+        found.insert(0, ("before", Path(before) / "benchmarks" / "_wire_bot.py"))
+    return found
+
+
 async def compare(
     n: int, size: int, pairs: int, args: argparse.Namespace, *, pattern: str = "burst"
 ) -> dict[str, Any]:
     """`pairs` interleaved rounds of N games played in `pattern` on one board size: the
-    project's bot, the floor (its board built with `discord.ui`), the plain floor (its board as
-    plain data)."""
+    project's bot (and the one of --before), then each floor; each bot's ratio to each floor
+    within the round, and their medians over the rounds."""
+    contenders = bots(args)
     rows = []
     for pair in range(pairs):
-        bot = figures(await _wire.wire_run(pattern, n, size, args))
-        row: dict[str, Any] = {"pair": pair + 1, "bot": bot}
+        row: dict[str, Any] = {"pair": pair + 1, "ratios": {}}
+        for name, script in contenders:
+            row[name] = figures(await _wire.wire_run(pattern, n, size, args, script=script))
         for floor, extra in FLOORS:
-            run = await _wire.wire_run(pattern, n, size, args, script=FLOOR_SCRIPT, extra=extra)
+            options = (*_wire.bot_options(args), *extra)  # the bot's collector settings too
+            run = await _wire.wire_run(pattern, n, size, args, script=FLOOR_SCRIPT, extra=options)
             row[floor] = figures(run)
-            row[f"{floor}_ratio"] = (
-                bot["cpu_ms_per_interaction"] / row[floor]["cpu_ms_per_interaction"]
+        for name, _ in contenders:
+            mine = row[name]["cpu_ms_per_interaction"]
+            row["ratios"][name] = {
+                floor: mine / row[floor]["cpu_ms_per_interaction"] for floor, _ in FLOORS
+            }
+            print(
+                f"  floor {pattern} {size}x{size} x{n} pair {pair + 1}: {name} {mine:.3f} ms per "
+                "interaction, ratios "
+                + ", ".join(f"{r:.2f} to the {f}" for f, r in row["ratios"][name].items()),
+                file=sys.stderr,
             )
-        row["ratio"] = row["floor_ratio"]
         rows.append(row)
-        print(
-            f"  floor {pattern} {size}x{size} x{n} pair {pair + 1}: bot "
-            f"{bot['cpu_ms_per_interaction']:.2f} ms per interaction, ratios "
-            + ", ".join(f"{row[f'{floor}_ratio']:.2f} to the {floor}" for floor, _ in FLOORS),
-            file=sys.stderr,
-        )
+    everyone = [name for name, _ in contenders] + [floor for floor, _ in FLOORS]
     return {
         "size": size,
         "games": n,
         "pattern": pattern,
         "pairs": rows,
-        "median_ratio": statistics.median(r["ratio"] for r in rows),
-        "median_plain_ratio": statistics.median(r["plain_floor_ratio"] for r in rows),
-        "bot_per_s": statistics.median(r["bot"]["interactions_per_s"] for r in rows),
-        "floor_per_s": statistics.median(r["floor"]["interactions_per_s"] for r in rows),
-        "plain_floor_per_s": statistics.median(
-            r["plain_floor"]["interactions_per_s"] for r in rows
-        ),
+        "medians": {
+            name: {
+                floor: statistics.median(r["ratios"][name][floor] for r in rows)
+                for floor, _ in FLOORS
+            }
+            for name, _ in contenders
+        },
+        "per_s": {
+            name: statistics.median(r[name]["interactions_per_s"] for r in rows)
+            for name in everyone
+        },
     }
 
 
 def print_table(results: list[dict[str, Any]]) -> None:
-    """One line per pair, then the median ratios and throughputs of each board."""
+    """One line per pair and bot (its CPU per interaction, each floor's and its ratio to each),
+    then the median ratios and throughputs of each board and pattern."""
     if not results:
         return
+    floors = [floor for floor, _ in FLOORS]
     print(
-        "\n| board | pattern | games | pair | bot CPU ms/interaction | floor CPU ms/interaction "
-        "| ratio | plain floor CPU ms/interaction | ratio |"
+        "\n| board | pattern | games | pair | bot | bot CPU ms/interaction | "
+        + " | ".join(f"{f} CPU ms/interaction | ratio" for f in floors)
+        + " |"
     )
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---|---|---:|---:|---|---:|" + "---:|---:|" * len(floors))
     for result in results:
+        board = f"| {result['size']}x{result['size']} | {result['pattern']} | {result['games']}"
         for row in result["pairs"]:
-            print(
-                f"| {result['size']}x{result['size']} | {result['pattern']} | {result['games']} | "
-                f"{row['pair']} | "
-                f"{row['bot']['cpu_ms_per_interaction']:.2f} | "
-                f"{row['floor']['cpu_ms_per_interaction']:.2f} | {row['floor_ratio']:.2f} | "
-                f"{row['plain_floor']['cpu_ms_per_interaction']:.2f} | "
-                f"{row['plain_floor_ratio']:.2f} |"
-            )
+            for name, ratios in row["ratios"].items():
+                cells = " | ".join(
+                    f"{row[f]['cpu_ms_per_interaction']:.3f} | {ratios[f]:.2f}" for f in floors
+                )
+                mine = row[name]["cpu_ms_per_interaction"]
+                print(f"{board} | {row['pair']} | {name} | {mine:.3f} | {cells} |")
     for result in results:
+        for name, medians in result["medians"].items():
+            print(
+                f"- {result['size']}x{result['size']} {result['pattern']} x{result['games']}, "
+                f"{name}: median ratio "
+                + ", ".join(f"{medians[f]:.2f} to the {f}" for f in floors)
+                + f" over {len(result['pairs'])} pairs"
+            )
         print(
-            f"- {result['size']}x{result['size']} {result['pattern']} x{result['games']}: "
-            "median ratio "
-            f"{result['median_ratio']:.2f} to the floor, {result['median_plain_ratio']:.2f} to the "
-            f"plain floor, over {len(result['pairs'])} pairs; interactions a second: bot "
-            f"{result['bot_per_s']:.0f}, floor {result['floor_per_s']:.0f}, plain floor "
-            f"{result['plain_floor_per_s']:.0f}"
+            "  interactions a second: "
+            + ", ".join(f"{name} {per_s:.0f}" for name, per_s in result["per_s"].items())
         )
 
 

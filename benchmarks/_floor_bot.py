@@ -1,6 +1,6 @@
 """The floor: the least a discord.py bot can do for the load benchmark's traffic.
 
-    python benchmarks/_floor_bot.py PORT FOLDER [-v] [--plain]
+    python benchmarks/_floor_bot.py PORT FOLDER [-v] [--plain] [--durable] [--gc A,B,C]
 
 The same `/tictactoe` command with the same options, the same board shape (a Components V2
 layout: a text display, one action row of buttons per board row, a row of controls, custom ids
@@ -12,11 +12,20 @@ same workload; what the project's bot spends above this is its own cost.
 
 The board is built with `discord.ui` objects, as a plain discord.py bot builds it; ``--plain``
 builds it as plain component data instead (a view that hands discord.py the dicts), the least
-a discord.py bot can do, and what the project's bot does.
+a discord.py bot can do, and what the project's bot does. ``--durable`` is the plain floor
+plus one durable save of each change before its response (a game's row in a SQLite file in
+FOLDER, as the bot's store sets it up: `_floor_store`), so the price of durability is a figure
+of its own.
+
+Every floor runs with the bot's collector settings (its start-up heap frozen once ready, the
+same thresholds, or ``--gc``'s as the bot's), so what is compared is the code, not the
+collector: with Python's own thresholds a floor spent half its CPU in collections in 500-game
+bursts (README, "Against the floor").
 """
 
 from __future__ import annotations
 
+import gc
 import itertools
 import sys
 from dataclasses import dataclass, field
@@ -29,6 +38,7 @@ from discord import app_commands
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks import _wire_bot
+from benchmarks._floor_store import DurableMoves
 
 MARKS = ("❌", "⭕")
 
@@ -41,7 +51,10 @@ class FloorGame:
     players: tuple[int, int]  # X, O (the bot's own id for its side)
     bot_side: int | None  # 0 (X) or 1 (O) against the bot
     challenge: bool
+    channel_id: int = 0
+    challenger: int = 0
     cells: list[int | None] = field(default_factory=list)  # 0 X, 1 O, None empty
+    moves: list[int] = field(default_factory=list)  # the cells played, in order
     over: bool = False
 
     def turn(self) -> int:
@@ -49,6 +62,7 @@ class FloorGame:
 
     def play(self, cell: int) -> None:
         self.cells[cell] = self.turn()
+        self.moves.append(cell)
         self.over = self.won(cell) or all(c is not None for c in self.cells)
 
     def won(self, cell: int) -> bool:
@@ -167,19 +181,38 @@ def plain_layout(game: FloorGame) -> PlainLayout:
     return PlainLayout(components)
 
 
-BOARD = plain_layout if "--plain" in sys.argv else layout
+DURABLE = "--durable" in sys.argv
+BOARD = plain_layout if "--plain" in sys.argv or DURABLE else layout
 
 
 class FloorBot(discord.Client):
-    def __init__(self) -> None:
+    def __init__(self, folder: Path) -> None:
         super().__init__(intents=discord.Intents.default())
         self.tree = app_commands.CommandTree(self)
         self.games: dict[int, FloorGame] = {}
         self.ids = itertools.count(1)
         self.tree.command(name="tictactoe")(self.tictactoe)
+        self.durable = DurableMoves(folder / "floor.db") if DURABLE else None
 
     async def setup_hook(self) -> None:
+        if self.durable is not None:
+            await self.durable.open()
         await self.tree.sync()
+
+    async def on_ready(self) -> None:
+        gc.collect()  # as the bot's own start does (`bot.client`), with the same thresholds
+        gc.freeze()
+        gc.set_threshold(*_wire_bot.collector())
+
+    async def save(self, game: FloorGame) -> None:
+        """One durable save of the game as it now is (with --durable)."""
+        if self.durable is None:
+            return
+        status = "finished" if game.over else "challenge" if game.challenge else "active"
+        moves = ",".join(map(str, game.moves))
+        x, o = game.players
+        row = (game.id, game.channel_id, x, o, game.challenger, game.size, game.k, moves)
+        await self.durable.save(row, status)
 
     async def tictactoe(
         self,
@@ -202,10 +235,13 @@ class FloorBot(discord.Client):
             players=players,
             bot_side=None if opponent else (0 if bot_first else 1),
             challenge=opponent is not None,
+            channel_id=interaction.channel_id or 0,
+            challenger=me,
             cells=[None] * (size * size),
         )
         game.bot_moves()
         self.games[game.id] = game
+        await self.save(game)
         await interaction.response.send_message(view=BOARD(game))
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
@@ -227,8 +263,9 @@ class FloorBot(discord.Client):
                 return
             game.play(int(what))
             game.bot_moves()
+        await self.save(game)
         await interaction.response.edit_message(view=BOARD(game))
 
 
 if __name__ == "__main__":
-    _wire_bot.main(lambda folder: FloorBot())
+    _wire_bot.main(FloorBot)

@@ -142,15 +142,15 @@ class StoreWatch:
             return
         store, service, awaited = self.store, self.service, self.awaited
         save = store.save_game
-        if not hasattr(store, "_save_games"):  # PostgreSQL: no storage thread, only the await
+        if not hasattr(store, "_write_batch"):  # PostgreSQL: no storage thread, only the await
             store.save_game = self._timed(save, awaited)
             return
-        work = store._save_games
+        work = store._write_batch
 
-        def timed_work(games: Any) -> None:
+        def timed_work(games: Any) -> Any:
             started = now()
             try:
-                work(games)
+                return work(games)
             finally:
                 service.append(now() - started)
 
@@ -161,7 +161,7 @@ class StoreWatch:
             finally:
                 awaited.append(now() - started)
 
-        store._save_games, store.save_game = timed_work, timed_save
+        store._write_batch, store.save_game = timed_work, timed_save
 
     @staticmethod
     def _timed(save: Any, awaited: list[float]) -> Any:
@@ -175,7 +175,7 @@ class StoreWatch:
         return timed_save
 
     def stop(self) -> None:
-        for name in ("_save_games", "save_game"):
+        for name in ("_write_batch", "save_game"):
             if self.store is not None:
                 self.store.__dict__.pop(name, None)
 

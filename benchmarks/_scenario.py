@@ -84,6 +84,8 @@ class Run:
     timings: list[kit.Timing] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     setup: dict[str, Any] = field(default_factory=dict)  # the bot process's (local Discord)
+    threads: dict[str, float] = field(default_factory=dict)  # CPU seconds by thread (local)
+    parts: dict[str, float] = field(default_factory=dict)  # profiled loop seconds by part
 
     def per_move(self, seconds: float) -> float:
         return seconds / self.moves * 1e3 if self.moves else float("nan")

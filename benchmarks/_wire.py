@@ -201,10 +201,12 @@ async def wire_run(
     *,
     script: Path = BOT_SCRIPT,
     extra: tuple[str, ...] | None = None,
+    vs_bot: bool | None = None,
 ) -> Run:
     """One mode on N games of one size: a fresh fake Discord, world, database and bot process
     (or processes, one per shard: their figures are put together). `script` is the bot: the
-    project's, or the floor's; `extra` its options (`bot_options(args)` unless given)."""
+    project's, or the floor's; `extra` its options (`bot_options(args)` unless given); `vs_bot`
+    True or False plays only games against the bot, or only between people (N of them)."""
     rng = random.Random(args.seed * 1000 + n * 10 + size)
     fake = FakeDiscord()
     await fake.start()
@@ -214,9 +216,12 @@ async def wire_run(
         options = bot_options(args) if extra is None else extra
         bots = bots_for(fake, Path(folder), url, processes, script, options)
         if mode == "alone":  # n games against the bot, so twice the channels
-            games = [g for g in build_world(fake, 2 * n, size, bot_k5=args.bot_k5) if g.vs_bot]
-        else:
+            vs_bot = True
+        if vs_bot is None:
             games = build_world(fake, n, size, bot_k5=args.bot_k5)
+        else:  # half the world's games are against the bot, so twice the channels
+            world = build_world(fake, 2 * n, size, bot_k5=args.bot_k5)
+            games = [g for g in world if g.vs_bot == vs_bot]
         run = Run(mode, size, n, discord="local" if processes == 1 else f"local x{processes}")
         try:
             await _connected(fake, bots)
@@ -231,6 +236,11 @@ async def wire_run(
         run.errors += [f"unexpected request: {r}" for r in fake.unexpected]
     run.wall = max(m["wall"] for m in ends)
     run.setup = ends[0].get("setup", {})
+    run.threads = {
+        name: sum(m.get("threads", {}).get(name, 0.0) for m in ends)
+        for name in {name for m in ends for name in m.get("threads", {})}
+    }
+    run.parts = ends[0].get("parts", {})
     run.cpu = sum(m["cpu"] + m["engine_cpu"] for m in ends)
     run.main_cpu = sum(m["main_cpu"] for m in ends)
     run.lags = [lag for m in ends for lag in m["lags"]]

@@ -2,13 +2,16 @@
 
     python benchmarks/_wire_bot.py PORT FOLDER [-v] [--database-url URL] [--shards COUNT:IDS]
                                    [--gc A,B,C] [--without-speed] [--without PART[,PART]]
+                                   [--profile] [--metrics]
 
 FOLDER receives the SQLite file (or the log only, with ``--database-url``: PostgreSQL); -v logs
 at DEBUG level; ``--shards 2:1`` runs shard 1 of 2 (an AutoShardedBot); ``--gc 700,10,10`` sets
 the collector's thresholds the bot sets once ready, in place of its own; ``--without-speed``
 hides discord.py's speed packages (orjson, zstandard, Brotli, aiodns) from this process, as if
 they were not installed; ``--without`` takes parts of the bot's per-click savings away, to
-measure what each gives (`WITHOUT`).
+measure what each gives (`WITHOUT`); ``--profile`` runs the event loop's thread under cProfile
+between ``begin`` and ``end`` and reports its time by part of the click path (`_profile`);
+``--metrics`` keeps the Prometheus metrics (on a free port), as ``METRICS_PORT`` does.
 
 The real bot (``create_bot``,
 discord.py's HTTP client and gateway) with two things changed: discord.py's API base and
@@ -17,8 +20,8 @@ process. The benchmark drives it with one-line commands on stdin and reads one J
 command on stdout:
 
 - ``begin``: start the loop-lag probe, the GC watch and the save timings, note the CPU clocks;
-- ``end``: stop them and report (loop lag, GC pauses, saves, CPU of this process, of the loop
-  thread and of the engine's worker processes);
+- ``end``: stop them and report (loop lag, GC pauses, saves, CPU of this process, of each of
+  its threads and of the engine's worker processes);
 - ``memory-begin`` / ``memory-end``: traced memory by owner and memory reachable from the bot,
   before and after (the benchmark divides by the games that went live in between);
 - ``rss``: the process's resident memory;
@@ -29,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import dataclasses
 import gc
 import json
 import logging
@@ -52,6 +56,7 @@ import yarl  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks import _measure as measure  # noqa: E402
+from benchmarks._profile import Profile  # noqa: E402
 from bot import client  # noqa: E402
 from bot.client import create_bot  # noqa: E402
 from bot.config import Settings, Shards, default_engine_workers  # noqa: E402
@@ -91,15 +96,18 @@ class Control:
         self.collector = measure.GcWatch()
         self.saves = measure.StoreWatch(getattr(bot, "store", None))
         self.clocks: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
+        self.profile = Profile(profiled=False)
         self.memory: tuple[dict[str, int], tuple[int, int], int] | None = None
 
     def begin(self) -> dict[str, Any]:
         self.probe = measure.LagProbe()
         self.collector = measure.GcWatch()
         self.saves = measure.StoreWatch(getattr(self.bot, "store", None))
+        self.profile = Profile(profiled="--profile" in sys.argv)
         self.probe.start()
         self.collector.start()
         self.saves.start()
+        self.profile.start()
         self.clocks = (
             measure.now(),
             time.process_time(),
@@ -110,6 +118,7 @@ class Control:
 
     def end(self) -> dict[str, Any]:
         wall0, cpu0, main0, engine0 = self.clocks
+        profile = self.profile.stop()
         self.probe.stop()
         self.collector.stop()
         self.saves.stop()
@@ -122,6 +131,7 @@ class Control:
             "gc_pauses": self.collector.pauses,
             "save_service": self.saves.service,
             "save_awaited": self.saves.awaited,
+            **profile,  # each thread's CPU; with --profile, the loop thread's by part
             "setup": {  # what the variants of `_floor.compare_variants` change
                 "gc_threshold": gc.get_threshold(),
                 "json": "orjson" if discord.utils.HAS_ORJSON else "json",
@@ -182,16 +192,24 @@ def option(name: str) -> str | None:
     return sys.argv[sys.argv.index(name) + 1] if name in sys.argv else None
 
 
+def collector() -> tuple[int, int, int]:
+    """The collector's thresholds of this run: ``--gc``'s, else the bot's own."""
+    given = option("--gc")
+    if not given:
+        return client.GC_THRESHOLDS
+    a, b, c = (int(part) for part in given.split(","))
+    return a, b, c
+
+
 def project_bot(folder: Path) -> discord.Client:
     """The project's bot as the benchmark runs it (the database and shards from the command
     line), its heap frozen once ready as the bot's own start does."""
     settings = settings_for(
         folder, database_url=option("--database-url"), shards=option("--shards")
     )
-    thresholds = option("--gc")
-    if thresholds:  # what the bot sets once ready, as its own start does
-        a, b, c = (int(part) for part in thresholds.split(","))
-        client.GC_THRESHOLDS = (a, b, c)
+    if "--metrics" in sys.argv:  # served on a free port, as METRICS_PORT would
+        settings = dataclasses.replace(settings, metrics_port=0)
+    client.GC_THRESHOLDS = collector()  # what the bot sets once ready, as its own start does
     bot = create_bot(settings, freeze_heap=True)
     for part in (option("--without") or "").split(","):
         without(bot, part)

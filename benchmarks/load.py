@@ -32,10 +32,12 @@ challenge, accepted, then random legal moves). Modes:
 - memory: N games opened and one move played in each, all live; memory per live game (see
   `_wire.wire_memory`, or `measure_memory` with SimCord).
 - floor: the project's bot against the least a discord.py bot can do for the same traffic
-  (`_floor_bot.py`), in --pairs interleaved pairs of N games (see `_floor`), in two traffic
-  patterns: the bursts above (waves), and eager players (each clicks again as soon as its own
-  board has answered, the bot's reply included, no waves): CPU per interaction of each, the
-  ratio per pair and its median, interactions a second.
+  (`_floor_bot.py`: its board built with discord.ui, as plain data, and as plain data with one
+  durable save of each change), in --pairs interleaved rounds of N games (see `_floor`), in two
+  traffic patterns: the bursts above (waves), and eager players (each clicks again as soon as
+  its own board has answered, the bot's reply included, no waves): CPU per interaction of each,
+  the ratio per round and its median, interactions a second. With --before CHECKOUT, the bot of
+  that checkout (another commit) runs in the same rounds.
 - gc: the project's bot under each of --gc's collector thresholds (A,B,C as `gc.set_threshold`
   takes them, separated by /), in --pairs rounds of N-game bursts: CPU per interaction, its
   ratio to the first threshold's in the same round, GC pauses. Every other mode runs the bot
@@ -577,6 +579,10 @@ async def main(argv: list[str] | None = None) -> dict[str, Any]:
         "--without", type=lambda text: text.split(","),
         default=["gateway", "one-response", "quick-engine"], metavar="PART[,PART]",
         help="pays: the parts of the bot's savings to take away, one by one",
+    )  # fmt: skip
+    parser.add_argument(
+        "--before", default=None, metavar="CHECKOUT",
+        help="floor: also run the bot of another checkout of the project in each round",
     )  # fmt: skip
     parser.add_argument("--json", default=None, help="also write the figures to this file")
     parser.add_argument(

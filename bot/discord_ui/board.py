@@ -11,6 +11,7 @@ view kept in memory: the game cog's click listener routes every click by its id 
 
 from __future__ import annotations
 
+import functools
 import re
 from gettext import NullTranslations
 from typing import TYPE_CHECKING, Any
@@ -74,6 +75,7 @@ class BoardView(discord.ui.LayoutView):
 
 
 ACTION_ROW, BUTTON, TEXT_DISPLAY = 1, 2, 10  # Discord's component types
+SECONDARY, SUCCESS = discord.ButtonStyle.secondary.value, discord.ButtonStyle.success.value
 
 
 def _button(
@@ -112,20 +114,33 @@ def _t(catalog: NullTranslations, msgid: str, /, **values: object) -> str:
     return words.format(**values) if values else words
 
 
-def _who(game: GameRecord, side: Side, catalog: NullTranslations) -> str:
-    user = f"<@{play.player_id(game, side)}>"
-    if game.ai_side == side and game.ai_level is not None:
-        level = catalog.gettext(LEVEL_NAMES[game.ai_level].msgid)
+def _who(
+    side: Side, user_id: int, ai_side: Side | None, ai_level: str | None, catalog: NullTranslations
+) -> str:
+    user = f"<@{user_id}>"
+    if ai_side == side and ai_level is not None:
+        level = catalog.gettext(LEVEL_NAMES[ai_level].msgid)
         return _t(catalog, "{player} (bot, {level})", player=user, level=level)
     return user
 
 
 def header(game: GameRecord) -> str:
     """Title, board size and line length, and who plays which mark."""
-    catalog = translation(game.locale)
-    title = _t(catalog, "Tic-tac-toe · {size}×{size}, {k} in a row", size=game.size, k=game.k)
-    x, o = _who(game, "X", catalog), _who(game, "O", catalog)
-    return f"### {title}\n{game.look.x} {x} vs {game.look.o} {o}"
+    return _header(game.locale, game.size, game.k, game.x_id, game.o_id, game.ai_side,
+                   game.ai_level, game.look)  # fmt: skip
+
+
+@functools.lru_cache(maxsize=1024)
+def _header(
+    locale: str, size: int, k: int, x_id: int, o_id: int,
+    ai_side: Side | None, ai_level: str | None, look: looks.Look,
+) -> str:  # fmt: skip
+    # The same for every click of a game: drawn once, while the game is among the newest.
+    catalog = translation(locale)
+    title = _t(catalog, "Tic-tac-toe · {size}×{size}, {k} in a row", size=size, k=k)
+    x = _who("X", x_id, ai_side, ai_level, catalog)
+    o = _who("O", o_id, ai_side, ai_level, catalog)
+    return f"### {title}\n{look.x} {x} vs {look.o} {o}"
 
 
 def _move(
@@ -205,18 +220,32 @@ def text(game: GameRecord, picked: int | None = None) -> str:
     return "\n\n".join(parts)
 
 
-def _cell_button(
-    game: GameRecord, cell: int, mark: str | None, line: tuple[int, ...]
-) -> dict[str, Any]:
-    over = game.status is not Status.ACTIVE
-    if mark is None:
-        if grid.shows_empty(game.look):
-            return _button(game.id, cell, emoji=grid.emoji(game.look.empty), disabled=over)
-        return _button(game.id, cell, label=BLANK_LABEL, disabled=over)
-    style = discord.ButtonStyle.success if cell in line else discord.ButtonStyle.secondary
-    return _button(
-        game.id, cell, emoji=grid.emoji(game.look.mark(mark)), style=style, disabled=True
-    )
+def _cell_rows(game: GameRecord) -> list[dict[str, Any]]:
+    """One action row of cell buttons per board row. Each button is one dict literal: a click
+    draws up to 25 of them."""
+    cells, line, n, look = grid.marks(game), play.winning_line(game), game.size, game.look
+    over, prefix = game.status is not Status.ACTIVE, f"ttt:{game.id}:"
+    shown = grid.shows_empty(look)
+    rows = []
+    for r in range(n):
+        row: list[dict[str, Any]] = []
+        for cell in range(r * n, r * n + n):
+            mark = cells[cell]
+            button: dict[str, Any] = {
+                "type": BUTTON,
+                "style": SUCCESS if cell in line else SECONDARY,
+                "disabled": over or mark is not None,
+                "custom_id": f"{prefix}{cell}",
+            }
+            if mark is not None:
+                button["emoji"] = grid.emoji(look.mark(mark))
+            elif shown:
+                button["emoji"] = grid.emoji(look.empty)
+            else:
+                button["label"] = BLANK_LABEL
+            row.append(button)
+        rows.append({"type": ACTION_ROW, "components": row})
+    return rows
 
 
 _Style = discord.ButtonStyle
@@ -253,12 +282,7 @@ def view(game: GameRecord, picked: int | None = None) -> BoardView:
     """
     parts: list[dict[str, Any]] = [{"type": TEXT_DISPLAY, "content": text(game, picked)}]
     if has_board(game) and game.look.buttons:
-        cells = grid.marks(game)
-        line = play.winning_line(game)
-        n = game.size
-        for r in range(n):
-            row = [_cell_button(game, cell, cells[cell], line) for cell in range(r * n, r * n + n)]
-            parts.append({"type": ACTION_ROW, "components": row})
+        parts += _cell_rows(game)
     actions = controls(game)
     if actions:
         catalog = translation(game.locale)

@@ -8,7 +8,6 @@ column letters and row numbers around the grid are the reactions.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import discord
@@ -33,28 +32,21 @@ def marks(game: GameRecord) -> list[str | None]:
     return cells
 
 
-def _empty(game: GameRecord, cell: int, keyed: bool) -> str:
-    key = looks.cell_key(game.size, cell) if keyed else None
-    return key or game.look.empty
-
-
 def grid(game: GameRecord, *, keyed: bool = False) -> str:
     """The board as emoji, with column letters and row numbers on boards bigger than 3x3;
     `keyed`: each empty cell shows its reaction where one reaction names a cell."""
-    cells = marks(game)
     size, look = game.size, game.look
     keyed = keyed and looks.picks_cell(size)  # on 5x5 the labels are the keys
     joiner = GAP if keyed and size == 4 else ""  # letters side by side would make flags
     labelled = size > 3 and not keyed  # a keyed 4x4 cell names itself
-    rows = []
-    for r in range(size):
-        row = joiner.join(
-            look.mark(m) if m else _empty(game, cell, keyed)
-            for cell, m in enumerate(cells[r * size : (r + 1) * size], start=r * size)
-        )
-        rows.append(ROW_LABELS[r] + row if labelled else row)
+    empties = looks.keys(size) if keyed else [look.empty] * (size * size)
+    shown = {"X": look.x, "O": look.o}
+    symbols = [shown[m] if m else empties[cell] for cell, m in enumerate(marks(game))]
+    rows = [joiner.join(symbols[r * size : (r + 1) * size]) for r in range(size)]
     if labelled:
-        rows.insert(0, CORNER + GAP.join(COLUMN_LABELS[:size]))
+        rows = [CORNER + GAP.join(COLUMN_LABELS[:size])] + [
+            label + row for label, row in zip(ROW_LABELS, rows, strict=False)
+        ]
     return "\n".join(rows)
 
 
@@ -80,16 +72,27 @@ def marks_on(message: discord.Message | None, look: Look) -> int | None:
     cells = [b for b in buttons_in(message.components) if (b.custom_id or "")[-1:].isdigit()]
     if not cells:
         return None
-    empty = look.empty if shows_empty(look) else None
-    return sum(b.emoji is not None and str(b.emoji) != empty for b in cells)
+    if not shows_empty(look):  # an empty cell has no emoji: no emoji's text to read
+        return sum(b.emoji is not None for b in cells)
+    return sum(b.emoji is not None and str(b.emoji) != look.empty for b in cells)
 
 
-def buttons_in(components: Any) -> Iterator[discord.Button]:
-    """Every button of a message, however deep in rows, containers and sections."""
+def buttons_in(components: Any) -> list[discord.Button]:
+    """Every button of a message, however deep in rows, containers and sections, in order."""
+    found: list[discord.Button] = []
+    _collect(components, found)
+    return found
+
+
+def _collect(components: Any, found: list[discord.Button]) -> None:
+    # A list filled by plain recursion: every cell click reads its board's buttons.
     for component in components or ():
         if isinstance(component, discord.Button):
-            yield component
-        yield from buttons_in(getattr(component, "children", None))
+            found.append(component)
+            continue
+        children = getattr(component, "children", None)
+        if children:
+            _collect(children, found)
         accessory = getattr(component, "accessory", None)
         if accessory is not None:
-            yield from buttons_in([accessory])
+            _collect((accessory,), found)

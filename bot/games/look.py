@@ -98,14 +98,7 @@ class Look:
 
     def to_text(self) -> str:
         """As stored: empty for the default look, else a JSON object of what differs."""
-        changed = {
-            name: value
-            for name, value in (("x", self.x), ("o", self.o), ("empty", self.empty))
-            if value != getattr(DEFAULT, name)
-        }
-        if self.input != DEFAULT.input:
-            changed["input"] = self.input
-        return json.dumps(changed, ensure_ascii=False, sort_keys=True) if changed else ""
+        return _as_text(self)
 
     @classmethod
     def from_text(cls, text: str) -> Look:
@@ -131,6 +124,19 @@ class Look:
 
 
 DEFAULT = Look()
+
+
+@functools.lru_cache(maxsize=256)
+def _as_text(look: Look) -> str:
+    # Every save of a game writes its look: its JSON is built once per look, not per save.
+    changed = {
+        name: value
+        for name, value in (("x", look.x), ("o", look.o), ("empty", look.empty))
+        if value != getattr(DEFAULT, name)
+    }
+    if look.input != DEFAULT.input:
+        changed["input"] = look.input
+    return json.dumps(changed, ensure_ascii=False, sort_keys=True) if changed else ""
 
 
 def valid(look: Look) -> bool:

@@ -46,9 +46,27 @@ def other(side: Side) -> Side:
     return "O" if side == "X" else "X"
 
 
+# Positions by (size, k, moves), the newest kept: a click asks for its game's position several
+# times (its move, the engine's reply, the board's winning line), each time after the last click
+# played it. Boards are immutable, so one is shared; the oldest go first past `POSITIONS`.
+POSITIONS = 4096
+_positions: dict[tuple[int, int, tuple[int, ...]], engine.Board] = {}
+
+
+def _keep(size: int, k: int, moves: tuple[int, ...], board: engine.Board) -> engine.Board:
+    if len(_positions) >= POSITIONS:
+        del _positions[next(iter(_positions))]
+    _positions[size, k, moves] = board
+    return board
+
+
 def board_of(game: GameRecord) -> engine.Board:
     """The position after the game's moves."""
-    return engine.Board.from_moves(game.moves, size=game.size, k=game.k)
+    found = _positions.get((game.size, game.k, game.moves))
+    if found is not None:
+        return found
+    board = engine.Board.from_moves(game.moves, size=game.size, k=game.k)
+    return _keep(game.size, game.k, game.moves, board)
 
 
 def player_id(game: GameRecord, side: Side) -> int:
@@ -116,8 +134,9 @@ def play(game: GameRecord, cell: int) -> GameRecord:
 
     Raises ``engine.IllegalMoveError`` for an occupied or off-board cell.
     """
-    outcome = board_of(game).play(cell).outcome()
-    after = dataclasses.replace(game, moves=(*game.moves, cell))
+    moves = (*game.moves, cell)
+    outcome = _keep(game.size, game.k, moves, board_of(game).play(cell)).outcome()
+    after = dataclasses.replace(game, moves=moves)
     if outcome is not None:
         ending = Ending.DRAW if outcome.winner is None else Ending.WIN
         return finish(after, ending, outcome.winner)

@@ -15,28 +15,49 @@ from bot.games.stats import LeaderboardRow, PlayerStats, Record
 from bot.storage import schema
 from bot.storage.schema import PEOPLE, guild_key
 
+UPSERT = (
+    f"INSERT INTO games ({schema.COLUMNS}) VALUES ({', '.join('?' * schema.WIDTH)}) "
+    "ON CONFLICT (id) DO UPDATE SET guild_id = excluded.guild_id, "
+    "channel_id = excluded.channel_id, x_id = excluded.x_id, o_id = excluded.o_id, "
+    "challenger_id = excluded.challenger_id, size = excluded.size, k = excluded.k, "
+    "ai_side = excluded.ai_side, ai_level = excluded.ai_level, "
+    "moves = excluded.moves, status = excluded.status, ending = excluded.ending, "
+    "winner = excluded.winner, message_id = excluded.message_id, "
+    "deadline = excluded.deadline, locale = excluded.locale, "
+    "interactions_only = excluded.interactions_only, look = excluded.look, "
+    "created_at = CASE WHEN ? THEN excluded.created_at ELSE games.created_at END"
+)
+
 
 def upsert(conn: sqlite3.Connection, game: GameRecord) -> None:
     """Write one game (inside the caller's transaction); count its result when it first ends."""
-    row = conn.execute("SELECT status FROM games WHERE id = ?", (game.id,)).fetchone()
-    first_finish = game.status == Status.FINISHED and (
-        row is None or row[0] != Status.FINISHED.value
-    )
-    conn.execute(
-        f"INSERT INTO games ({schema.COLUMNS}) VALUES ({', '.join('?' * schema.WIDTH)}) "
-        "ON CONFLICT (id) DO UPDATE SET guild_id = excluded.guild_id, "
-        "channel_id = excluded.channel_id, x_id = excluded.x_id, o_id = excluded.o_id, "
-        "challenger_id = excluded.challenger_id, size = excluded.size, k = excluded.k, "
-        "ai_side = excluded.ai_side, ai_level = excluded.ai_level, "
-        "moves = excluded.moves, status = excluded.status, ending = excluded.ending, "
-        "winner = excluded.winner, message_id = excluded.message_id, "
-        "deadline = excluded.deadline, locale = excluded.locale, "
-        "interactions_only = excluded.interactions_only, look = excluded.look, "
-        "created_at = CASE WHEN ? THEN excluded.created_at ELSE games.created_at END",
-        (*schema.to_row(game), game.created_at is not None),
-    )
+    # Only a finished game needs its stored status: a result is counted the first time only.
+    first_finish = game.status == Status.FINISHED
+    if first_finish:
+        row = conn.execute("SELECT status FROM games WHERE id = ?", (game.id,)).fetchone()
+        first_finish = row is None or row[0] != Status.FINISHED.value
+    conn.execute(UPSERT, (*schema.to_row(game), game.created_at is not None))
     if first_finish and game.ending in schema.RESULT_ENDINGS:
         count_result(conn, game)
+
+
+def write(conn: sqlite3.Connection, game: GameRecord | None) -> int | None:
+    """Save `game`, or with None hand out a game id, which this returns (inside the caller's
+    transaction)."""
+    if game is None:
+        return next_id(conn)
+    upsert(conn, game)
+    return None
+
+
+def next_id(conn: sqlite3.Connection) -> int:
+    """A fresh game id (inside the caller's transaction): one more than every id handed out
+    or saved before."""
+    row = conn.execute(
+        "UPDATE counter SET last = MAX(last, (SELECT COALESCE(MAX(id), 0) FROM games)) + 1 "
+        "RETURNING last"
+    ).fetchone()
+    return int(row[0])
 
 
 def tally(game: GameRecord) -> tuple[list[tuple[int, str, float]], tuple[int, int, float] | None]:

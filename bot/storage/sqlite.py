@@ -19,7 +19,7 @@ import sqlite3
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from bot.games import rules
 from bot.games.record import GameRecord
@@ -31,6 +31,8 @@ from bot.storage.base import StorageError
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+# Saves not yet written, each with its waiter; None asks for a game id.
+Queued = list[tuple[GameRecord | None, asyncio.Future[int | None]]]
 # Saves written in one transaction at most: bigger batches save fsyncs, but wake all their
 # savers in the same turn of the event loop.
 BATCH = 32
@@ -49,8 +51,8 @@ class SQLiteStore:
         self.busy_timeout = busy_timeout
         self._executor: ThreadPoolExecutor | None = None
         self._conn: sqlite3.Connection | None = None  # touched only on the worker thread
-        self._queue: list[tuple[GameRecord, asyncio.Future[None]]] = []  # saves not yet written
-        self._batch: asyncio.Future[None] | None = None  # the saves being written now
+        self._queue: Queued = []  # saves (and ids asked for: None) not yet written
+        self._batch: asyncio.Future[list[int | None]] | None = None  # being written now
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -78,23 +80,20 @@ class SQLiteStore:
     # -- the Store protocol ------------------------------------------------------------------
 
     async def next_game_id(self) -> int:
-        """A fresh game id, larger than every id handed out or saved before."""
-        return await self._run(self._next_game_id)
+        """A fresh game id, larger than every id handed out or saved before; the counter is
+        written in the transaction of the saves queued beside it (one commit for all)."""
+        return cast(int, await self._queued(None))
 
     async def save_game(self, game: GameRecord) -> None:
         """Upsert the game, counting its result the first time it finishes; return once committed.
 
-        Saves that arrive while others are being written go together into the next transaction
-        (group commit): one fsync for all of them, applied in the order they came. If that
-        transaction fails, none of them is written and each saver gets the StorageError.
+        Saves (and ids asked for) that arrive while others are being written go together into
+        the next transaction (group commit): one fsync for all of them, applied in the order
+        they came. If that transaction fails, none of them is written and each gets the
+        StorageError.
         """
         rules.check(game)
-        if self._executor is None:
-            raise StorageError(f"the database {self.path} is not open")
-        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._queue.append((game, done))
-        self._flush()
-        await done
+        await self._queued(game)
 
     async def load_game(self, game_id: int) -> GameRecord | None:
         """The stored game, or None."""
@@ -126,6 +125,15 @@ class SQLiteStore:
 
     # -- plumbing ----------------------------------------------------------------------------
 
+    async def _queued(self, game: GameRecord | None) -> int | None:
+        """Queue a save of `game` (None: a game id) for the next transaction; its result."""
+        if self._executor is None:
+            raise StorageError(f"the database {self.path} is not open")
+        done: asyncio.Future[int | None] = asyncio.get_running_loop().create_future()
+        self._queue.append((game, done))
+        self._flush()
+        return await done
+
     def _flush(self) -> None:
         """Start writing the queued saves, unless a batch is being written (it calls back)."""
         if self._batch is not None or not self._queue or self._executor is None:
@@ -133,22 +141,21 @@ class SQLiteStore:
         batch, self._queue = self._queue[:BATCH], self._queue[BATCH:]
         games = [game for game, _ in batch]
         written = asyncio.get_running_loop().run_in_executor(
-            self._executor, self._save_games, games
+            self._executor, self._write_batch, games
         )
         self._batch = written
         written.add_done_callback(lambda _: self._saved(batch, written))
 
-    def _saved(
-        self, batch: list[tuple[GameRecord, asyncio.Future[None]]], written: asyncio.Future[None]
-    ) -> None:
-        """Answer every saver of a written batch, then write what queued up meanwhile."""
+    def _saved(self, batch: Queued, written: asyncio.Future[list[int | None]]) -> None:
+        """Answer everyone waiting on a written batch, then write what queued up meanwhile."""
         self._batch = None
         error = written.exception()
-        for _, done in batch:
+        results = written.result() if error is None else [None] * len(batch)
+        for (_, done), result in zip(batch, results, strict=True):
             if done.done():
                 continue  # the saver stopped waiting (cancelled)
             if error is None:
-                done.set_result(None)
+                done.set_result(result)
             elif isinstance(error, StorageError) and len(batch) > 1:
                 copy = StorageError(str(error))
                 copy.__cause__ = error.__cause__
@@ -249,23 +256,11 @@ class SQLiteStore:
         finally:
             conn.close()
 
-    def _next_game_id(self) -> int:
-        def bump(conn: sqlite3.Connection) -> int:
-            row = conn.execute(
-                "UPDATE counter SET last = MAX(last, (SELECT COALESCE(MAX(id), 0) FROM games)) + 1 "
-                "RETURNING last"
-            ).fetchone()
-            return int(row[0])
-
-        return self._write("hand out a game id", bump)
-
-    def _save_games(self, games: list[GameRecord]) -> None:
-        def save_all(conn: sqlite3.Connection) -> None:
-            for game in games:
-                queries.upsert(conn, game)
-
-        ids = ", ".join(str(game.id) for game in games)
-        self._write(f"save game {ids}" if len(games) == 1 else f"save games {ids}", save_all)
+    def _write_batch(self, games: list[GameRecord | None]) -> list[int | None]:
+        ids = [str(game.id) for game in games if game is not None]
+        what = [f"save game{'s' if len(ids) > 1 else ''} {', '.join(ids)}"] if ids else []
+        what += ["hand out a game id"] if len(ids) < len(games) else []
+        return self._write(" and ".join(what), lambda c: [queries.write(c, g) for g in games])
 
     def _load_game(self, game_id: int) -> GameRecord | None:
         def load(conn: sqlite3.Connection) -> GameRecord | None:

@@ -102,9 +102,10 @@ async def test_lag_probe_leaves_settling_alone(tmp_path: Path) -> None:
 async def test_the_floor_plays_the_same_workload_and_is_compared_pair_by_pair(
     tmp_path: Path,
 ) -> None:
-    """Both floors (board built with discord.ui, and as plain data) finish every game in both
-    traffic patterns (waves, eager players) on both boards with no error, and each round gives
-    every bot's CPU per interaction and the project's ratio to each floor."""
+    """The floors (board built with discord.ui, as plain data, and as plain data saved durably)
+    finish every game in both traffic patterns (waves, eager players) on both boards with no
+    error, and each round gives every bot's CPU per interaction and the project's ratio to each
+    floor."""
     result = await load.main(
         [
             "--modes",
@@ -124,14 +125,13 @@ async def test_the_floor_plays_the_same_workload_and_is_compared_pair_by_pair(
     ]  # fmt: skip
     for board in result["floor"]:
         (pair,) = board["pairs"]
-        for side in ("bot", "floor", "plain_floor"):
+        for side in ("bot", "floor", "plain_floor", "durable_floor"):
             assert pair[side]["finished"] == 4 and pair[side]["errors"] == 0, pair
             assert pair[side]["cpu_ms_per_interaction"] > 0, pair
-        for floor in ("floor", "plain_floor"):
+        for floor in ("floor", "plain_floor", "durable_floor"):
             ratio = pair["bot"]["cpu_ms_per_interaction"] / pair[floor]["cpu_ms_per_interaction"]
-            assert math.isclose(pair[f"{floor}_ratio"], ratio)
-        assert board["median_ratio"] == pair["floor_ratio"]
-        assert board["median_plain_ratio"] == pair["plain_floor_ratio"]
+            assert math.isclose(pair["ratios"]["bot"][floor], ratio)
+            assert board["medians"]["bot"][floor] == pair["ratios"]["bot"][floor]
 
 
 async def test_collector_thresholds_are_compared_round_by_round(tmp_path: Path) -> None:

@@ -27,9 +27,9 @@ from bot.storage.sqlite import SQLiteStore
 from tests.support.save_kill_driver import MOVES
 
 ROOT = Path(__file__).resolve().parents[2]
-# Statements in the save of a move: BEGIN, the status read, the upsert, COMMIT; the winning
-# move adds two records, two rating reads and two rating writes before COMMIT.
-STATEMENTS = {1: 4, 5: 10}
+# Statements in the save of a move: BEGIN, the upsert, COMMIT; the winning move also reads the
+# stored status first, and adds two records, two rating reads and two rating writes before COMMIT.
+STATEMENTS = {1: 3, 5: 10}
 CASES = [(ply, n) for ply, count in STATEMENTS.items() for n in range(1, count + 2)]
 
 
