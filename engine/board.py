@@ -58,7 +58,39 @@ def _winning_lines(size: int, k: int, mask: int) -> list[int]:
     return [line for line in rules(size, k).lines if line & mask == line]
 
 
-class Board:
+class Marks:
+    """What every position of the engine shares: each side's marks as a bitmask (`x`, `o`),
+    X moving first, immutability and the text form as `str`. `Board` and the ultimate board
+    build on it."""
+
+    __slots__ = ()
+    x: int
+    o: int
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable; cannot set {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable; cannot delete {name!r}")
+
+    def to_string(self) -> str:
+        raise NotImplementedError
+
+    def __str__(self) -> str:
+        return self.to_string()
+
+    @property
+    def turn(self) -> Side:
+        """Whose turn it is, "X" or "O" (X moves first)."""
+        return "X" if self.x.bit_count() == self.o.bit_count() else "O"
+
+    @property
+    def ply(self) -> int:
+        """How many marks are on the board."""
+        return (self.x | self.o).bit_count()
+
+
+class Board(Marks):
     """A position: `x` and `o` are bitmasks of the cells each side holds (cell = row * size + col).
 
     Build one with `Board.empty`, `Board.from_string` or `Board.from_moves`; X always moves first.
@@ -78,12 +110,6 @@ class Board:
         _set(self, "k", k)
         _set(self, "x", x)
         _set(self, "o", o)
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"Board is immutable; cannot set {name!r}")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"Board is immutable; cannot delete {name!r}")
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Board):
@@ -158,19 +184,6 @@ class Board:
     def __repr__(self) -> str:
         suffix = "" if self.k == default_k(self.size) else f", k={self.k}"
         return f"Board.from_string({self.to_string()!r}{suffix})"
-
-    def __str__(self) -> str:
-        return self.to_string()
-
-    @property
-    def turn(self) -> Side:
-        """Whose turn it is, "X" or "O" (X moves first)."""
-        return "X" if self.x.bit_count() == self.o.bit_count() else "O"
-
-    @property
-    def ply(self) -> int:
-        """How many marks are on the board."""
-        return (self.x | self.o).bit_count()
 
     def cell(self, index: int) -> str:
         """The mark at `index`: "X", "O" or "."."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.board import IllegalMoveError, Outcome
+from engine.board import IllegalMoveError, Marks, Outcome
 from engine.ultimate.geometry import (
     FULL,
     LINE_CELLS,
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from engine.board import Side
 
 
-class UltimateBoard:
+class UltimateBoard(Marks):
     """A position: the marks of each side and the last move, which says where the next goes.
 
     `x` and `o` are 81-bit masks in the engine's board-major numbering (bit ``9 * b + c`` is
@@ -42,12 +42,6 @@ class UltimateBoard:
         _set(self, "x", x)
         _set(self, "o", o)
         _set(self, "last", last)
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"UltimateBoard is immutable; cannot set {name!r}")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"UltimateBoard is immutable; cannot delete {name!r}")
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, UltimateBoard):
@@ -111,19 +105,6 @@ class UltimateBoard:
 
     def __repr__(self) -> str:
         return f"UltimateBoard.from_string({self.to_string()!r})"
-
-    def __str__(self) -> str:
-        return self.to_string()
-
-    @property
-    def turn(self) -> Side:
-        """Whose turn it is, "X" or "O" (X moves first)."""
-        return "X" if self.x.bit_count() == self.o.bit_count() else "O"
-
-    @property
-    def ply(self) -> int:
-        """How many marks are on the board."""
-        return (self.x | self.o).bit_count()
 
     def cell(self, index: int) -> str:
         """The mark at global cell `index`: "X", "O" or "."."""
