@@ -18,6 +18,7 @@ from multiprocessing import get_context
 from pathlib import Path
 
 from benchmarks._uct import Uct, cells_of
+from engine import MOVE_BUDGET
 from engine.ultimate import LEVELS, UltimateBoard, analyse, best_move
 from engine.ultimate import search as ultimate_search
 
@@ -148,7 +149,7 @@ def engine_move(
     else:
         assert level == LEVELS[-1], "the Python search is measured at the strongest level"
         cell = analyse(
-            board, deadline=deadline or time.monotonic() + 0.9, rng=rng, native=False
+            board, deadline=deadline or time.monotonic() + MOVE_BUDGET, rng=rng, native=False
         ).move
     return cell, time.process_time() - cpu, time.perf_counter() - wall
 
