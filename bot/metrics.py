@@ -140,17 +140,21 @@ class WatchedStore:
         result: list[GameRecord] = await self._watch("live_games", self.inner.live_games)
         return result
 
-    async def player_stats(self, guild_id: int | None, user_id: int) -> PlayerStats:
+    async def player_stats(
+        self, guild_id: int | None, user_id: int, kind: str = "classic"
+    ) -> PlayerStats:
         """A player's record."""
         result: PlayerStats = await self._watch(
-            "player_stats", lambda: self.inner.player_stats(guild_id, user_id)
+            "player_stats", lambda: self.inner.player_stats(guild_id, user_id, kind)
         )
         return result
 
-    async def leaderboard(self, guild_id: int | None, *, limit: int = 10) -> list[LeaderboardRow]:
+    async def leaderboard(
+        self, guild_id: int | None, *, limit: int = 10, kind: str = "classic"
+    ) -> list[LeaderboardRow]:
         """A server's leaderboard."""
         result: list[LeaderboardRow] = await self._watch(
-            "leaderboard", lambda: self.inner.leaderboard(guild_id, limit=limit)
+            "leaderboard", lambda: self.inner.leaderboard(guild_id, limit=limit, kind=kind)
         )
         return result
 

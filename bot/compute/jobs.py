@@ -16,21 +16,26 @@ from multiprocessing.connection import Connection, wait
 from typing import Any
 
 import engine
+from bot.games.kinds import KINDS, Position
+from engine import ultimate
 
 
-def choose_move(board: engine.Board, level: str, seed: int | None, budget: float | None) -> int:
-    """The engine's move; `budget` (seconds) becomes a deadline on the worker's own clock."""
+def choose_move(
+    kind: str, board: Position, level: str, seed: int | None, budget: float | None
+) -> int:
+    """The engine's move in a game of `kind`; `budget` (seconds) becomes a deadline on the
+    worker's own clock."""
     # The deadline is taken here, not in the bot: a worker's monotonic clock is its own.
     deadline = time.monotonic() + budget if budget is not None else None
     rng = random.Random(seed) if seed is not None else None
-    return engine.best_move(board, level=level, rng=rng, deadline=deadline)
+    return KINDS[kind].best_move(board, level, rng, deadline)
 
 
-def quick_move(board: engine.Board, level: str, seed: int | None) -> int | None:
+def quick_move(kind: str, board: Position, level: str, seed: int | None) -> int | None:
     """The engine's move where it needs no search (a win, a block, the book), else None; with
     the same seed, `choose_move` plays the same move."""
     rng = random.Random(seed) if seed is not None else None
-    return engine.quick_move(board, level=level, rng=rng)
+    return KINDS[kind].quick_move(board, level, rng)
 
 
 def exit_with_parent() -> None:
@@ -58,6 +63,7 @@ def warm_up() -> int:
     """Load the engine's tables (3x3, the opening book) in a fresh worker or thread, so the
     first real move is not the slow one."""
     engine.quick_move(engine.Board.empty(5, 4).play(12))  # reads the book
+    ultimate.best_move(ultimate.UltimateBoard.empty(), level="hard")  # its evaluation's table
     return engine.best_move(engine.Board.empty(3))
 
 

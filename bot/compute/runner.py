@@ -29,20 +29,13 @@ from typing import Any, TypeVar
 
 import engine
 from bot.compute import jobs
-from bot.games import rules
+from bot.games import kinds, rules
 from bot.games.record import GameRecord
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 MOVE_BUDGET = engine.MOVE_BUDGET  # seconds of search for one move on 4x4 and 5x5
 ANALYSES = 2  # deep analyses (reviews, hints) running at once on big boards
-LOOKUP_SIZE = 3  # boards up to this size are solved whole: a move is a table lookup
-
-
-def is_lookup(size: int) -> bool:
-    """Whether the engine's move on a `size` board is a table lookup (microseconds, run in a
-    thread) rather than a search of up to `MOVE_BUDGET` seconds (run in a process)."""
-    return size <= LOOKUP_SIZE
 
 
 class AnalysisTimeout(TimeoutError):
@@ -61,6 +54,7 @@ class EngineRunner:
         self._analysts: set[BaseProcess] = set()
         self._slots = asyncio.Semaphore(ANALYSES)
         self.pending = 0  # engine calls queued or running (an operator watches it)
+        self.searching = 0  # searches queued or running in the worker processes
         self._rng = random.Random()
 
     async def start(self) -> None:
@@ -104,48 +98,57 @@ class EngineRunner:
                 pool.shutdown(wait=True, cancel_futures=True)
         self._threads = self._processes = self._waiters = None
 
-    def _pool_for(self, size: int) -> Executor:
+    def _pool_for(self, search: bool) -> Executor:
         if self._threads is None:
             raise RuntimeError("EngineRunner.start() was not awaited")
-        if not is_lookup(size) and self._processes is not None:
+        if search and self._processes is not None:
             return self._processes
         return self._threads
 
-    async def call(self, size: int, fn: Callable[..., T], *args: Any) -> T:
-        """Run `fn(*args)` (module-level, picklable) off the loop, in the pool fit for `size`."""
+    async def call(self, search: bool, fn: Callable[..., T], *args: Any) -> T:
+        """Run `fn(*args)` (module-level, picklable) off the loop: a `search` in the worker
+        processes, anything else in the engine's thread."""
         loop = asyncio.get_running_loop()
         self.pending += 1
         try:
-            return await loop.run_in_executor(self._pool_for(size), jobs.run, fn, *args)
+            return await loop.run_in_executor(self._pool_for(search), jobs.run, fn, *args)
         finally:
             self.pending -= 1
 
     async def best_move(
         self,
-        board: engine.Board,
+        game: GameRecord,
         *,
         level: str,
         seed: int | None = None,
         budget: float | None = None,
     ) -> int:
-        """The engine's move for `board` at `level`; a random seed unless one is given.
+        """The engine's move in `game` at `level`; a random seed unless one is given.
 
-        On boards bigger than 3x3 a move that needs no search is found in the engine's thread;
-        a search (only ``unbeatable`` searches) gets `MOVE_BUDGET` seconds unless told otherwise,
-        so no player ever waits more than about a second for the bot.
+        Where the engine searches (4x4, 5x5, ultimate), a move that needs no search is found in
+        the engine's thread first; a search gets its kind's budget unless told otherwise,
+        shared among the searches queued or running (each gets less when they queue up), so
+        no player waits behind a queue of full-length searches.
         """
+        kind = kinds.of(game)
+        board = kind.position(game)
         if seed is None:
             seed = self._rng.getrandbits(64)
-        if not is_lookup(board.size):
-            # In the thread if no search is needed; the same seed makes the same choices.
-            quick = await self.call(LOOKUP_SIZE, jobs.quick_move, board, level, seed)
-            if quick is not None:
-                return quick
-            if budget is None:
-                budget = MOVE_BUDGET
-        return await self.call(board.size, jobs.choose_move, board, level, seed, budget)
+        if not kind.searches(game):
+            return await self.call(False, jobs.choose_move, kind.name, board, level, seed, None)
+        # In the thread if no search is needed; the same seed makes the same choices.
+        quick = await self.call(False, jobs.quick_move, kind.name, board, level, seed)
+        if quick is not None:
+            return quick
+        if budget is None:
+            budget = kind.budget / (1 + self.searching)
+        self.searching += 1
+        try:
+            return await self.call(True, jobs.choose_move, kind.name, board, level, seed, budget)
+        finally:
+            self.searching -= 1
 
-    async def analyse(self, size: int, fn: Callable[..., T], *args: Any, limit: float) -> T:
+    async def analyse(self, search: bool, fn: Callable[..., T], *args: Any, limit: float) -> T:
         """Run `fn(*args)` with a time limit; raises AnalysisTimeout when it is not done by then.
 
         Exact analysis (a review, a hint) can take far longer than a move on a big board, and an
@@ -153,9 +156,9 @@ class EngineRunner:
         thread. On bigger boards it runs in a process of its own, killed at the limit, so a deep
         analysis never holds up the moves of other games; at most `ANALYSES` run at once.
         """
-        if is_lookup(size) or self._processes is None:
+        if not search or self._processes is None:
             try:
-                return await asyncio.wait_for(self.call(size, fn, *args), limit)
+                return await asyncio.wait_for(self.call(False, fn, *args), limit)
             except TimeoutError as exc:
                 raise AnalysisTimeout(f"analysis took over {limit:g} s") from exc
         if self._waiters is None:
@@ -235,7 +238,8 @@ class Thinking:
         """
         if not rules.ai_to_move(game):
             return game
-        if is_lookup(game.size):
+        kind = kinds.of(game)
+        if not kind.searches(game):
             return rules.play(game, await self.cell(game))
         if wait <= 0:
             return game  # no wait: `ai_move` starts the search
@@ -264,10 +268,10 @@ class Thinking:
 
     async def cell(self, game: GameRecord) -> int:
         """The engine's move in `game`, computed off the event loop."""
-        position = rules.board_of(game)
         try:
-            return await self.engine.best_move(position, level=game.ai_level or "unbeatable")
+            level = game.ai_level or kinds.of(game).strongest
+            return await self.engine.best_move(game, level=level)
         except Exception:
             # A broken search must not freeze the game: any legal move keeps it going.
             log.exception("engine failed in game %s; playing a random move", game.id)
-            return random.choice(position.legal_moves())
+            return random.choice(list(rules.board_of(game).legal_moves()))

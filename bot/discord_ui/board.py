@@ -18,9 +18,12 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.discord_ui import endings, grid
+from bot.discord_ui import endings
+from bot.games import kinds
 from bot.games import look as looks
 from bot.games import rules as play
+from bot.games.kinds import ultimate
+from bot.games.kinds.base import ACTION_ROW, BUTTON, TEXT_DISPLAY
 from bot.games.record import PLAYED, GameRecord, Status
 from bot.i18n import N_, Text, translation
 
@@ -34,10 +37,13 @@ RESIGN = "resign"
 REMATCH = "rematch"
 HINT = "hint"
 REVIEW = "review"
-ACTIONS = (ACCEPT, DECLINE, WITHDRAW, RESIGN, REMATCH, HINT, REVIEW)
-ID_PATTERN = re.compile(r"ttt:(?P<game>[0-9]{1,19}):(?P<what>[0-9]{1,2}|[a-z]{1,16})")
-
-BLANK_LABEL = "\u200b"  # a button needs a label or an emoji; an empty cell shows neither
+BACK = ultimate.BACK
+PICK = ultimate.PICK
+ACTIONS = (ACCEPT, DECLINE, WITHDRAW, RESIGN, REMATCH, HINT, REVIEW, BACK)
+# A cell or an action, then the ply the button was drawn at where its kind stamps one.
+ID_PATTERN = re.compile(
+    r"ttt:(?P<game>[0-9]{1,19}):(?P<what>[0-9]{1,2}|[a-z]{1,16}[0-9]?)(?:@(?P<ply>[0-9]{1,3}))?"
+)
 
 
 def custom_id(game_id: int, what: int | str) -> str:
@@ -45,11 +51,14 @@ def custom_id(game_id: int, what: int | str) -> str:
     return f"ttt:{game_id}:{what}"
 
 
-def parse_id(custom_id: str) -> tuple[int, str] | None:
-    """The game id and the cell number or action name of a board's custom id; None if it is not
-    one of the bot's ids."""
+def parse_id(custom_id: str) -> tuple[int, str, int | None] | None:
+    """The game id, the cell number or action name, and the ply the button was drawn at (None
+    where its kind stamps none) of a board's custom id; None if it is not one of the bot's ids."""
     match = ID_PATTERN.fullmatch(custom_id)
-    return None if match is None else (int(match["game"]), match["what"])
+    if match is None:
+        return None
+    ply = match["ply"]
+    return int(match["game"]), match["what"], None if ply is None else int(ply)
 
 
 class BoardView(discord.ui.LayoutView):
@@ -74,8 +83,6 @@ class BoardView(discord.ui.LayoutView):
         return True
 
 
-ACTION_ROW, BUTTON, TEXT_DISPLAY = 1, 2, 10  # Discord's component types
-SECONDARY, SUCCESS = discord.ButtonStyle.secondary.value, discord.ButtonStyle.success.value
 
 
 def _button(
@@ -102,6 +109,7 @@ LEVEL_NAMES = {
     "medium": N_("medium"),
     "hard": N_("hard"),
     "unbeatable": N_("unbeatable"),
+    "expert": N_("expert"),
 }
 
 
@@ -126,18 +134,18 @@ def _who(
 
 def header(game: GameRecord) -> str:
     """Title, board size and line length, and who plays which mark."""
-    return _header(game.locale, game.size, game.k, game.x_id, game.o_id, game.ai_side,
-                   game.ai_level, game.look)  # fmt: skip
+    return _header(game.locale, game.kind, game.size, game.k, game.x_id, game.o_id,
+                   game.ai_side, game.ai_level, game.look)  # fmt: skip
 
 
 @functools.lru_cache(maxsize=1024)
 def _header(
-    locale: str, size: int, k: int, x_id: int, o_id: int,
+    locale: str, kind: str, size: int, k: int, x_id: int, o_id: int,
     ai_side: Side | None, ai_level: str | None, look: looks.Look,
 ) -> str:  # fmt: skip
     # The same for every click of a game: drawn once, while the game is among the newest.
     catalog = translation(locale)
-    title = _t(catalog, "Tic-tac-toe · {size}×{size}, {k} in a row", size=size, k=k)
+    title = kinds.KINDS[kind].title(size, k).render(catalog)
     x = _who("X", x_id, ai_side, ai_level, catalog)
     o = _who("O", o_id, ai_side, ai_level, catalog)
     return f"### {title}\n{look.x} {x} vs {look.o} {o}"
@@ -149,27 +157,8 @@ def _move(
     """Whose move it is, and how to make it on a board that takes reactions."""
     if not game.look.reactions or game.interactions_only:
         return _t(catalog, "{player}, your move ({mark}).", player=player, mark=mark)
-    if looks.picks_cell(game.size):
-        return _t(
-            catalog,
-            "{player}, your move ({mark}): react with a cell's emoji.",
-            player=player,
-            mark=mark,
-        )
-    if picked is None:
-        return _t(
-            catalog,
-            "{player}, your move ({mark}): react with a column, then a row.",
-            player=player,
-            mark=mark,
-        )
-    return _t(
-        catalog,
-        "{player}, your move ({mark}): column {column} picked, now react with a row.",
-        player=player,
-        mark=mark,
-        column=grid.COLUMN_LABELS[picked],
-    )
+    picking = kinds.of(game).picking(game, picked, player, mark)
+    return picking.render(catalog)
 
 
 def _deadline(game: GameRecord) -> str:
@@ -214,38 +203,15 @@ def status(game: GameRecord, picked: int | None = None) -> str:
 def text(game: GameRecord, picked: int | None = None) -> str:
     """Everything the message says, above the buttons."""
     parts = [header(game)]
+    kind = kinds.of(game)
     if has_board(game):
-        parts.append(grid.grid(game, keyed=game.look.reactions and game.status is Status.ACTIVE))
+        keyed = game.look.reactions and game.status is Status.ACTIVE
+        parts.append(kind.grid(game, keyed=keyed and not game.interactions_only, picked=picked))
+        caption = kind.caption(game)
+        if caption is not None:
+            parts.append(caption.render(translation(game.locale)))
     parts.append(status(game, picked))
     return "\n\n".join(parts)
-
-
-def _cell_rows(game: GameRecord) -> list[dict[str, Any]]:
-    """One action row of cell buttons per board row. Each button is one dict literal: a click
-    draws up to 25 of them."""
-    cells, line, n, look = grid.marks(game), play.winning_line(game), game.size, game.look
-    over, prefix = game.status is not Status.ACTIVE, f"ttt:{game.id}:"
-    shown = grid.shows_empty(look)
-    rows = []
-    for r in range(n):
-        row: list[dict[str, Any]] = []
-        for cell in range(r * n, r * n + n):
-            mark = cells[cell]
-            button: dict[str, Any] = {
-                "type": BUTTON,
-                "style": SUCCESS if cell in line else SECONDARY,
-                "disabled": over or mark is not None,
-                "custom_id": f"{prefix}{cell}",
-            }
-            if mark is not None:
-                button["emoji"] = grid.emoji(look.mark(mark))
-            elif shown:
-                button["emoji"] = grid.emoji(look.empty)
-            else:
-                button["label"] = BLANK_LABEL
-            row.append(button)
-        rows.append({"type": ACTION_ROW, "components": row})
-    return rows
 
 
 _Style = discord.ButtonStyle
@@ -258,6 +224,7 @@ LOOKS: dict[str, tuple[Text, str | None, discord.ButtonStyle]] = {
     RESIGN: (N_("Resign"), None, _Style.danger),
     REMATCH: (N_("Rematch"), None, _Style.primary),
     REVIEW: (N_("Review"), "🔍", _Style.secondary),
+    BACK: (N_("Other boards"), "◀️", _Style.secondary),
 }
 
 
@@ -281,16 +248,18 @@ def view(game: GameRecord, picked: int | None = None) -> BoardView:
     rather than nothing at all.
     """
     parts: list[dict[str, Any]] = [{"type": TEXT_DISPLAY, "content": text(game, picked)}]
+    kind = kinds.of(game)
     if has_board(game) and game.look.buttons:
-        parts += _cell_rows(game)
-    actions = controls(game)
+        parts += kind.cell_rows(game, picked)
+    actions = kind.extra_controls(game, picked) + controls(game)
     if actions:
         catalog = translation(game.locale)
         row = []
         for action in actions:
             label, emoji, style = LOOKS[action]
             name = catalog.gettext(label.msgid)
-            shown = None if emoji is None else grid.emoji(emoji)
-            row.append(_button(game.id, action, label=name, emoji=shown, style=style))
+            shown = None if emoji is None else looks.component_emoji(emoji)
+            what = f"{action}@{len(game.moves)}" if action == BACK else action
+            row.append(_button(game.id, what, label=name, emoji=shown, style=style))
         parts.append({"type": ACTION_ROW, "components": row})
     return BoardView(parts)

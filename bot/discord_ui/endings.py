@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from gettext import NullTranslations
 
+from bot.games import kinds
 from bot.games import rules as play
 from bot.games.record import Ending, GameRecord
 from bot.i18n import translation
-from engine import cell_name
 
 
 def _t(catalog: NullTranslations, msgid: str, /, **values: object) -> str:
@@ -28,7 +28,7 @@ def result(game: GameRecord, catalog: NullTranslations | None = None) -> str:
     opponent = f"<@{play.opponent_id(game)}>"
     match game.ending:
         case Ending.WIN:
-            line = ", ".join(cell_name(c, game.size) for c in play.winning_line(game))
+            line = kinds.of(game).line_names(game)
             return _t(catalog, "🏆 {mark} {winner} wins with {line}!", **both, line=line)
         case Ending.DRAW:
             return _t(catalog, "🤝 It's a draw.")

@@ -26,9 +26,12 @@ def shows(message: discord.Message | None, game: GameRecord | None, *, words: bo
         return True
     controls = set()
     for button in grid.buttons_in(message.components):
-        what = (button.custom_id or "").rpartition(":")[2]
-        if not what.isdigit():
+        what = (button.custom_id or "").rpartition(":")[2].partition("@")[0]
+        if not what.isdigit() and not what.startswith(board.PICK) and what != board.BACK:
             controls.add(what)
+    stamped = grid.ply_on(message)
+    if stamped is not None:  # its buttons say which position they were drawn at
+        return stamped == len(game.moves) and controls == set(board.controls(game))
     marked = grid.marks_on(message, game.look)
     texts = [getattr(c, "content", "") for c in message.components]
     if marked is None and board.has_board(game):

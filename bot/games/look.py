@@ -18,6 +18,7 @@ import json
 import re
 import unicodedata
 from dataclasses import dataclass
+from typing import Any
 
 import emoji
 
@@ -171,6 +172,20 @@ def custom_ids(look: Look) -> set[int]:
 def _names(mark: str, gone: set[int]) -> bool:
     parts = custom_parts(mark)
     return parts is not None and parts[0] in gone
+
+
+def component_emoji(mark: str) -> dict[str, Any]:
+    """A mark as a component's emoji: a Unicode emoji by name, a custom one by id."""
+    custom = custom_parts(mark)
+    if custom is None:
+        return {"id": None, "name": mark}
+    emoji_id, name, animated = custom
+    return {"id": str(emoji_id), "name": name, "animated": animated}
+
+
+def shows_empty(look: Look) -> bool:
+    """Whether empty cell buttons carry the empty mark (a server's own; the default shows none)."""
+    return look.empty != DEFAULT.empty
 
 
 def keys(size: int) -> list[str]:

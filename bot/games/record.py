@@ -76,6 +76,9 @@ class GameRecord:
     interactions_only: bool = False
     # The marks and the input the board started with (the server's setting then).
     look: Look = DEFAULT_LOOK
+    # The kind of game (``bot.games.kinds``): "classic", or "ultimate" (nine boards in one,
+    # stored as size 9, k 3).
+    kind: str = "classic"
 
     @property
     def vs_bot(self) -> bool:

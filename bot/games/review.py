@@ -62,7 +62,7 @@ def review(
     worse (win to draw, win to loss, draw to loss); for each such move the line names the best
     move the player had instead. Raises ``engine.IllegalMoveError`` for an impossible move list.
     """
-    who = {side: _who(side, names or {}, marks or {}) for side in ("X", "O")}
+    sides = {side: who(side, names or {}, marks or {}) for side in ("X", "O")}
     lines: list[Text] = []
     mistakes = {"X": 0, "O": 0}
     board = Board.empty(size, k)
@@ -80,7 +80,7 @@ def review(
         was = result_class(before)
         if now != was:
             mistakes[mark] += 1
-            lines.append(_mistake(number, who[mark], board, cell, was, now))
+            lines.append(_mistake(number, sides[mark], board, cell, was, now))
         board, before = after, next_value
     if not any(mistakes.values()):
         lines.append(N_("No move changed the result: perfect play from both sides."))
@@ -88,9 +88,9 @@ def review(
         lines.append(
             N_(
                 "Moves that changed the result: {x} {x_count}, {o} {o_count}.",
-                x=who["X"],
+                x=sides["X"],
                 x_count=mistakes["X"],
-                o=who["O"],
+                o=sides["O"],
                 o_count=mistakes["O"],
             )
         )
@@ -150,6 +150,6 @@ def _mistake(number: int, who: Text | str, board: Board, cell: int, was: str, no
     )
 
 
-def _who(side: str, names: Mapping[str, str | Text], marks: Mapping[str, str]) -> Text | str:
+def who(side: str, names: Mapping[str, str | Text], marks: Mapping[str, str]) -> Text | str:
     name, mark = names.get(side), marks.get(side, side)
     return N_("{name} ({mark})", name=name, mark=mark) if name else mark

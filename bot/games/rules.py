@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
-import engine
+from bot.games import kinds
+from bot.games.kinds import Position
 from bot.games.record import Ending, GameRecord, Status
 from bot.i18n import N_, Text
 
@@ -46,27 +47,9 @@ def other(side: Side) -> Side:
     return "O" if side == "X" else "X"
 
 
-# Positions by (size, k, moves), the newest kept: a click asks for its game's position several
-# times (its move, the engine's reply, the board's winning line), each time after the last click
-# played it. Boards are immutable, so one is shared; the oldest go first past `POSITIONS`.
-POSITIONS = 4096
-_positions: dict[tuple[int, int, tuple[int, ...]], engine.Board] = {}
-
-
-def _keep(size: int, k: int, moves: tuple[int, ...], board: engine.Board) -> engine.Board:
-    if len(_positions) >= POSITIONS:
-        del _positions[next(iter(_positions))]
-    _positions[size, k, moves] = board
-    return board
-
-
-def board_of(game: GameRecord) -> engine.Board:
-    """The position after the game's moves."""
-    found = _positions.get((game.size, game.k, game.moves))
-    if found is not None:
-        return found
-    board = engine.Board.from_moves(game.moves, size=game.size, k=game.k)
-    return _keep(game.size, game.k, game.moves, board)
+def board_of(game: GameRecord) -> Position:
+    """The position after the game's moves (its kind's engine position)."""
+    return kinds.of(game).position(game)
 
 
 def player_id(game: GameRecord, side: Side) -> int:
@@ -108,14 +91,6 @@ def is_live(game: GameRecord) -> bool:
     return game.status in (Status.CHALLENGE, Status.ACTIVE)
 
 
-def winning_line(game: GameRecord) -> tuple[int, ...]:
-    """The cells of the winning line, or () when there is none."""
-    if game.ending is not Ending.WIN:
-        return ()
-    outcome = board_of(game).outcome()
-    return tuple(outcome.line) if outcome is not None and outcome.line else ()
-
-
 def mention(user_id: int) -> str:
     """A user as a mention."""
     return f"<@{user_id}>"
@@ -134,9 +109,8 @@ def play(game: GameRecord, cell: int) -> GameRecord:
 
     Raises ``engine.IllegalMoveError`` for an occupied or off-board cell.
     """
-    moves = (*game.moves, cell)
-    outcome = _keep(game.size, game.k, moves, board_of(game).play(cell)).outcome()
-    after = dataclasses.replace(game, moves=moves)
+    outcome = kinds.of(game).after(game, cell).outcome()
+    after = dataclasses.replace(game, moves=(*game.moves, cell))
     if outcome is not None:
         ending = Ending.DRAW if outcome.winner is None else Ending.WIN
         return finish(after, ending, outcome.winner)
@@ -179,6 +153,7 @@ def rematch_of(game: GameRecord, *, game_id: int, challenger_id: int, now: datet
         k=game.k,
         ai_side=other(game.ai_side) if game.ai_side else None,
         ai_level=game.ai_level,
+        kind=game.kind,
         status=Status.ACTIVE if game.vs_bot else Status.CHALLENGE,
         created_at=now,
         locale=game.locale,
@@ -202,6 +177,15 @@ def check(game: GameRecord) -> None:
 
 def move(game: GameRecord | None, user_id: int, cell: int) -> GameRecord | Refused:
     """The game after `user_id` plays `cell`, or why they may not now."""
+    found = may_move(game, user_id)
+    if isinstance(found, Refused):
+        return found
+    refusal = kinds.of(found).refuse_cell(found, cell)
+    return play(found, cell) if refusal is None else Refused(refusal)
+
+
+def may_move(game: GameRecord | None, user_id: int) -> GameRecord | Refused:
+    """The game if `user_id` is the player to move now, or why they may not move."""
     if game is None:
         return Refused(GONE)
     if game.status is Status.FINISHED:
@@ -221,9 +205,7 @@ def move(game: GameRecord | None, user_id: int, cell: int) -> GameRecord | Refus
         return Refused(
             N_("It's not your turn: waiting for {player}.", player=mention(to_move_id(game)))
         )
-    if not 0 <= cell < game.size * game.size or cell in game.moves:
-        return Refused(N_("That cell is already taken; pick an empty one."))
-    return play(game, cell)
+    return game
 
 
 def over(game: GameRecord) -> Refused:

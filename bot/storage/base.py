@@ -42,11 +42,16 @@ class Store(Protocol):
     async def live_games(self) -> list[GameRecord]:
         """Every game that is a pending challenge or still being played."""
 
-    async def player_stats(self, guild_id: int | None, user_id: int) -> PlayerStats:
-        """A player's record in a server (zeros for someone who never played)."""
+    async def player_stats(
+        self, guild_id: int | None, user_id: int, kind: str = "classic"
+    ) -> PlayerStats:
+        """A player's record in a server, in games of one kind (``bot.games.kinds``; zeros for
+        someone who never played)."""
 
-    async def leaderboard(self, guild_id: int | None, *, limit: int = 10) -> list[LeaderboardRow]:
-        """The best-rated players of a server, against people."""
+    async def leaderboard(
+        self, guild_id: int | None, *, limit: int = 10, kind: str = "classic"
+    ) -> list[LeaderboardRow]:
+        """The best-rated players of a server in games of one kind, against people."""
 
     async def server_settings(self) -> dict[int, ServerSettings]:
         """Every server's own settings, by server id (servers that set nothing are left out)."""

@@ -31,8 +31,8 @@ COUNTS = (
     "(SELECT COALESCE(SUM(rated_games), 0) FROM ratings), "
     "(SELECT GREATEST(MAX(last), (SELECT COALESCE(MAX(id), 0) FROM games)) FROM counter)"
 )
-RECORDS = ("guild_id", "user_id", "opponent", "wins", "draws", "losses")
-RATINGS = ("guild_id", "user_id", "rating", "rated_games")
+RECORDS = ("kind", "guild_id", "user_id", "opponent", "wins", "draws", "losses")
+RATINGS = ("kind", "guild_id", "user_id", "rating", "rated_games")
 SETTINGS = ("guild_id", "settings")
 
 

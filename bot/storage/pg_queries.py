@@ -41,13 +41,14 @@ async def upsert(conn: Connection, game: GameRecord) -> None:
 
 async def count_result(conn: Connection, game: GameRecord) -> None:
     """Add a finished game's result to the records (and ratings, between people)."""
-    guild = guild_key(game.guild_id)
+    guild, kind = guild_key(game.guild_id), game.kind
     records, rated = queries.tally(game)
     for user_id, opponent, score in sorted(records):
         wins, draws, losses = int(score == 1.0), int(score == 0.5), int(score == 0.0)
         await conn.execute(
-            "INSERT INTO records (guild_id, user_id, opponent, wins, draws, losses) "
-            "VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (guild_id, user_id, opponent) "
+            "INSERT INTO records (kind, guild_id, user_id, opponent, wins, draws, losses) "
+            "VALUES ($7, $1, $2, $3, $4, $5, $6) "
+            "ON CONFLICT (kind, guild_id, user_id, opponent) "
             "DO UPDATE SET wins = records.wins + excluded.wins, "
             "draws = records.draws + excluded.draws, losses = records.losses + excluded.losses",
             guild,
@@ -56,6 +57,7 @@ async def count_result(conn: Connection, game: GameRecord) -> None:
             wins,
             draws,
             losses,
+            kind,
         )
     if rated is None:
         return
@@ -63,22 +65,23 @@ async def count_result(conn: Connection, game: GameRecord) -> None:
     ids = sorted((x_id, o_id))
     # Rows must exist to be locked; a row created here counts as unrated until updated below.
     await conn.executemany(
-        "INSERT INTO ratings (guild_id, user_id, rating, rated_games) VALUES ($1, $2, $3, 0) "
-        "ON CONFLICT (guild_id, user_id) DO NOTHING",
-        [(guild, user_id, rating.DEFAULT_RATING) for user_id in ids],
+        "INSERT INTO ratings (kind, guild_id, user_id, rating, rated_games) "
+        "VALUES ($4, $1, $2, $3, 0) ON CONFLICT (kind, guild_id, user_id) DO NOTHING",
+        [(guild, user_id, rating.DEFAULT_RATING, kind) for user_id in ids],
     )
     rows = await conn.fetch(
-        "SELECT user_id, rating FROM ratings WHERE guild_id = $1 AND user_id = ANY($2::bigint[]) "
-        "ORDER BY user_id FOR UPDATE",
+        "SELECT user_id, rating FROM ratings WHERE kind = $3 AND guild_id = $1 "
+        "AND user_id = ANY($2::bigint[]) ORDER BY user_id FOR UPDATE",
         guild,
         ids,
+        kind,
     )
     current = {row[0]: float(row[1]) for row in rows}
     new_x, new_o = rating.update(current[x_id], current[o_id], score_x)
     await conn.executemany(
         "UPDATE ratings SET rating = $3, rated_games = rated_games + 1 "
-        "WHERE guild_id = $1 AND user_id = $2",
-        [(guild, x_id, new_x), (guild, o_id, new_o)],
+        "WHERE kind = $4 AND guild_id = $1 AND user_id = $2",
+        [(guild, x_id, new_x, kind), (guild, o_id, new_o, kind)],
     )
 
 
@@ -96,36 +99,42 @@ async def live_games(conn: Connection) -> list[GameRecord]:
     return [pg_schema.from_row(row) for row in rows]
 
 
-async def player_stats(conn: Connection, guild: int, user_id: int) -> PlayerStats:
-    """A player's records (vs people, vs each bot level) and rating in one server."""
+async def player_stats(conn: Connection, guild: int, user_id: int, kind: str) -> PlayerStats:
+    """A player's records (vs people, vs each bot level) and rating in one server, in games of
+    one kind."""
     records = await conn.fetch(
-        "SELECT opponent, wins, draws, losses FROM records WHERE guild_id = $1 AND user_id = $2",
+        "SELECT opponent, wins, draws, losses FROM records "
+        "WHERE kind = $3 AND guild_id = $1 AND user_id = $2",
         guild,
         user_id,
+        kind,
     )
     rated = await conn.fetchrow(
-        "SELECT rating, rated_games FROM ratings WHERE guild_id = $1 AND user_id = $2",
+        "SELECT rating, rated_games FROM ratings WHERE kind = $3 AND guild_id = $1 "
+        "AND user_id = $2",
         guild,
         user_id,
+        kind,
     )
-    return queries.stats_of(user_id, records, rated)
+    return queries.stats_of(user_id, records, rated, kind)
 
 
-async def leaderboard(conn: Connection, guild: int, limit: int) -> list[LeaderboardRow]:
+async def leaderboard(conn: Connection, guild: int, limit: int, kind: str) -> list[LeaderboardRow]:
     """Players with at least one rated game, best rating first (then more games, lower id)."""
     rows = await conn.fetch(
         "SELECT r.user_id, r.rating, COALESCE(c.wins, 0), COALESCE(c.draws, 0), "
         "COALESCE(c.losses, 0), COALESCE(b.wins, 0), COALESCE(b.draws, 0), "
-        "COALESCE(b.losses, 0) FROM ratings AS r LEFT JOIN records AS c "
-        "ON c.guild_id = r.guild_id AND c.user_id = r.user_id AND c.opponent = $1 "
+        "COALESCE(b.losses, 0) FROM ratings AS r LEFT JOIN records AS c ON c.kind = r.kind "
+        "AND c.guild_id = r.guild_id AND c.user_id = r.user_id AND c.opponent = $1 "
         "LEFT JOIN LATERAL (SELECT SUM(wins) AS wins, SUM(draws) AS draws, "
-        "SUM(losses) AS losses FROM records AS s WHERE s.guild_id = r.guild_id "
-        "AND s.user_id = r.user_id AND s.opponent <> $1) AS b ON TRUE "
-        "WHERE r.guild_id = $2 AND r.rated_games >= 1 "
+        "SUM(losses) AS losses FROM records AS s WHERE s.kind = r.kind "
+        "AND s.guild_id = r.guild_id AND s.user_id = r.user_id AND s.opponent <> $1) AS b ON TRUE "
+        "WHERE r.kind = $4 AND r.guild_id = $2 AND r.rated_games >= 1 "
         "ORDER BY r.rating DESC, r.rated_games DESC, r.user_id ASC LIMIT $3",
         PEOPLE,
         guild,
         max(0, limit),
+        kind,
     )
     return queries.ranked(rows)
 

@@ -6,7 +6,8 @@ run under a transaction-scoped advisory lock, so several processes starting toge
 once. Version 2 follows SQLite's: each game's language, each server's settings, and no more
 unique index on a live game's channel, since a server may allow several games in a channel (a
 channel's server lives on one shard, so one process counts its games). Version 3 too: whether a
-game is shown only through interactions. Version 4 too: each game's look.
+game is shown only through interactions. Version 4 too: each game's look. Version 5 too: each
+game's kind, and the kind in the keys of records and ratings.
 """
 
 from __future__ import annotations
@@ -77,6 +78,18 @@ MIGRATIONS: list[Sequence[str]] = [
     ),
     ("ALTER TABLE games ADD COLUMN interactions_only BOOLEAN NOT NULL DEFAULT FALSE",),
     ("ALTER TABLE games ADD COLUMN look TEXT NOT NULL DEFAULT ''",),
+    (
+        "ALTER TABLE games ADD COLUMN kind TEXT NOT NULL DEFAULT 'classic'",
+        "ALTER TABLE records ADD COLUMN kind TEXT NOT NULL DEFAULT 'classic'",
+        "ALTER TABLE records DROP CONSTRAINT records_pkey",
+        "ALTER TABLE records ADD PRIMARY KEY (kind, guild_id, user_id, opponent)",
+        "ALTER TABLE ratings ADD COLUMN kind TEXT NOT NULL DEFAULT 'classic'",
+        "ALTER TABLE ratings DROP CONSTRAINT ratings_pkey",
+        "ALTER TABLE ratings ADD PRIMARY KEY (kind, guild_id, user_id)",
+        "DROP INDEX ratings_rank",
+        "CREATE INDEX ratings_rank ON ratings "
+        "(kind, guild_id, rating DESC, rated_games DESC, user_id)",
+    ),
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -100,7 +113,7 @@ UPDATE = (
     "UPDATE games SET guild_id = $2, channel_id = $3, x_id = $4, o_id = $5, "
     "challenger_id = $6, size = $7, k = $8, ai_side = $9, ai_level = $10, moves = $11, "
     "status = $12, ending = $13, winner = $14, message_id = $15, deadline = $16, "
-    "locale = $18, interactions_only = $19, look = $20, "
+    "locale = $18, interactions_only = $19, look = $20, kind = $21, "
     f"created_at = CASE WHEN {GIVEN} THEN $17 ELSE created_at END WHERE id = $1 AND "
     + _rank("$11::text", "$12::text")
     + " >= "

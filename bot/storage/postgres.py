@@ -181,19 +181,23 @@ class PostgresStore:
         """Every pending challenge and game in progress, oldest id first."""
         return await self._read("load the live games", pg_queries.live_games)
 
-    async def player_stats(self, guild_id: int | None, user_id: int) -> PlayerStats:
+    async def player_stats(
+        self, guild_id: int | None, user_id: int, kind: str = "classic"
+    ) -> PlayerStats:
         """A player's records (vs people, vs each bot level) and rating in one server."""
         guild = guild_key(guild_id)
         return await self._read(
             f"load the stats of player {user_id}",
-            lambda conn: pg_queries.player_stats(conn, guild, user_id),
+            lambda conn: pg_queries.player_stats(conn, guild, user_id, kind),
         )
 
-    async def leaderboard(self, guild_id: int | None, *, limit: int = 10) -> list[LeaderboardRow]:
+    async def leaderboard(
+        self, guild_id: int | None, *, limit: int = 10, kind: str = "classic"
+    ) -> list[LeaderboardRow]:
         """Players with at least one rated game, best rating first."""
         guild = guild_key(guild_id)
         return await self._read(
-            "load the leaderboard", lambda conn: pg_queries.leaderboard(conn, guild, limit)
+            "load the leaderboard", lambda conn: pg_queries.leaderboard(conn, guild, limit, kind)
         )
 
     async def server_settings(self) -> dict[int, ServerSettings]:

@@ -9,11 +9,15 @@ from pathlib import Path
 from typing import Any
 
 from bot.games import rating
+from bot.games.kinds import CLASSIC as CLASSIC_KIND
+from bot.games.kinds import KINDS
 from bot.games.record import Ending, GameRecord, Status
 from bot.games.settings import ServerSettings
 from bot.games.stats import LeaderboardRow, PlayerStats, Record
 from bot.storage import schema
 from bot.storage.schema import PEOPLE, guild_key
+
+CLASSIC = CLASSIC_KIND.name
 
 UPSERT = (
     f"INSERT INTO games ({schema.COLUMNS}) VALUES ({', '.join('?' * schema.WIDTH)}) "
@@ -25,6 +29,7 @@ UPSERT = (
     "winner = excluded.winner, message_id = excluded.message_id, "
     "deadline = excluded.deadline, locale = excluded.locale, "
     "interactions_only = excluded.interactions_only, look = excluded.look, "
+    "kind = excluded.kind, "
     "created_at = CASE WHEN ? THEN excluded.created_at ELSE games.created_at END"
 )
 
@@ -79,61 +84,69 @@ def tally(game: GameRecord) -> tuple[list[tuple[int, str, float]], tuple[int, in
 
 def count_result(conn: sqlite3.Connection, game: GameRecord) -> None:
     """Add a finished game's result to the records (and ratings, between people)."""
-    guild = guild_key(game.guild_id)
+    guild, kind = guild_key(game.guild_id), game.kind
     records, rated = tally(game)
     for user_id, opponent, score in records:
-        add_record(conn, guild, user_id, opponent, score)
+        add_record(conn, (kind, guild, user_id), opponent, score)
     if rated is None:
         return
     x_id, o_id, score_x = rated
-    rx, ro = (rating_of(conn, guild, user_id) for user_id in (x_id, o_id))
+    rx, ro = (rating_of(conn, guild, user_id, kind) for user_id in (x_id, o_id))
     new_x, new_o = rating.update(rx, ro, score_x)
     for user_id, value in ((x_id, new_x), (o_id, new_o)):
         conn.execute(
-            "INSERT INTO ratings (guild_id, user_id, rating, rated_games) VALUES (?, ?, ?, 1) "
-            "ON CONFLICT DO UPDATE SET rating = excluded.rating, rated_games = rated_games + 1",
-            (guild, user_id, value),
+            "INSERT INTO ratings (kind, guild_id, user_id, rating, rated_games) "
+            "VALUES (?, ?, ?, ?, 1) ON CONFLICT DO UPDATE SET rating = excluded.rating, "
+            "rated_games = rated_games + 1",
+            (kind, guild, user_id, value),
         )
 
 
 def add_record(
-    conn: sqlite3.Connection, guild: int, user_id: int, opponent: str, score: float
+    conn: sqlite3.Connection, who: tuple[str, int, int], opponent: str, score: float
 ) -> None:
+    """Count one result of a (kind, server, user) against an opponent kind."""
     wins, draws, losses = int(score == 1.0), int(score == 0.5), int(score == 0.0)
     conn.execute(
-        "INSERT INTO records (guild_id, user_id, opponent, wins, draws, losses) "
-        "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET wins = wins + excluded.wins, "
+        "INSERT INTO records (kind, guild_id, user_id, opponent, wins, draws, losses) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET wins = wins + excluded.wins, "
         "draws = draws + excluded.draws, losses = losses + excluded.losses",
-        (guild, user_id, opponent, wins, draws, losses),
+        (*who, opponent, wins, draws, losses),
     )
 
 
-def rating_of(conn: sqlite3.Connection, guild: int, user_id: int) -> float:
+def rating_of(conn: sqlite3.Connection, guild: int, user_id: int, kind: str = CLASSIC) -> float:
     row = conn.execute(
-        "SELECT rating FROM ratings WHERE guild_id = ? AND user_id = ?", (guild, user_id)
+        "SELECT rating FROM ratings WHERE kind = ? AND guild_id = ? AND user_id = ?",
+        (kind, guild, user_id),
     ).fetchone()
     return rating.DEFAULT_RATING if row is None else float(row[0])
 
 
-def player_stats(conn: sqlite3.Connection, guild: int, user_id: int) -> PlayerStats:
-    """A player's records (vs people, vs each bot level) and rating in one server."""
+def player_stats(
+    conn: sqlite3.Connection, guild: int, user_id: int, kind: str = CLASSIC
+) -> PlayerStats:
+    """A player's records (vs people, vs each bot level) and rating in one server, in games of
+    one kind."""
     records = conn.execute(
-        "SELECT opponent, wins, draws, losses FROM records WHERE guild_id = ? AND user_id = ?",
-        (guild, user_id),
+        "SELECT opponent, wins, draws, losses FROM records "
+        "WHERE kind = ? AND guild_id = ? AND user_id = ?",
+        (kind, guild, user_id),
     ).fetchall()
     row = conn.execute(
-        "SELECT rating, rated_games FROM ratings WHERE guild_id = ? AND user_id = ?",
-        (guild, user_id),
+        "SELECT rating, rated_games FROM ratings WHERE kind = ? AND guild_id = ? AND user_id = ?",
+        (kind, guild, user_id),
     ).fetchone()
-    return stats_of(user_id, records, row)
+    return stats_of(user_id, records, row, kind)
 
 
 def stats_of(
-    user_id: int, records: Iterable[Sequence[Any]], rated: Sequence[Any] | None
-) -> PlayerStats:
+    user_id: int, records: Iterable[Sequence[Any]], rated: Sequence[Any] | None,
+    kind: str = CLASSIC,
+) -> PlayerStats:  # fmt: skip
     """PlayerStats from (opponent, wins, draws, losses) rows and a (rating, rated games) row."""
     by_opponent = {opponent: Record(w, d, lost) for opponent, w, d, lost in records}
-    vs_bot: dict[str, Record] = {level: Record() for level in schema.LEVELS}
+    vs_bot: dict[str, Record] = {level: Record() for level in KINDS[kind].levels}
     vs_bot.update({k: v for k, v in by_opponent.items() if k != schema.PEOPLE})
     return PlayerStats(
         user_id=user_id,
@@ -144,19 +157,22 @@ def stats_of(
     )
 
 
-def leaderboard(conn: sqlite3.Connection, guild: int, limit: int) -> list[LeaderboardRow]:
-    """Players with at least one rated game, best rating first (then more games, lower id)."""
+def leaderboard(
+    conn: sqlite3.Connection, guild: int, limit: int, kind: str = CLASSIC
+) -> list[LeaderboardRow]:
+    """Players with at least one rated game of a kind, best rating first (then more games,
+    lower id)."""
     rows = conn.execute(
         "SELECT r.user_id, r.rating, COALESCE(c.wins, 0), COALESCE(c.draws, 0), "
         "COALESCE(c.losses, 0), "
         "(SELECT COALESCE(SUM(b.wins), 0) || ',' || COALESCE(SUM(b.draws), 0) || ',' || "
-        "COALESCE(SUM(b.losses), 0) FROM records AS b WHERE b.guild_id = r.guild_id "
-        "AND b.user_id = r.user_id AND b.opponent != ?) "
-        "FROM ratings AS r LEFT JOIN records AS c "
-        "ON c.guild_id = r.guild_id AND c.user_id = r.user_id AND c.opponent = ? "
-        "WHERE r.guild_id = ? AND r.rated_games >= 1 "
+        "COALESCE(SUM(b.losses), 0) FROM records AS b WHERE b.kind = r.kind "
+        "AND b.guild_id = r.guild_id AND b.user_id = r.user_id AND b.opponent != ?) "
+        "FROM ratings AS r LEFT JOIN records AS c ON c.kind = r.kind "
+        "AND c.guild_id = r.guild_id AND c.user_id = r.user_id AND c.opponent = ? "
+        "WHERE r.kind = ? AND r.guild_id = ? AND r.rated_games >= 1 "
         "ORDER BY r.rating DESC, r.rated_games DESC, r.user_id ASC LIMIT ?",
-        (schema.PEOPLE, schema.PEOPLE, guild, max(0, limit)),
+        (schema.PEOPLE, schema.PEOPLE, kind, guild, max(0, limit)),
     ).fetchall()
     return ranked(
         (user_id, value, wins, draws, losses, *(int(n) for n in vs_bot.split(",")))

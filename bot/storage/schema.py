@@ -1,6 +1,6 @@
 """The database's tables, their migrations, and games as rows (run on the store's own thread).
 
-Layout (schema version 4, kept in ``PRAGMA user_version``):
+Layout (schema version 5, kept in ``PRAGMA user_version``):
 
 - ``games``: one row per game; ``moves`` is a comma-separated list of cells ("0,4,8"),
   ``deadline`` and ``created_at`` are ISO 8601 UTC text with microseconds (exact round trip).
@@ -16,6 +16,9 @@ Version 3 gave ``games`` its ``interactions_only`` flag (0 or 1: a game in a pla
 has no channel access, shown only through interactions); older rows read as 0.
 Version 4 gave ``games`` its ``look`` (the marks and the input the board started with, JSON text;
 empty: the default look, as older rows read).
+Version 5 gave ``games`` its ``kind`` ("classic" or "ultimate": ``bot.games.kinds``; older rows
+read as classic), and put the kind in the keys of ``records`` and ``ratings`` (each kind of game
+has its own records, Elo and leaderboard; the rows before it are classic games').
 """
 
 from __future__ import annotations
@@ -25,14 +28,12 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, cast
 
-import engine
 from bot.games.look import Look
 from bot.games.record import PLAYED, Ending, GameRecord, Status
 
 if TYPE_CHECKING:
     from engine import Level, Side
 
-LEVELS = engine.LEVELS
 PEOPLE = "people"
 DM_GUILD = 0  # Discord never uses 0 as a server id
 RESULT_ENDINGS = PLAYED
@@ -90,12 +91,48 @@ MIGRATIONS: list[Sequence[str]] = [
     ),
     ("ALTER TABLE games ADD COLUMN interactions_only INTEGER NOT NULL DEFAULT 0",),
     ("ALTER TABLE games ADD COLUMN look TEXT NOT NULL DEFAULT ''",),
+    (
+        "ALTER TABLE games ADD COLUMN kind TEXT NOT NULL DEFAULT 'classic'",
+        # Records and ratings by kind of game: the tables again with the kind in their keys,
+        # every row copied as it was (a classic game's).
+        # (The kind comes first: SQLite's integrity check misreads a WITHOUT ROWID table whose
+        # key starts with a column declared after the others.)
+        """CREATE TABLE records_by_kind (
+            kind TEXT NOT NULL DEFAULT 'classic',
+            guild_id INTEGER NOT NULL,
+            user_id INTEGER NOT NULL,
+            opponent TEXT NOT NULL,
+            wins INTEGER NOT NULL DEFAULT 0,
+            draws INTEGER NOT NULL DEFAULT 0,
+            losses INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (kind, guild_id, user_id, opponent)
+        ) WITHOUT ROWID""",
+        "INSERT INTO records_by_kind (guild_id, user_id, opponent, wins, draws, losses) "
+        "SELECT guild_id, user_id, opponent, wins, draws, losses FROM records",
+        "DROP TABLE records",
+        "ALTER TABLE records_by_kind RENAME TO records",
+        """CREATE TABLE ratings_by_kind (
+            kind TEXT NOT NULL DEFAULT 'classic',
+            guild_id INTEGER NOT NULL,
+            user_id INTEGER NOT NULL,
+            rating REAL NOT NULL,
+            rated_games INTEGER NOT NULL,
+            PRIMARY KEY (kind, guild_id, user_id)
+        ) WITHOUT ROWID""",
+        "INSERT INTO ratings_by_kind (guild_id, user_id, rating, rated_games) "
+        "SELECT guild_id, user_id, rating, rated_games FROM ratings",
+        "DROP TABLE ratings",
+        "ALTER TABLE ratings_by_kind RENAME TO ratings",
+        "CREATE INDEX ratings_rank ON ratings "
+        "(kind, guild_id, rating DESC, rated_games DESC, user_id)",
+    ),
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 COLUMNS = (
     "id, guild_id, channel_id, x_id, o_id, challenger_id, size, k, ai_side, ai_level, moves, "
-    "status, ending, winner, message_id, deadline, created_at, locale, interactions_only, look"
+    "status, ending, winner, message_id, deadline, created_at, locale, interactions_only, look, "
+    "kind"
 )
 WIDTH = len(COLUMNS.split(", "))
 
@@ -146,6 +183,7 @@ def to_row(game: GameRecord, *, when: Callable[[datetime | None], Any] = iso) ->
         game.locale,
         game.interactions_only,
         game.look.to_text(),
+        game.kind,
     )
 
 
@@ -154,7 +192,7 @@ def from_row(
 ) -> GameRecord:
     """A game from a row of ``COLUMNS``; ``when`` reads a stored time."""
     (gid, guild, channel, x, o, challenger, size, k, ai_side, ai_level, moves, status, ending,
-     winner, message, deadline, created, locale, interactions_only, look) = row  # fmt: skip
+     winner, message, deadline, created, locale, interactions_only, look, kind) = row  # fmt: skip
     return GameRecord(
         id=gid,
         guild_id=guild,
@@ -176,4 +214,5 @@ def from_row(
         locale=locale,
         interactions_only=bool(interactions_only),
         look=Look.from_text(look),
+        kind=kind,
     )

@@ -103,16 +103,20 @@ class SQLiteStore:
         """Every pending challenge and game in progress, oldest id first."""
         return await self._run(self._live_games)
 
-    async def player_stats(self, guild_id: int | None, user_id: int) -> PlayerStats:
+    async def player_stats(
+        self, guild_id: int | None, user_id: int, kind: str = "classic"
+    ) -> PlayerStats:
         """A player's records (vs people, vs each bot level) and rating in one server."""
-        return await self._run(self._player_stats, schema.guild_key(guild_id), user_id)
+        return await self._run(self._player_stats, schema.guild_key(guild_id), user_id, kind)
 
-    async def leaderboard(self, guild_id: int | None, *, limit: int = 10) -> list[LeaderboardRow]:
+    async def leaderboard(
+        self, guild_id: int | None, *, limit: int = 10, kind: str = "classic"
+    ) -> list[LeaderboardRow]:
         """Players with at least one rated game, best rating first.
 
         Ties go to the player with more rated games, then to the lower user id.
         """
-        return await self._run(self._leaderboard, schema.guild_key(guild_id), limit)
+        return await self._run(self._leaderboard, schema.guild_key(guild_id), limit, kind)
 
     async def server_settings(self) -> dict[int, ServerSettings]:
         """Every server's own settings, by server id."""
@@ -281,13 +285,13 @@ class SQLiteStore:
 
         return self._read("load the live games", load)
 
-    def _player_stats(self, guild: int, user_id: int) -> PlayerStats:
+    def _player_stats(self, guild: int, user_id: int, kind: str) -> PlayerStats:
         return self._read(
             f"load the stats of player {user_id}",
-            lambda conn: queries.player_stats(conn, guild, user_id),
+            lambda conn: queries.player_stats(conn, guild, user_id, kind),
         )
 
-    def _leaderboard(self, guild: int, limit: int) -> list[LeaderboardRow]:
+    def _leaderboard(self, guild: int, limit: int, kind: str) -> list[LeaderboardRow]:
         return self._read(
-            "load the leaderboard", lambda conn: queries.leaderboard(conn, guild, limit)
+            "load the leaderboard", lambda conn: queries.leaderboard(conn, guild, limit, kind)
         )

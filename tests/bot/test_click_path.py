@@ -20,8 +20,9 @@ from tests.bot.game_support import board_message, cells, guild_with
 
 BOT = Path(__file__).resolve().parents[2] / "bot"
 # The click's own path: routing, the game's rules, the registry, the store, the engine's lookup,
-# and the board drawn (its layout, its grid, and the look a server chose for it: marks, input).
-MAX_MODULES = 9
+# and the board drawn (its layout, its grid, and the look a server chose for it: marks, input),
+# and the game's kind (``bot.games.kinds``: the registry, the contract, classic's rules and cells).
+MAX_MODULES = 12
 
 
 def bot_module(frame: FrameType | None) -> str | None:

@@ -13,7 +13,14 @@ import pytest
 
 import engine
 from bot.compute.runner import AnalysisTimeout, EngineRunner
-from bot.games import review
+from bot.games import review, rules
+from bot.games.record import GameRecord
+
+
+def big_game(moves: tuple[int, ...]) -> GameRecord:
+    """A 5x5 game (4 in a row) against the bot after `moves`."""
+    return GameRecord(id=1, guild_id=1, channel_id=2, x_id=3, o_id=4, challenger_id=3, size=5,
+                      k=4, ai_side="X", ai_level="unbeatable", moves=moves)  # fmt: skip
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -65,9 +72,9 @@ async def test_an_analysis_past_its_limit_raises_and_leaves_no_process() -> None
     await runner.start()
     try:
         with pytest.raises(AnalysisTimeout):
-            await runner.analyse(5, review.hint, [0, 24, 4, 20], 5, 4, limit=0.01)
+            await runner.analyse(True, review.hint, [0, 24, 4, 20], 5, 4, limit=0.01)
         assert not runner._analysts
-        assert (await runner.analyse(3, review.hint, [0, 3, 1, 4], 3, 3, limit=5.0)).in_locale(
+        assert (await runner.analyse(False, review.hint, [0, 3, 1, 4], 3, 3, limit=5.0)).in_locale(
             None
         ) == ("Play C1: it wins now.")
     finally:
@@ -82,20 +89,20 @@ async def test_a_big_board_move_goes_to_a_process_only_when_it_needs_a_search() 
     pools: list[str] = []
     real_pool_for = runner._pool_for
 
-    def pool_for(size: int) -> Any:
-        pool = real_pool_for(size)
+    def pool_for(search: bool) -> Any:
+        pool = real_pool_for(search)
         pools.append("process" if pool is runner._processes else "thread")
         return pool
 
     runner._pool_for = pool_for  # type: ignore[method-assign]
     try:
-        win = engine.Board.from_string("XXX../OO.../...../...../.....", k=4)
+        win = big_game((0, 5, 1, 6, 2))  # XXX../OO.../...
         assert await runner.best_move(win, level="unbeatable", seed=1) == 3
         assert pools == ["thread"]
         pools.clear()
-        open_game = engine.Board.from_string("....O/..X../...../...XO/.....", k=4)  # off-book
+        open_game = big_game((7, 4, 18, 19))  # ....O/..X../...../...XO/..... : off-book
         cell = await runner.best_move(open_game, level="unbeatable", seed=1)
-        assert cell in open_game.legal_moves()
+        assert cell in rules.board_of(open_game).legal_moves()
         assert pools == ["thread", "process"]
     finally:
         runner.close()

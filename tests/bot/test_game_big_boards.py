@@ -145,17 +145,18 @@ def held_big_searches(
     runner = bot.engine
     real_call = runner.call
 
-    async def call(size: int, fn: Callable[..., Any], *args: Any) -> Any:
-        if fn is engine_jobs.quick_move and args[0].size == 5:
+    async def call(search: bool, fn: Callable[..., Any], *args: Any) -> Any:
+        if fn is engine_jobs.quick_move and args[1].size == 5:
             return None  # every 5x5 move is a search here
         if fn is not engine_jobs.choose_move:
-            return await real_call(size, fn, *args)
+            return await real_call(search, fn, *args)
+        size = args[1].size
         events.append(("start", size))
         if size == 5:
             big_started.set()
             fn = functools.partial(held_engine.choose_move_when_open, str(gate))
         try:
-            return await real_call(size, fn, *args)
+            return await real_call(search, fn, *args)
         finally:
             on_end(size)
             events.append(("end", size))

@@ -11,6 +11,7 @@ import engine
 from bot.discord_ui import board as render
 from bot.discord_ui import grid, readback
 from bot.games import rules as play
+from bot.games.kinds import CLASSIC
 from bot.games.record import Ending, GameRecord, Status
 
 ALICE, BOB, BOT = 11, 22, 99
@@ -47,12 +48,12 @@ def count(items: list[dict]) -> int:
 
 def test_a_3x3_grid_has_no_labels():
     """3x3: three rows of marks and empty squares, nothing else."""
-    assert grid.grid(game([0, 4])) == "❌⬜⬜\n⬜⭕⬜\n⬜⬜⬜"
+    assert CLASSIC.grid(game([0, 4]), keyed=False) == "❌⬜⬜\n⬜⭕⬜\n⬜⬜⬜"
 
 
 def test_bigger_grids_have_column_letters_and_row_numbers():
     """4x4: a header of A..D and a number before each row; letters never fuse into flags."""
-    lines = grid.grid(game([0, 5], size=4)).split("\n")
+    lines = CLASSIC.grid(game([0, 5], size=4), keyed=False).split("\n")
     assert len(lines) == 5
     assert lines[0] == "⬛🇦\u200b🇧\u200b🇨\u200b🇩"
     assert lines[1] == "1️⃣❌⬜⬜⬜"

@@ -33,8 +33,8 @@ async def test_a_version_one_file_is_migrated_and_its_games_read_as_english(
         for statement in schema.MIGRATIONS[0]:
             conn.execute(statement)
         conn.execute("PRAGMA user_version = 1")
-        columns = schema.COLUMNS.removesuffix(", locale, interactions_only, look")
-        row = schema.to_row(game(7))[:-3]
+        columns = schema.COLUMNS.removesuffix(", locale, interactions_only, look, kind")
+        row = schema.to_row(game(7))[:-4]
         conn.execute(f"INSERT INTO games ({columns}) VALUES ({', '.join('?' * len(row))})", row)
     store = SQLiteStore(path)
     await store.open()
@@ -55,7 +55,7 @@ async def test_a_version_one_file_is_migrated_and_its_games_read_as_english(
     finally:
         await store.close()
     with sqlite3.connect(path) as conn:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION == 4
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION == 5
 
 
 async def test_server_settings_are_stored_per_server_and_replaced(tmp_path: Path) -> None:

@@ -17,10 +17,10 @@ HOLD_AT_MOST = 30.0  # seconds: a gate never opened must not hang the test run
 
 
 def choose_move_when_open(
-    gate: str, board: engine.Board, level: str, seed: int | None, budget: float | None
+    gate: str, kind: str, board: engine.Board, level: str, seed: int | None, budget: float | None
 ) -> int:
     """`engine_jobs.choose_move(...)`, returned once `gate` exists (or after HOLD_AT_MOST)."""
-    cell = engine_jobs.choose_move(board, level, seed, budget)
+    cell = engine_jobs.choose_move(kind, board, level, seed, budget)
     # perf_counter, not monotonic: this must also work in a thread of a SimCord-run process.
     give_up = time.perf_counter() + HOLD_AT_MOST
     while not Path(gate).exists() and time.perf_counter() < give_up:

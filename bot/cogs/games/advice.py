@@ -15,10 +15,9 @@ from typing import Any
 
 import discord
 
-from bot.compute.runner import AnalysisTimeout, EngineRunner, is_lookup
+from bot.compute.runner import AnalysisTimeout, EngineRunner
 from bot.discord_ui import replies
-from bot.games import asking, review, rules
-from bot.games import look as looks
+from bot.games import asking, kinds, rules
 from bot.games.record import GameRecord
 from bot.games.rules import Refused
 from bot.i18n import N_, NP_, Text, translation
@@ -50,7 +49,7 @@ def too_deep(game: GameRecord, limit: float, what: str) -> Text:
     )
 
 
-def names(game: GameRecord, viewer_id: int) -> dict[str, str | Text]:
+def names(game: GameRecord, viewer_id: int) -> dict[str, Any]:
     """How the review names each side: "You" for the viewer, else a mention."""
     out: dict[str, str | Text] = {}
     for side in rules.SIDES:
@@ -95,11 +94,8 @@ class Advice:
         if isinstance(found, Refused):
             await replies.tell(interaction, found.text)
             return
-        # A board moved by a reaction per cell shows each empty cell's key, not coordinates.
-        keyed = found.look.reactions and looks.picks_cell(found.size)
-        keys = tuple(looks.keys(found.size)) if keyed else ()
-        args = (list(found.moves), found.size, found.k, keys)
-        text = await self._work(interaction, found, review.hint, args, HINT_LIMIT)
+        fn, args = kinds.of(found).hint_job(found)
+        text = await self._work(interaction, found, fn, args, HINT_LIMIT)
         if text is None:
             await replies.tell(interaction, too_deep(found, HINT_LIMIT, "hint"))
             return
@@ -112,8 +108,8 @@ class Advice:
             await replies.tell(interaction, found.text)
             return
         marks = {"X": found.look.x, "O": found.look.o}
-        args = (list(found.moves), found.size, found.k, names(found, interaction.user.id), marks)
-        lines = await self._work(interaction, found, review.review, args, REVIEW_LIMIT)
+        job, args = kinds.of(found).review_job(found, names(found, interaction.user.id), marks)
+        lines = await self._work(interaction, found, job, args, REVIEW_LIMIT)
         if lines is None:
             await replies.tell(interaction, too_deep(found, REVIEW_LIMIT, "review"))
             return
@@ -139,10 +135,11 @@ class Advice:
 
         Returns the analysis' result, or None when it was stopped at its time limit.
         """
-        if not is_lookup(game.size):
+        search = kinds.of(game).searches(game)
+        if search:
             await interaction.response.defer(ephemeral=True, thinking=True)
         try:
-            return await self.engine.analyse(game.size, fn, *args, limit=limit)
+            return await self.engine.analyse(search, fn, *args, limit=limit)
         except AnalysisTimeout:
             log.info("analysis of game %s stopped after %g s", game.id, limit)
             return None

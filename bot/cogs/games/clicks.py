@@ -17,14 +17,13 @@ from discord.ext import commands
 from bot.cogs.games.advice import Advice
 from bot.cogs.games.flow import GameFlow, Shown
 from bot.cogs.games.opening import open_game
-from bot.cogs.games.texts import NOT_SAVED
+from bot.cogs.games.texts import NOT_SAVED, UNSHOWN
 from bot.discord_ui import access, board, grid, readback, replies
-from bot.games import asking, rules
+from bot.games import asking, kinds, rules
 from bot.games.record import GameRecord
 from bot.games.rules import Refused
 from bot.i18n import N_, Text, translation
 from bot.live.registry import GameRegistry
-from engine import cell_name
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +35,7 @@ ELSEWHERE = N_(
 OFF_BOARD = N_("That cell is not on this board; pick an empty cell of the board.")
 NOT_MINE = N_("That is not a button of mine, so it does nothing. Start a game with /tictactoe.")
 DEAD = N_("That button no longer does anything.")
+CLOSED = N_("That small board is closed; pick an open one.")
 CHANGES = frozenset({board.ACCEPT, board.DECLINE, board.WITHDRAW, board.RESIGN})
 
 
@@ -64,8 +64,11 @@ class ClickCog(commands.Cog):
             log.exception("click on %r by %s failed", custom_id, interaction.user.id)
             await replies.apologize(interaction)
 
-    async def click(self, interaction: Interaction, game_id: int, what: str) -> None:
-        """Do what a click on `what` (a cell number or an action) of game `game_id` asks.
+    async def click(
+        self, interaction: Interaction, game_id: int, what: str, ply: int | None = None
+    ) -> None:
+        """Do what a click on `what` (a cell number or an action) of game `game_id` asks;
+        `ply`: the position the button was drawn at, where its kind stamps one.
 
         A click only counts on its game's own board. Afterwards a board whose last edit failed is
         shown again, so a refused click repairs it too.
@@ -77,6 +80,9 @@ class ClickCog(commands.Cog):
                 await replies.tell(interaction, ELSEWHERE)
                 return
             behind = self._behind(interaction, game)
+            if what == board.BACK or what.startswith(board.PICK):
+                await self._pick(interaction, game, what, ply)
+                return
             changes = what.isdigit() or what in CHANGES
             if changes and self.games.is_unsaved(game_id):
                 # A change of the bot's own (its move) waits for the database: nothing can be
@@ -94,13 +100,15 @@ class ClickCog(commands.Cog):
                     await self._refuse(interaction, game, result.text)
                     # The engine's move was lost (a failed save): a click sets it going again.
                     stuck = result.engine_turn and not self.games.is_thinking(game_id)
-                elif game is not None and what.isdigit() and _moved_on(interaction, game):
+                elif game is not None and what.isdigit() and _moved_on(interaction, game, ply):
                     # Played on a position the game has left: refused, not played blind.
                     if game.interactions_only:
                         self.games.behind(game.id)  # this click's answer is the way to show it
-                        await self._refuse(interaction, game, _since_shown(interaction, game))
+                        await self._refuse(
+                            interaction, game, _since_shown(interaction, game, ply)
+                        )
                     else:
-                        await replies.tell(interaction, _since_shown(interaction, game))
+                        await replies.tell(interaction, _since_shown(interaction, game, ply))
                         await self.flow.publish(game, interaction)
                 else:
                     # On 3x3 the bot's reply is a lookup: both moves go in this one response.
@@ -119,6 +127,30 @@ class ClickCog(commands.Cog):
             lacking = access.missing(interaction)
             if lacking:  # the click showed the move, but nothing can be edited between clicks
                 await replies.tell_safely(interaction, access.still_missing(lacking))
+
+    async def _pick(
+        self, interaction: Interaction, game: GameRecord | None, what: str, ply: int | None
+    ) -> None:
+        """Show the player to move the cells of the small board they picked (or the boards
+        again, for Back): the choice lives in the message only, for that player and position."""
+        found = rules.may_move(game, interaction.user.id)
+        if isinstance(found, Refused):
+            await self._refuse(interaction, game, found.text)
+            return
+        if ply is not None and ply != len(found.moves):  # drawn at a position the game has left
+            await self._refuse(interaction, found, _since_shown(interaction, found, ply))
+            return
+        picked = None if what == board.BACK else int(what.removeprefix(board.PICK) or -1)
+        if picked is not None and not kinds.of(found).can_pick(found, picked):
+            await replies.tell(interaction, CLOSED)
+            return
+        try:
+            await interaction.response.edit_message(view=board.view(found, picked))
+        except discord.HTTPException as exc:
+            log.warning("could not show the board picked in game %s: %s", found.id, exc)
+            await replies.tell_safely(interaction, UNSHOWN)
+            return
+        self.flow.note_board(found, interaction)
 
     async def _refuse(
         self, interaction: Interaction, game: GameRecord | None, text: Text | str
@@ -185,28 +217,35 @@ class ClickCog(commands.Cog):
 
 def _cell(game: GameRecord | None, user_id: int, cell: int) -> GameRecord | Refused:
     """The game after a click on `cell`, or why the clicker may not play it."""
-    if game is not None and cell >= game.size * game.size:
+    if game is not None and cell >= kinds.of(game).cells(game):
         return Refused(OFF_BOARD)
     return rules.move(game, user_id, cell)
 
 
-def _moved_on(interaction: Interaction, game: GameRecord) -> bool:
+def _shown_moves(interaction: Interaction, game: GameRecord, ply: int | None) -> int | None:
+    """How many moves the clicked board showed: the ply its button was drawn at, else the
+    marks on its cells (None when there is nothing to read)."""
+    return ply if ply is not None else grid.marks_on(interaction.message, game.look)
+
+
+def _moved_on(interaction: Interaction, game: GameRecord, ply: int | None = None) -> bool:
     """Whether the clicked board shows fewer moves than the game has."""
-    marks = grid.marks_on(interaction.message, game.look)
-    return marks is not None and marks < len(game.moves)
+    shown = _shown_moves(interaction, game, ply)
+    return shown is not None and shown < len(game.moves)
 
 
-def _since_shown(interaction: Interaction, game: GameRecord) -> str:
+def _since_shown(interaction: Interaction, game: GameRecord, ply: int | None = None) -> str:
     """The refusal of a click on an old position: the moves made since it was shown, in the
     clicker's language."""
     catalog = translation(str(interaction.locale))
-    shown = grid.marks_on(interaction.message, game.look) or 0
+    shown = _shown_moves(interaction, game, ply) or 0
+    kind = kinds.of(game)
     played = ", ".join(
-        N_("{side} played {cell}", side="XO"[ply % 2], cell=cell_name(cell, game.size)).render(
+        N_("{side} played {cell}", side="XO"[n % 2], cell=kind.cell_name(game, cell)).render(
             catalog
         )
-        for ply, cell in enumerate(game.moves)
-        if ply >= shown
+        for n, cell in enumerate(game.moves)
+        if n >= shown
     )
     return N_(
         "The board changed before your click arrived: {moves}. "

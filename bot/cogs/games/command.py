@@ -19,6 +19,7 @@ from bot.cogs.games.flow import GameFlow
 from bot.cogs.games.opening import open_game
 from bot.config import Settings
 from bot.discord_ui import access, replies
+from bot.games import kinds
 from bot.games.record import GameRecord, Status
 from bot.games.settings import ServerSettings
 from bot.i18n import N_, Text
@@ -44,6 +45,10 @@ FIRST_CHOICES = [
     Choice(name=_l("Random"), value="random"),
 ]
 SIZE_CHOICES = [Choice(name=f"{n}×{n}", value=n) for n in engine.SIZES]
+VARIANT_CHOICES = [
+    Choice(name=_l("Classic"), value=kinds.CLASSIC.name),
+    Choice(name=_l("Ultimate (nine boards in one)"), value=kinds.ULTIMATE.name),
+]
 IGNORED = N_("Note: difficulty only applies when you play against me, so it was ignored.")
 
 
@@ -75,6 +80,7 @@ class GameCog(commands.Cog):
         first=_l("first"),
         size=_l("size"),
         win_length=_l("win_length"),
+        variant=_l("variant"),
     )
     @app_commands.describe(
         opponent=_l("Who to challenge. Leave it out (or pick me) to play against the bot."),
@@ -82,8 +88,9 @@ class GameCog(commands.Cog):
         first=_l("Who makes the first move (❌). Default: you."),
         size=_l("Board size. Default: 3×3."),
         win_length=_l("Marks in a row to win (3 to the board size). Default: 3 on 3×3, else 4."),
+        variant=_l("Classic tic-tac-toe, or ultimate: nine boards in one. Default: classic."),
     )
-    @app_commands.choices(difficulty=LEVEL_CHOICES, first=FIRST_CHOICES)
+    @app_commands.choices(difficulty=LEVEL_CHOICES, first=FIRST_CHOICES, variant=VARIANT_CHOICES)
     @app_commands.choices(size=SIZE_CHOICES)
     # Installed to a server (a board in its channels) or to a person's account (DMs, group DMs
     # and servers without the bot, where the board lives only in interaction responses).
@@ -97,6 +104,7 @@ class GameCog(commands.Cog):
         first: str = "me",
         size: int | None = None,
         win_length: app_commands.Range[int, 3, 5] | None = None,
+        variant: str | None = None,
     ) -> None:
         """Play tic-tac-toe against the bot or challenge someone."""
         me = self.client.user
@@ -104,11 +112,15 @@ class GameCog(commands.Cog):
         if me is None or channel_id is None:
             raise RuntimeError("a command before the bot is ready, or outside any channel")
         conf = server.of(self.servers, interaction.guild_id)
-        size, k = _board(conf, size, win_length)
+        kind = kinds.KINDS.get(variant or kinds.CLASSIC.name)
+        unfit = _refuse_variant(kind, size, win_length)
+        size, k = _board(conf, size, win_length) if kind is kinds.CLASSIC else (9, 3)
         rival = me.id if opponent is None else opponent.id
         vs_bot = rival == me.id
-        refusal = _refuse_options(difficulty, first, size, k) or self._refuse_start(
-            interaction, opponent, conf, vs_bot=vs_bot
+        refusal = (
+            unfit
+            or _refuse_options(difficulty, first, size, k, board=kind is kinds.CLASSIC)
+            or self._refuse_start(interaction, opponent, conf, vs_bot=vs_bot)
         )
         if refusal is not None:
             await replies.tell(interaction, refusal)
@@ -116,7 +128,8 @@ class GameCog(commands.Cog):
         user = interaction.user
         starts = first == "me" or (first == "random" and random.random() < 0.5)
         x_id, o_id = (user.id, rival) if starts else (rival, user.id)
-        level = cast("Level", difficulty or conf.difficulty or "unbeatable")
+        assert kind is not None  # refused above otherwise
+        level = cast("Level", kind.engine_level(difficulty or conf.difficulty or kind.strongest))
         locale = server.board_locale(conf, interaction)
 
         def build(game_id: int) -> GameRecord:
@@ -138,6 +151,7 @@ class GameCog(commands.Cog):
                 created_at=now,
                 locale=locale,
                 interactions_only=not access.reaches_channel(interaction),
+                kind=kind.name,
             )
 
         shown = await open_game(self.flow, interaction, channel_id, build)
@@ -218,11 +232,28 @@ def _board(conf: ServerSettings, size: int | None, k: int | None) -> tuple[int, 
     return size, k if k is not None else engine.default_k(size)
 
 
-def _refuse_options(difficulty: str | None, first: str, size: int, k: int) -> Text | None:
-    """Option values Discord's own checks should have stopped (a modified or stale client)."""
-    if size not in engine.SIZES:
+def _refuse_variant(
+    kind: kinds.Kind | None, size: int | None, win_length: int | None
+) -> Text | None:
+    """A variant Discord's choices should have stopped, or board options ultimate ignores."""
+    if kind is None:
+        return N_("variant must be one of {choices}.", choices=", ".join(kinds.KINDS))
+    if kind is not kinds.CLASSIC and (size is not None or win_length is not None):
+        return N_(
+            "size and win_length are for classic boards: ultimate is always nine 3×3 boards, "
+            "three boards in a row to win. Leave them out."
+        )
+    return None
+
+
+def _refuse_options(
+    difficulty: str | None, first: str, size: int, k: int, *, board: bool = True
+) -> Text | None:
+    """Option values Discord's own checks should have stopped (a modified or stale client);
+    `board`: the size and line length are the player's to choose (classic boards)."""
+    if board and size not in engine.SIZES:
         return N_("size must be one of {sizes}.", sizes=", ".join(map(str, engine.SIZES)))
-    if not isinstance(k, int) or not 3 <= k <= size:
+    if board and (not isinstance(k, int) or not 3 <= k <= size):
         return N_(
             "win_length {k} does not fit on a {size}×{size} board: "
             "choose a length from 3 to {size}.",

@@ -27,7 +27,7 @@ from bot.cogs.games.texts import BOARD_GONE, NOT_SAVED, UNSHOWN
 from bot.compute.runner import EngineRunner, Thinking
 from bot.config import Settings
 from bot.discord_ui import access, board, replies
-from bot.games import rules
+from bot.games import kinds, rules
 from bot.games.record import Ending, GameRecord
 from bot.games.settings import DEFAULTS, ServerSettings
 from bot.live.registry import GameRegistry
@@ -37,12 +37,11 @@ log = logging.getLogger(__name__)
 
 Interaction = discord.Interaction[Any]
 MAX_ID = 2**63 - 1  # the largest id a game can have (SQLite's integer)
-# Seconds a click's response waits for the bot's reply on 4x4 and 5x5: answered by then, both
-# moves go in the one response; else the player's move is shown at once and the reply follows
-# in an edit. Chosen by measurement (README, "Under load"): nearly every reply needs no search
-# and comes in well under a millisecond; a wait this short is not seen, and keeps a click's
-# acknowledgement within the 100 ms the bot aims for when searches queue up.
-REPLY_WAIT = 0.05
+# Seconds a click's response waits for the bot's reply where the engine searches: answered by
+# then, both moves go in the one response; else the player's move is shown at once and the
+# reply follows in an edit. None: each kind's own wait (``Kind.reply_wait``, chosen by
+# measurement: README, "Under load"); tests set 0 to show every such reply in an edit.
+REPLY_WAIT: float | None = None
 
 
 class Shown(Enum):
@@ -247,9 +246,10 @@ class GameFlow:
     # -------------------------------------------------------------- engine
 
     async def with_reply(self, game: GameRecord) -> GameRecord:
-        """`game` with the engine's reply played too when the engine answers within
-        `REPLY_WAIT` (see ``Thinking.reply``): both moves are then saved and shown together."""
-        return await self.thinking.reply(game, REPLY_WAIT)
+        """`game` with the engine's reply played too when the engine answers within the wait
+        (`REPLY_WAIT`; see ``Thinking.reply``): both moves are then saved and shown together."""
+        wait = REPLY_WAIT if REPLY_WAIT is not None else kinds.of(game).reply_wait
+        return await self.thinking.reply(game, wait)
 
     async def ai_move(
         self, game_id: int, interaction: Interaction | None = None, *, on_board: bool = False

@@ -31,8 +31,8 @@ from discord.ext import commands
 from bot.cogs.games.flow import GameFlow
 from bot.cogs.games.opening import POSTED
 from bot.discord_ui import board, readback
-from bot.games import look as looks
-from bot.games import rules
+from bot.games import kinds, rules
+from bot.games.kinds.base import plain
 from bot.games.record import GameRecord, Status
 from bot.games.rules import Refused
 from bot.live.registry import GameRegistry
@@ -91,12 +91,12 @@ class ReactionCog(commands.Cog):
         try:
             if not fresh:
                 shown = await message.fetch()
-                present = {_plain(str(r.emoji)) for r in shown.reactions if r.me}
-            for key in looks.keys(game.size):
+                present = {plain(str(r.emoji)) for r in shown.reactions if r.me}
+            for key in kinds.of(game).keys(game):
                 current = self.games.get(game_id)
                 if current is None or not rules.is_live(current):
                     return  # over: the rest would be noise
-                if _plain(key) not in present:
+                if plain(key) not in present:
                     await message.add_reaction(key)
         except discord.Forbidden as exc:
             log.warning("may not add the reactions of game %s: %s", game_id, exc)
@@ -136,11 +136,11 @@ class ReactionCog(commands.Cog):
         )
         if game is None or not _takes_reactions(game):
             return
-        meaning = looks.read_key(game.size, str(payload.emoji))
-        if meaning is None:
+        key = str(payload.emoji)
+        if plain(key) not in {plain(k) for k in kinds.of(game).keys(game)}:
             return  # not one of the board's keys: a reaction of someone's own, left alone
         try:
-            after = await self._play(game.id, payload.user_id, meaning)
+            after = await self._play(game.id, payload.user_id, key)
         except Exception:
             log.exception("the reaction on game %s failed", game.id)
             after = None
@@ -149,9 +149,7 @@ class ReactionCog(commands.Cog):
         if after is not None and rules.ai_to_move(after):
             await self.flow.ai_move(game.id)
 
-    async def _play(
-        self, game_id: int, user_id: int, meaning: tuple[str, int]
-    ) -> GameRecord | None:
+    async def _play(self, game_id: int, user_id: int, key: str) -> GameRecord | None:
         """Under the game's lock: the move the reaction makes, saved and shown; None when it
         makes none (refused, half a move on 5x5, or not saved)."""
         async with self.games.lock(game_id):
@@ -161,13 +159,13 @@ class ReactionCog(commands.Cog):
             if not await self._shows(game):
                 await self.flow.publish(game)  # never played blind: the board catches up first
                 return None
-            cell = await self._cell(game, user_id, meaning)
+            cell = await self._cell(game, user_id, key)
             if cell is None:
                 return None
             result = rules.move(game, user_id, cell)
             if isinstance(result, Refused):
-                if not looks.picks_cell(game.size):
-                    await self._show_picked(game, None)  # the column picked is gone
+                if kinds.of(game).picks(game):
+                    await self._show_picked(game, None)  # the first half picked is gone
                 return None
             try:
                 after = await self.flow.commit(await self.flow.with_reply(result))
@@ -191,28 +189,29 @@ class ReactionCog(commands.Cog):
         except discord.HTTPException as exc:
             log.info("could not read the board of game %s back: %s", game.id, exc)
             return False
-        # On 5x5 the words may show a column picked before the restart, which is forgotten.
-        return readback.shows(shown, game, words=not looks.picks_cell(game.size))
+        # The words may show a first half picked before the restart, which is forgotten.
+        return readback.shows(shown, game, words=kinds.of(game).picks(game))
 
-    async def _cell(self, game: GameRecord, user_id: int, meaning: tuple[str, int]) -> int | None:
-        """The cell a reaction plays; on 5x5 a column is kept (and shown) until its row."""
-        kind, index = meaning
-        if kind == "cell":
-            return index
+    async def _cell(self, game: GameRecord, user_id: int, key: str) -> int | None:
+        """The cell a reaction plays; a first half (a 5x5 column, an ultimate board) is kept
+        (and shown) until the second."""
+        kind = kinds.of(game)
         if game.status is not Status.ACTIVE or rules.player_id(game, rules.turn(game)) != user_id:
-            return None
-        if kind == "column":
-            # Picks of games that ended meanwhile go: only live games keep one.
-            self._picked = {g: p for g, p in self._picked.items() if self.games.get(g)}
-            self._picked[game.id] = (user_id, index, len(game.moves))
-            await self._show_picked(game, index)
-            return None
+            return None  # nobody else's reaction plays, or unpicks, anything
         picked = self._picked.pop(game.id, None)
-        if picked is None or picked[0] != user_id or picked[2] != len(game.moves):
-            if picked is not None:  # the board may still show a column picked before a move
+        mine = picked is not None and picked[0] == user_id and picked[2] == len(game.moves)
+        meaning = kind.read_key(game, picked[1] if picked is not None and mine else None, key)
+        if meaning is not None and meaning[0] == "cell":
+            return meaning[1]
+        if meaning is None or not kind.can_pick(game, meaning[1]):
+            if picked is not None:  # the board may still show a first half picked before a move
                 await self._show_picked(game, None)  # (one before a restart is read back)
             return None
-        return index * game.size + picked[1]
+        # Picks of games that ended meanwhile go: only live games keep one.
+        self._picked = {g: p for g, p in self._picked.items() if self.games.get(g)}
+        self._picked[game.id] = (user_id, meaning[1], len(game.moves))
+        await self._show_picked(game, meaning[1])
+        return None
 
     async def _show_picked(self, game: GameRecord, column: int | None) -> None:
         """Show the column a player picked, waiting for its row (None: no column picked)."""
@@ -246,5 +245,3 @@ def _takes_reactions(game: GameRecord) -> bool:
     return game.look.reactions and not game.interactions_only
 
 
-def _plain(key: str) -> str:
-    return key.replace("\ufe0f", "")

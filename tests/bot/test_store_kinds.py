@@ -1,0 +1,115 @@
+"""Games of each kind in the store: ultimate games round-trip, records, ratings and leaderboards
+are kept apart by kind, and a database from before kinds (schema version 4) is migrated with its
+rows kept as classic games', on SQLite and on PostgreSQL."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+
+import asyncpg
+
+from bot.games import rating
+from bot.games.record import Status
+from bot.storage import pg_schema, schema
+from bot.storage.base import Store
+from bot.storage.postgres import PostgresStore
+from bot.storage.sqlite import SQLiteStore
+from tests.bot.test_store import BOT_ID, GUILD, finished, game, new_store  # noqa: F401
+
+
+
+async def test_an_ultimate_game_round_trips_and_counts_apart(new_store: Callable[[], Store]) -> None:
+    """An ultimate game comes back as saved; its result counts in ultimate's records, rating
+    and leaderboard only, and a classic game's only in classic's."""
+    store = new_store()
+    await store.open()
+    try:
+        live = game(1, kind="ultimate", size=9, k=3, moves=(40, 36, 4),
+                    created_at=datetime(2026, 11, 25, 12, 0, tzinfo=UTC))  # fmt: skip
+        await store.save_game(live)
+        assert await store.load_game(1) == live
+        assert [g.kind for g in await store.live_games()] == ["ultimate"]
+        await store.save_game(finished(2, 1, 2, "X", kind="ultimate", size=9, k=3))
+        await store.save_game(finished(3, 1, 2, "O"))
+        await store.save_game(finished(4, 1, BOT_ID, "X", kind="ultimate", size=9, k=3,
+                                       ai_side="O", ai_level="expert"))  # fmt: skip
+        ultimate = await store.player_stats(GUILD, 1, "ultimate")
+        classic = await store.player_stats(GUILD, 1)
+        assert (ultimate.vs_people.wins, ultimate.vs_people.losses) == (1, 0)
+        assert (classic.vs_people.wins, classic.vs_people.losses) == (0, 1)
+        assert ultimate.vs_bot["expert"].wins == 1 and set(ultimate.vs_bot) >= {"easy", "expert"}
+        assert "expert" not in classic.vs_bot
+        assert ultimate.rating > rating.DEFAULT_RATING > classic.rating
+        top = await store.leaderboard(GUILD, kind="ultimate")
+        assert [row.user_id for row in top] == [1, 2]
+        assert [row.user_id for row in await store.leaderboard(GUILD)] == [2, 1]
+    finally:
+        await store.close()
+
+
+def version_four_file(path: Path) -> None:
+    """A SQLite file as schema version 4 left it: a finished game, its records and ratings."""
+    with sqlite3.connect(path) as conn:
+        for step in schema.MIGRATIONS[:4]:
+            for statement in step:
+                conn.execute(statement)
+        conn.execute("PRAGMA user_version = 4")
+        columns = schema.COLUMNS.removesuffix(", kind")
+        row = schema.to_row(finished(7, 1, 2, "X"))[:-1]
+        conn.execute(f"INSERT INTO games ({columns}) VALUES ({', '.join('?' * len(row))})", row)
+        conn.execute("INSERT INTO records VALUES (?, 1, 'people', 3, 1, 2)", (GUILD,))
+        conn.execute("INSERT INTO records VALUES (?, 1, 'hard', 0, 4, 5)", (GUILD,))
+        conn.execute("INSERT INTO ratings VALUES (?, 1, 1234.5, 6)", (GUILD,))
+
+
+async def test_a_version_four_sqlite_file_keeps_its_rows_as_classic(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    version_four_file(path)
+    store = SQLiteStore(path)
+    await store.open()
+    try:
+        old = await store.load_game(7)
+        assert old is not None and old.kind == "classic" and old.status is Status.FINISHED
+        stats = await store.player_stats(GUILD, 1)
+        assert (stats.vs_people.wins, stats.vs_people.draws, stats.vs_people.losses) == (3, 1, 2)
+        assert stats.vs_bot["hard"].draws == 4 and (stats.rating, stats.rated_games) == (1234.5, 6)
+        assert (await store.player_stats(GUILD, 1, "ultimate")).rated_games == 0
+    finally:
+        await store.close()
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION == 5
+        assert conn.execute("PRAGMA quick_check").fetchone()[0] == "ok"
+
+
+async def test_a_version_four_postgres_database_keeps_its_rows_as_classic(
+    postgres_url: str,
+) -> None:
+    conn = await asyncpg.connect(postgres_url)
+    try:
+        async with conn.transaction():
+            await conn.execute("CREATE TABLE schema_version (version INTEGER)")
+            await conn.execute("INSERT INTO schema_version VALUES (4)")
+            for step in pg_schema.MIGRATIONS[:4]:
+                for statement in step:
+                    await conn.execute(statement)
+            await conn.execute(
+                "INSERT INTO records VALUES ($1, 1, 'people', 3, 1, 2), ($1, 1, 'hard', 0, 4, 5)",
+                GUILD,
+            )
+            await conn.execute("INSERT INTO ratings VALUES ($1, 1, 1234.5, 6)", GUILD)
+    finally:
+        await conn.close()
+    store = PostgresStore(postgres_url)
+    await store.open()
+    try:
+        stats = await store.player_stats(GUILD, 1)
+        assert (stats.vs_people.wins, stats.vs_people.losses, stats.rating) == (3, 2, 1234.5)
+        assert stats.vs_bot["hard"].losses == 5
+        await store.save_game(finished(8, 1, 2, "X", kind="ultimate", size=9, k=3))
+        assert (await store.player_stats(GUILD, 1, "ultimate")).vs_people.wins == 1
+        assert (await store.player_stats(GUILD, 1)).vs_people.wins == 3
+    finally:
+        await store.close()
