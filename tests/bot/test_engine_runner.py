@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 
-import engine
 from bot.compute.runner import AnalysisTimeout, EngineRunner
 from bot.games import review, rules
 from bot.games.record import GameRecord

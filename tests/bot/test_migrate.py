@@ -102,7 +102,10 @@ async def test_a_failed_copy_leaves_the_target_as_it_was(tmp_path: Path, postgre
     await s.save_game(game(2, channel_id=6))
     await s.close()
     with sqlite3.connect(path) as conn:
-        conn.execute("INSERT INTO ratings (guild_id, user_id, rating, rated_games) VALUES (1, 2, 'not a number', 1)")
+        conn.execute(
+            "INSERT INTO ratings (guild_id, user_id, rating, rated_games) "
+            "VALUES (1, 2, 'not a number', 1)"
+        )
     with pytest.raises(StorageError, match="cannot copy into") as info:
         await copy(path, postgres_url)
     assert "\n" not in str(info.value)

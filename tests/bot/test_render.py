@@ -9,7 +9,7 @@ import pytest
 
 import engine
 from bot.discord_ui import board as render
-from bot.discord_ui import grid, readback
+from bot.discord_ui import readback
 from bot.games import rules as play
 from bot.games.kinds import CLASSIC
 from bot.games.record import Ending, GameRecord, Status

@@ -17,11 +17,13 @@ from bot.storage import pg_schema, schema
 from bot.storage.base import Store
 from bot.storage.postgres import PostgresStore
 from bot.storage.sqlite import SQLiteStore
-from tests.bot.test_store import BOT_ID, GUILD, finished, game, new_store  # noqa: F401
+from tests.bot.test_store import BOT_ID, GUILD, finished, game
+from tests.bot.test_store import new_store as new_store  # the fixture, both backends
 
 
-
-async def test_an_ultimate_game_round_trips_and_counts_apart(new_store: Callable[[], Store]) -> None:
+async def test_an_ultimate_game_round_trips_and_counts_apart(
+    new_store: Callable[[], Store],
+) -> None:
     """An ultimate game comes back as saved; its result counts in ultimate's records, rating
     and leaderboard only, and a classic game's only in classic's."""
     store = new_store()

@@ -117,4 +117,3 @@ def review(
             )
         )
     return lines
-

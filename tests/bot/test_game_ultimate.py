@@ -1,0 +1,241 @@
+"""Ultimate tic-tac-toe on Discord: the board message, picking a small board then a cell, the
+bot's replies, a friend's game, refusals, hints, reviews and stats kept apart."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from simcord import Env
+
+from bot.client import TicTacToeBot
+from bot.games import kinds
+from bot.games.record import GameRecord, Status
+from engine.ultimate import UltimateBoard
+from engine.ultimate.geometry import board_cells
+from tests.bot.game_support import board_message, guild_with, rows, text
+from tests.support.burst import click_together
+from tests.support.forge import forged_click
+
+BOARD_E = (30, 31, 32, 39, 40, 41, 48, 49, 50)  # the centre small board, D4 to F6
+
+
+def buttons(env: Env, message: Any) -> list[dict[str, Any]]:
+    """Every button of the message, in order."""
+    return [b for row in rows(env, message) for b in row]
+
+
+def ids(env: Env, message: Any) -> list[str]:
+    return [b["custom_id"].split(":", 2)[2] for b in buttons(env, message)]
+
+
+def labels(env: Env, message: Any) -> list[str]:
+    return [b.get("label", "") for b in buttons(env, message)]
+
+
+async def stored(env: Env, game_id: int = 1) -> GameRecord:
+    bot = env.bot
+    assert isinstance(bot, TicTacToeBot)
+    game = await bot.store.load_game(game_id)
+    assert game is not None
+    return game
+
+
+def open_cells(env: Env, message: Any) -> list[str]:
+    """The ids of the cell buttons that can be clicked now ("40@2")."""
+    return [
+        b["custom_id"].split(":", 2)[2]
+        for b in buttons(env, message)
+        if not b["disabled"] and b["custom_id"].split(":")[2].split("@")[0].isdigit()
+    ]
+
+
+async def move(env: Env, player: Any, message: Any) -> Any:
+    """Play the first open cell, picking the first open board first when free to choose."""
+    if not open_cells(env, message):
+        pick = next(
+            b for b in buttons(env, message) if "pick" in b["custom_id"] and not b["disabled"]
+        )
+        picked = await player.click(message, custom_id=pick["custom_id"])
+        assert picked.acknowledged and not picked.ephemeral
+    cell = open_cells(env, message)[0]
+    return await player.click(message, custom_id=f"ttt:{cell_game(env, message)}:{cell}")
+
+
+def cell_game(env: Env, message: Any) -> int:
+    return int(buttons(env, message)[0]["custom_id"].split(":")[1])
+
+
+async def test_a_new_game_shows_nine_boards_and_asks_for_a_board(simcord_env: Env) -> None:
+    """The grid with the small boards set apart and named cells; free to choose, the buttons
+    are the nine boards, then Hint and Resign; the bot's level is named (expert)."""
+    _, channel, (alice,) = guild_with(simcord_env, "alice")
+    result = await alice.slash(channel, "tictactoe", variant="ultimate")
+    assert result.acknowledged and not result.ephemeral
+    message = board_message(channel)
+    shown = text(simcord_env, message)
+    assert "Ultimate tic-tac-toe" in shown and "(bot, expert)" in shown
+    lines = shown.split("\n")
+    assert any(line.startswith("1️⃣⬜⬜⬜ ⬜⬜⬜ ⬜⬜⬜") for line in lines)
+    assert f"{alice.mention}, your move (❌)" in shown
+    assert ids(simcord_env, message)[:9] == [f"pick{b}@0" for b in range(9)]
+    assert labels(simcord_env, message)[:9][4] == "D4–F6"
+    assert labels(simcord_env, message)[9:] == ["Hint", "Resign"]
+    assert len(shown) < 4000 and len(buttons(simcord_env, message)) <= 25
+
+
+async def test_picking_a_board_shows_its_cells_and_a_way_back(simcord_env: Env) -> None:
+    """A board picked shows its nine cells by name, with Other boards to go back; nothing is
+    stored; someone else's pick is refused privately."""
+    _, channel, (alice, carol) = guild_with(simcord_env, "alice", "carol")
+    await alice.slash(channel, "tictactoe", variant="ultimate")
+    message = board_message(channel)
+    outsider = await carol.click(message, custom_id="ttt:1:pick4@0")
+    assert outsider.ephemeral and "This game is between" in outsider.response.content
+    picked = await alice.click(message, custom_id="ttt:1:pick4@0")
+    assert picked.acknowledged and not picked.ephemeral
+    assert ids(simcord_env, message)[:9] == [f"{cell}@0" for cell in BOARD_E]
+    assert labels(simcord_env, message)[:9] == [
+        "D4",
+        "E4",
+        "F4",
+        "D5",
+        "E5",
+        "F5",
+        "D6",
+        "E6",
+        "F6",
+    ]
+    assert "Other boards" in labels(simcord_env, message)
+    assert (await stored(simcord_env)).moves == ()
+    await alice.click(message, custom_id="ttt:1:back@0")
+    assert ids(simcord_env, message)[:9] == [f"pick{b}@0" for b in range(9)]
+
+
+async def test_a_move_and_the_bots_reply_set_the_board_to_play(simcord_env: Env) -> None:
+    """E5 sends the bot to the centre board; its reply sends Alice on; then her buttons are the
+    cells of that board only, and the grid and caption say where to play."""
+    _, channel, (alice,) = guild_with(simcord_env, "alice")
+    await alice.slash(channel, "tictactoe", variant="ultimate", difficulty="easy")
+    message = board_message(channel)
+    await alice.click(message, custom_id="ttt:1:pick4@0")
+    result = await alice.click(message, custom_id="ttt:1:40@0")
+    assert result.acknowledged and not result.ephemeral
+    await simcord_env.settle()
+    game = await stored(simcord_env)
+    assert len(game.moves) == 2 and game.moves[0] == 40 and game.moves[1] in BOARD_E
+    target = UltimateBoard.from_moves(game.moves).board_to_play()
+    assert target is not None
+    cells_now = [i.split("@")[0] for i in ids(simcord_env, message)[:9]]
+    assert cells_now == [str(c) for c in board_cells(target)]
+    assert all(i.endswith("@2") for i in ids(simcord_env, message)[:9])
+    assert "Last move: ⭕" in text(simcord_env, message) and "🟨" in text(simcord_env, message)
+
+
+async def test_clicks_on_a_position_the_game_left_or_outside_the_board_play_nothing(
+    simcord_env: Env,
+) -> None:
+    """A button drawn before the last move, a cell outside the board to play: each a private
+    line; the stored game is unchanged."""
+    _, channel, (alice,) = guild_with(simcord_env, "alice")
+    await alice.slash(channel, "tictactoe", variant="ultimate", difficulty="easy")
+    message = board_message(channel)
+    await alice.click(message, custom_id="ttt:1:pick4@0")
+    await alice.click(message, custom_id="ttt:1:40@0")
+    await simcord_env.settle()
+    before = await stored(simcord_env)
+    stale = await forged_click(simcord_env, alice, message, "ttt:1:pick0@0", channel=channel)
+    assert (
+        stale.ephemeral and "The board changed before your click arrived" in stale.response.content
+    )
+    target = UltimateBoard.from_moves(before.moves).board_to_play()
+    assert target is not None
+    elsewhere = next(c for c in range(81) if c not in board_cells(target) and c not in before.moves)
+    wrong = await forged_click(simcord_env, alice, message, f"ttt:1:{elsewhere}@2", channel=channel)
+    assert wrong.ephemeral and "not in the board to play" in wrong.response.content
+    assert (await stored(simcord_env)).moves == before.moves
+
+
+async def test_two_clicks_at_once_play_one_move(simcord_env: Env) -> None:
+    """Two cells of the picked board clicked together: one move, the other refused privately."""
+    _, channel, (alice, bob) = guild_with(simcord_env, "alice", "bob")
+    await alice.slash(channel, "tictactoe", opponent=bob, variant="ultimate")
+    message = board_message(channel)
+    await bob.click(message, label="Accept")
+    await alice.click(message, custom_id="ttt:1:pick4@0")
+    results = await click_together(
+        simcord_env, [(alice, message, "ttt:1:40@0"), (alice, message, "ttt:1:30@0")]
+    )
+    assert sorted(r.ephemeral for r in results) == [False, True]
+    assert len((await stored(simcord_env)).moves) == 1
+
+
+async def test_a_game_against_the_bot_plays_to_the_end_with_review_and_its_own_stats(
+    simcord_env: Env,
+) -> None:
+    """Against the easy bot to the end: Rematch and Review; the review answers privately; the
+    result counts in ultimate's stats only."""
+    guild, channel, (alice,) = guild_with(simcord_env, "alice")
+    await alice.slash(channel, "tictactoe", variant="ultimate", difficulty="easy")
+    message = board_message(channel)
+    for _ in range(60):
+        game = await stored(simcord_env)
+        if game.status is Status.FINISHED:
+            break
+        result = await move(simcord_env, alice, message)
+        assert result.acknowledged and not result.ephemeral
+        await simcord_env.settle()
+    game = await stored(simcord_env)
+    assert game.status is Status.FINISHED and game.kind == "ultimate"
+    assert [b.get("label") for b in buttons(simcord_env, message)] == ["Rematch", "Review"]
+    review = await alice.click(message, label="Review")
+    assert review.ephemeral and review.response.content.startswith("**Review of game 1**")
+    bot = simcord_env.bot
+    assert isinstance(bot, TicTacToeBot)
+    ultimate = await bot.store.player_stats(guild.id, alice.id, "ultimate")
+    classic = await bot.store.player_stats(guild.id, alice.id)
+    played = ultimate.vs_bot["easy"]
+    assert played.wins + played.draws + played.losses == 1
+    assert classic.vs_bot["easy"] == type(played)()
+
+
+async def test_a_hint_names_a_legal_cell(simcord_env: Env) -> None:
+    _, channel, (alice,) = guild_with(simcord_env, "alice")
+    await alice.slash(channel, "tictactoe", variant="ultimate", difficulty="hard")
+    message = board_message(channel)
+    await alice.click(message, custom_id="ttt:1:pick4@0")
+    await alice.click(message, custom_id="ttt:1:40@0")
+    await simcord_env.settle()
+    hint = await alice.click(message, label="Hint")
+    await simcord_env.settle()
+    assert hint.ephemeral
+    words = hint.followups[-1].content if hint.followups else hint.response.content
+    game = await stored(simcord_env)
+    legal = {
+        kinds.ULTIMATE.cell_name(game, c)
+        for c in UltimateBoard.from_moves(game.moves).legal_moves()
+    }
+    assert words.startswith("💡 Play ") and words.split()[2].rstrip(":") in legal
+
+
+async def test_two_friends_play_ultimate_and_an_outsider_is_refused(simcord_env: Env) -> None:
+    _, channel, (alice, bob, carol) = guild_with(simcord_env, "alice", "bob", "carol")
+    await alice.slash(channel, "tictactoe", opponent=bob, variant="ultimate")
+    message = board_message(channel)
+    await bob.click(message, label="Accept")
+    assert ids(simcord_env, message)[:9] == [f"pick{b}@0" for b in range(9)]
+    assert (await move(simcord_env, alice, message)).acknowledged
+    out_of_turn = await alice.click(
+        message, custom_id=f"ttt:1:{open_cells(simcord_env, message)[0]}"
+    )
+    assert out_of_turn.ephemeral and "not your turn" in out_of_turn.response.content
+    outsider = await carol.click(message, custom_id=f"ttt:1:{open_cells(simcord_env, message)[0]}")
+    assert outsider.ephemeral
+    assert (await move(simcord_env, bob, message)).acknowledged
+    assert len((await stored(simcord_env)).moves) == 2
+
+
+async def test_size_with_ultimate_is_refused(simcord_env: Env) -> None:
+    _, channel, (alice,) = guild_with(simcord_env, "alice")
+    result = await alice.slash(channel, "tictactoe", variant="ultimate", size=4)
+    assert result.ephemeral and "ultimate is always nine 3×3 boards" in result.response.content
+    assert channel.last_message is None
