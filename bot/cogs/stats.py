@@ -12,7 +12,10 @@ from discord import app_commands
 from discord.app_commands import locale_str as _l
 from discord.ext import commands
 
+from bot.cogs.games.command import VARIANT_CHOICES
 from bot.discord_ui import replies
+from bot.games.kinds import CLASSIC as CLASSIC_KIND
+from bot.games.kinds import KINDS
 from bot.games.stats import PlayerStats, Record
 from bot.i18n import N_, NP_, translation
 from bot.storage.base import StorageError, Store
@@ -29,11 +32,13 @@ T = TypeVar("T")
 READ_BUDGET = 2.0
 STORAGE_APOLOGY = N_("Sorry, I can't read the records right now. Please try again in a minute.")
 NO_GAMES = N_("no games")
+CLASSIC = CLASSIC_KIND.name
 LEVEL_TITLES = {
     "easy": N_("Easy"),
     "medium": N_("Medium"),
     "hard": N_("Hard"),
     "unbeatable": N_("Unbeatable"),
+    "expert": N_("Expert"),
 }
 
 
@@ -48,11 +53,21 @@ def format_record(record: Record, catalog: Catalog | None = None) -> str:
 
 
 def format_stats(
-    stats: PlayerStats, *, mention: str, where: str, catalog: Catalog | None = None
+    stats: PlayerStats,
+    *,
+    mention: str,
+    where: str,
+    catalog: Catalog | None = None,
+    kind: str = CLASSIC,
 ) -> str:
     """The text of a player's stats: against people (with rating), then against each level."""
     catalog = catalog or translation(None)
-    lines = [N_("**Tic-tac-toe record of {player}**", player=mention).render(catalog) + f" {where}"]
+    title = (
+        N_("**Tic-tac-toe record of {player}**", player=mention)
+        if kind == CLASSIC
+        else N_("**Ultimate tic-tac-toe record of {player}**", player=mention)
+    )
+    lines = [title.render(catalog) + f" {where}"]
     people = format_record(stats.vs_people, catalog)
     if stats.rated_games:
         rating = NP_(
@@ -95,12 +110,19 @@ class StatsCog(commands.Cog):
             "Show wins, draws and losses against people and against each level of the bot."
         ),
     )
-    @app_commands.rename(user=_l("user"))
-    @app_commands.describe(user=_l("Whose record to show (default: yours)"))
+    @app_commands.rename(user=_l("user"), variant=_l("variant"))
+    @app_commands.describe(
+        user=_l("Whose record to show (default: yours)"),
+        variant=_l("Classic or ultimate games (default: classic)."),
+    )
+    @app_commands.choices(variant=VARIANT_CHOICES)
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     @app_commands.allowed_installs(guilds=True, users=True)
     async def stats(
-        self, interaction: discord.Interaction, user: discord.Member | discord.User | None = None
+        self,
+        interaction: discord.Interaction,
+        user: discord.Member | discord.User | None = None,
+        variant: str | None = None,
     ) -> None:
         """Show wins, draws and losses against people and against each level of the bot."""
         catalog = translation(str(interaction.locale))
@@ -128,7 +150,7 @@ class StatsCog(commands.Cog):
             )
             return
         found = await self._read(
-            interaction, self.store.player_stats(interaction.guild_id, target.id)
+            interaction, self.store.player_stats(interaction.guild_id, target.id, _kind(variant))
         )
         if found is None:
             return
@@ -141,7 +163,11 @@ class StatsCog(commands.Cog):
             where = N_("in this server")  # a server that has not added the bot: no name known
         await interaction.response.send_message(
             format_stats(
-                found, mention=target.mention, where=where.render(catalog), catalog=catalog
+                found,
+                mention=target.mention,
+                where=where.render(catalog),
+                catalog=catalog,
+                kind=_kind(variant),
             ),
             allowed_mentions=discord.AllowedMentions.none(),
         )
@@ -150,12 +176,20 @@ class StatsCog(commands.Cog):
         name=_l("tictactoe-leaderboard"),
         description=_l("Show this server's best players against people, by rating."),
     )
+    @app_commands.rename(variant=_l("variant"))
+    @app_commands.describe(variant=_l("Classic or ultimate games (default: classic)."))
+    @app_commands.choices(variant=VARIANT_CHOICES)
     @app_commands.guild_only()
     @app_commands.allowed_contexts(guilds=True, dms=False, private_channels=False)
     @app_commands.allowed_installs(guilds=True, users=False)
-    async def leaderboard(self, interaction: discord.Interaction) -> None:
+    async def leaderboard(
+        self, interaction: discord.Interaction, variant: str | None = None
+    ) -> None:
         """Show this server's best players against people, by rating."""
-        rows = await self._read(interaction, self.store.leaderboard(interaction.guild_id))
+        kind = _kind(variant)
+        rows = await self._read(
+            interaction, self.store.leaderboard(interaction.guild_id, kind=kind)
+        )
         if rows is None:
             return
         catalog = translation(str(interaction.locale))
@@ -167,8 +201,13 @@ class StatsCog(commands.Cog):
                 server=name,
             ).render(catalog)
         else:
-            title = N_(
-                "**Tic-tac-toe leaderboard of {server}** (games against people)", server=name
+            title = (
+                N_("**Tic-tac-toe leaderboard of {server}** (games against people)", server=name)
+                if kind == CLASSIC
+                else N_(
+                    "**Ultimate tic-tac-toe leaderboard of {server}** (games against people)",
+                    server=name,
+                )
             )
             lines = [title.render(catalog)]
             medals = {1: "🥇", 2: "🥈", 3: "🥉"}
@@ -184,6 +223,11 @@ class StatsCog(commands.Cog):
         await interaction.response.send_message(
             text, allowed_mentions=discord.AllowedMentions.none()
         )
+
+
+def _kind(variant: str | None) -> str:
+    """The kind of game asked for: classic unless a known variant is named."""
+    return variant if variant in KINDS else CLASSIC
 
 
 async def setup(bot: TicTacToeBot) -> None:

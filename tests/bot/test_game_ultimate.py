@@ -196,6 +196,9 @@ async def test_a_game_against_the_bot_plays_to_the_end_with_review_and_its_own_s
     played = ultimate.vs_bot["easy"]
     assert played.wins + played.draws + played.losses == 1
     assert classic.vs_bot["easy"] == type(played)()
+    shown = await alice.slash(channel, "tictactoe-stats", variant="ultimate")
+    assert "**Ultimate tic-tac-toe record of" in shown.response.content
+    assert "Easy:" in shown.response.content
 
 
 async def test_a_hint_names_a_legal_cell(simcord_env: Env) -> None:
@@ -232,6 +235,12 @@ async def test_two_friends_play_ultimate_and_an_outsider_is_refused(simcord_env:
     assert outsider.ephemeral
     assert (await move(simcord_env, bob, message)).acknowledged
     assert len((await stored(simcord_env)).moves) == 2
+    await alice.click(message, label="Resign")
+    board = await bob.slash(channel, "tictactoe-leaderboard", variant="ultimate")
+    assert "**Ultimate tic-tac-toe leaderboard" in board.response.content
+    assert board.response.content.index(bob.mention) < board.response.content.index(alice.mention)
+    classic = await bob.slash(channel, "tictactoe-leaderboard")
+    assert "No rated games" in classic.response.content
 
 
 async def test_size_with_ultimate_is_refused(simcord_env: Env) -> None:
