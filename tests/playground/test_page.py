@@ -117,3 +117,15 @@ def test_a_challenge_expires_on_the_page_in_real_time(
         run_command(page, "tictactoe", opponent="bob")
         expect(last_message(page)).to_contain_text("challenges you", timeout=WAIT)
         expect(last_message(page)).to_contain_text("The challenge expired", timeout=WAIT)
+
+
+def test_ultimate_from_the_composer_a_board_then_a_cell(page: Page) -> None:
+    """The composer offers the variant: ultimate's board, a small board picked, then a cell;
+    the bot answers on the same board."""
+    run_command(page, "tictactoe", variant="Ultimate (nine boards in one)")
+    board = last_message(page)
+    expect(board).to_contain_text("Ultimate tic-tac-toe", timeout=WAIT)
+    button(board, "D4–F6").click()
+    expect(button(board, "E5")).to_have_count(1, timeout=WAIT)
+    button(board, "E5").click()
+    expect(board).to_contain_text("Last move: ⭕", timeout=WAIT)
