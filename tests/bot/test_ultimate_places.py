@@ -111,7 +111,8 @@ async def test_ultimate_by_reactions_a_board_then_a_cell(simcord_env: Env) -> No
     assert target is not None
     await alice.react(board, KEYCAPS[0])
     after = await game_of(simcord_env, board)
-    assert len(after.moves) >= 3 and after.moves[2] in UltimateBoard.from_moves(game.moves).legal_moves()
+    legal = UltimateBoard.from_moves(game.moves).legal_moves()
+    assert len(after.moves) >= 3 and after.moves[2] in legal
 
 
 async def test_an_ultimate_game_goes_on_after_a_restart(
