@@ -248,3 +248,24 @@ async def test_size_with_ultimate_is_refused(simcord_env: Env) -> None:
     result = await alice.slash(channel, "tictactoe", variant="ultimate", size=4)
     assert result.ephemeral and "ultimate is always nine 3×3 boards" in result.response.content
     assert channel.last_message is None
+
+
+async def test_a_closed_small_board_can_be_neither_picked_nor_played(simcord_env: Env) -> None:
+    """X wins the top-left board; sent there, X may choose: a pick of the closed board and a
+    click on one of its cells (forged: neither is on the board) are each one private line."""
+    _, channel, (alice, bob) = guild_with(simcord_env, "alice", "bob")
+    await alice.slash(channel, "tictactoe", opponent=bob, variant="ultimate")
+    message = board_message(channel)
+    await bob.click(message, label="Accept")
+    await alice.click(message, custom_id="ttt:1:pick0@0")
+    for ply, (player, cell) in enumerate(
+        zip((alice, bob, alice, bob, alice, bob), (19, 57, 20, 60, 18, 54), strict=True)
+    ):
+        result = await player.click(message, custom_id=f"ttt:1:{cell}@{ply}")
+        assert result.acknowledged and not result.ephemeral, (ply, cell)
+    assert ids(simcord_env, message)[0] == "pick0@6" and buttons(simcord_env, message)[0]["disabled"]
+    picked = await forged_click(simcord_env, alice, message, "ttt:1:pick0@6", channel=channel)
+    assert picked.ephemeral and "That small board is closed" in picked.response.content
+    played = await forged_click(simcord_env, alice, message, "ttt:1:0@6", channel=channel)
+    assert played.ephemeral and "That small board is closed" in played.response.content
+    assert len((await stored(simcord_env)).moves) == 6
