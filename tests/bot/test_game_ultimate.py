@@ -263,7 +263,9 @@ async def test_a_closed_small_board_can_be_neither_picked_nor_played(simcord_env
     ):
         result = await player.click(message, custom_id=f"ttt:1:{cell}@{ply}")
         assert result.acknowledged and not result.ephemeral, (ply, cell)
-    assert ids(simcord_env, message)[0] == "pick0@6" and buttons(simcord_env, message)[0]["disabled"]
+    assert (
+        ids(simcord_env, message)[0] == "pick0@6" and buttons(simcord_env, message)[0]["disabled"]
+    )
     picked = await forged_click(simcord_env, alice, message, "ttt:1:pick0@6", channel=channel)
     assert picked.ephemeral and "That small board is closed" in picked.response.content
     played = await forged_click(simcord_env, alice, message, "ttt:1:0@6", channel=channel)
