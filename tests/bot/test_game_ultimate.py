@@ -271,3 +271,22 @@ async def test_a_closed_small_board_can_be_neither_picked_nor_played(simcord_env
     played = await forged_click(simcord_env, alice, message, "ttt:1:0@6", channel=channel)
     assert played.ephemeral and "That small board is closed" in played.response.content
     assert len((await stored(simcord_env)).moves) == 6
+
+
+async def test_the_clock_runs_out_and_a_rematch_is_ultimate_again(simcord_env: Env) -> None:
+    """Bob lets the turn timeout pass after Alice's move: he forfeits; Rematch challenges Alice
+    to a new ultimate game with the first move swapped."""
+    _, channel, (alice, bob) = guild_with(simcord_env, "alice", "bob")
+    await alice.slash(channel, "tictactoe", opponent=bob, variant="ultimate")
+    message = board_message(channel)
+    await bob.click(message, label="Accept")
+    await move(simcord_env, alice, message)
+    await simcord_env.advance_time(301)
+    shown = text(simcord_env, message)
+    assert f"⌛ {bob.mention} ran out of time. ❌ {alice.mention} wins by forfeit." in shown
+    assert [b.get("label") for b in buttons(simcord_env, message)] == ["Rematch", "Review"]
+    await bob.click(message, label="Rematch")
+    rematch = board_message(channel)
+    await alice.click(rematch, label="Accept")
+    game = await stored(simcord_env, 2)
+    assert game.kind == "ultimate" and game.x_id == bob.id and game.status is Status.ACTIVE
