@@ -106,7 +106,7 @@ def test_the_template_holds_every_marked_message_of_the_sources() -> None:
 def test_every_localised_command_name_is_valid_for_discord() -> None:
     """Command, group and option names: lowercase, 1-32 letters, digits, - or _."""
     names = ["tictactoe", "tictactoe-stats", "tictactoe-leaderboard", "tictactoe-settings"]
-    names += ["opponent", "difficulty", "first", "size", "win_length", "user"]
+    names += ["opponent", "difficulty", "first", "size", "win_length", "user", "variant"]
     for locale in LOCALES:
         catalog = translation(locale.replace("_", "-"))
         for name in names:
