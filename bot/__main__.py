@@ -8,13 +8,12 @@ import logging
 import os
 import sys
 from collections.abc import Callable, Sequence
-from importlib import metadata
 from pathlib import Path
 
 import discord
 from dotenv import load_dotenv
 
-from bot.config import ConfigError, RedactToken, Settings, load_settings
+from bot.config import ConfigError, RedactToken, Settings, load_settings, version
 from bot.playground.cli import DESCRIPTION as PLAYGROUND
 from bot.playground.cli import add_arguments as add_playground_arguments
 from bot.playground.cli import run as run_playground
@@ -43,20 +42,13 @@ async def _run(settings: Settings) -> None:
         await bot.start(settings.token)
 
 
-def _version() -> str:
-    try:
-        return metadata.version("tictactoe")
-    except metadata.PackageNotFoundError:
-        return "unknown"
-
-
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="tictactoe-bot",
         description="A Discord tic-tac-toe bot. With no command it connects to Discord with the "
         "settings from the environment and from .env in the current folder (see .env.example).",
     )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
     parser.set_defaults(command=_run_bot)
     commands = parser.add_subparsers(title="commands", metavar="COMMAND")
     run = commands.add_parser("run", help="connect to Discord and serve (the default)")

@@ -14,7 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.compute.runner import EngineRunner
-from bot.config import Settings, Shards
+from bot.config import Settings, Shards, version
 from bot.discord_ui import gateway
 from bot.discord_ui.access import INVITE
 from bot.discord_ui.translator import CatalogTranslator
@@ -125,7 +125,7 @@ class TicTacToeBot(commands.Bot):
             gc.set_threshold(*GC_THRESHOLDS)
         if self.user is None:
             return
-        log.info("logged in as %s (id %s)", self.user, self.user.id)
+        log.info("tictactoe %s: logged in as %s (id %s)", version(), self.user, self.user.id)
         log.info("invite link (add to a server): %s", self.invite_url())
         log.info("invite link (add to my account): %s", self.user_install_url())
 

@@ -6,9 +6,18 @@ import logging
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from importlib import metadata
 from pathlib import Path
 
 from dotenv import dotenv_values
+
+
+def version() -> str:
+    """The installed package's version (pyproject.toml), "unknown" when run from a bare tree."""
+    try:
+        return metadata.version("tictactoe")
+    except metadata.PackageNotFoundError:
+        return "unknown"
 
 _LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 from discord.ext import commands
 
+from bot.config import version
 from bot.storage.base import StorageError
 
 if TYPE_CHECKING:
@@ -67,7 +68,7 @@ class Ops(commands.Cog):
             await asyncio.wait_for(self.bot.store.load_game(0), timeout=PROBE)
         except (StorageError, TimeoutError) as exc:
             problems["storage"] = str(exc) or f"no answer within {PROBE:g} s"
-        body: dict[str, Any] = {"ok": not problems, **problems}
+        body: dict[str, Any] = {"ok": not problems, "version": version(), **problems}
         return web.Response(
             status=503 if problems else 200, text=json.dumps(body), content_type="application/json"
         )

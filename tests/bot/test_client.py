@@ -13,7 +13,7 @@ import simcord
 from simcord import Env
 
 from bot.client import GC_THRESHOLDS, create_bot
-from bot.config import Settings
+from bot.config import Settings, version
 
 # What a board in a channel needs, and for boards moved by reactions adding them and removing
 # the ones read; nothing more (no administrator, no embeds).
@@ -41,6 +41,8 @@ async def test_the_invite_link_is_logged_on_ready(
     finally:
         await bot.release()
 
+    started = [r.getMessage() for r in caplog.records if "logged in as" in r.getMessage()]
+    assert started and started[0].startswith(f"tictactoe {version()}: logged in as")
     lines = [r.getMessage() for r in caplog.records if "invite link" in r.getMessage()]
     assert len(lines) == 2
     url = lines[0][lines[0].index("https://") :]

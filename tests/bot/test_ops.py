@@ -12,7 +12,7 @@ import pytest
 from aiohttp import web
 from simcord import Env
 
-from bot.config import Settings, load_settings
+from bot.config import Settings, load_settings, version
 from bot.metrics import Metrics
 from tests.bot.game_support import board_message, guild_with
 from tests.bot.test_storage_trouble import locked
@@ -60,7 +60,8 @@ async def test_healthy_bot_and_its_metrics(simcord_env: Env, settings: Settings)
     """A connected bot with a working database is healthy; a game started shows as live, a move
     refused by a locked database counts as a storage error, and saves of that game after it as
     retries (failed or saved)."""
-    assert await get(simcord_env, "/healthz") == (200, '{"ok": true}')
+    assert await get(simcord_env, "/healthz") == (200, f'{{"ok": true, "version": "{version()}"}}')
+    assert version() == "1.0.0"  # the installed package's, as pyproject.toml says
     _, channel, (alice, bob) = guild_with(simcord_env, "alice", "bob")
     await alice.slash(channel, "tictactoe", opponent=bob)
     message = board_message(channel)
