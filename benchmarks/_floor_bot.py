@@ -20,7 +20,7 @@ of its own.
 Every floor runs with the bot's collector settings (its start-up heap frozen once ready, the
 same thresholds, or ``--gc``'s as the bot's), so what is compared is the code, not the
 collector: with Python's own thresholds a floor spent half its CPU in collections in 500-game
-bursts (README, "Against the floor").
+bursts (docs/figures.md, "Against the floor").
 """
 
 from __future__ import annotations

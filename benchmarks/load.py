@@ -426,7 +426,7 @@ def fmt(value: float, digits: int = 1) -> str:
 def print_tables(
     runs: list[dict[str, Any]], memory: list[dict[str, Any]], engines: list[dict[str, Any]]
 ) -> None:
-    """The markdown tables the README shows."""
+    """The markdown tables docs/figures.md shows."""
     if runs:
         print(
             "| mode | Discord | board | games | interactions | moves | ack p50 ms | ack p99 ms "

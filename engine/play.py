@@ -14,8 +14,8 @@ Levels, weakest first (every level takes a win in one whenever it has one):
 A gentler level's good move is a perfect one where that costs no search: on 3x3 (a table) and on
 the opening book's lines. Elsewhere on a big board it is the cell the solver would try first, the
 one that builds and blocks the most lines: microseconds, where a search cut off at a budget played
-worse (README, Levels). Only ``unbeatable`` searches, for up to MOVE_BUDGET, and past that plays
-the best move found so far.
+worse (docs/engine.md, Levels). Only ``unbeatable`` searches, for up to MOVE_BUDGET, and past
+that plays the best move found so far.
 """
 
 from __future__ import annotations

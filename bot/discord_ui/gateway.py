@@ -4,7 +4,8 @@ The bot answers a message that mentions it (one line pointing to /tictactoe) and
 deleted board; it reads no edit and keeps no message cache. Left as they are, discord.py's
 parsers build a whole message, every component of a board included, for each MESSAGE_UPDATE,
 which the bot's own board edits bring back after every click, and for every message posted
-where the bot can see it. Measured: `benchmarks/load.py --modes pays` (README, "Under load").
+where the bot can see it. Measured: `benchmarks/load.py --modes pays` (docs/figures.md,
+"Under load").
 """
 
 from __future__ import annotations

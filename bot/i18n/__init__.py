@@ -6,8 +6,8 @@ the edge, in the language of whoever reads them. A message keeps its values apar
 (``{player}`` placeholders, filled after translation), so a translator can move them around.
 
 A Discord locale (``pt-BR``) is looked up as ``pt_BR``, then its base language ``pt``, then falls
-back to the English source text. Catalogs are compiled with Babel (see the README's
-"Translating"); at run time only the standard library's ``gettext`` reads them.
+back to the English source text. Catalogs are compiled with Babel (see docs/translating.md);
+at run time only the standard library's ``gettext`` reads them.
 """
 
 from __future__ import annotations

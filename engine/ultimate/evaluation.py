@@ -6,7 +6,7 @@ cells are filled at random, each by that side with probability `Weights.fill` (e
 filling; a won board is 1 and a closed one 0). A line of boards is worth the product of its three
 chances. The score adds the lines of the side to move, minus the opponent's, plus a smaller share
 for each board alone (the centre and corners weigh more) and a bonus for the side that may choose
-its board. The weights were set by self-play (README, Ultimate: "Tuning").
+its board. The weights were set by self-play (docs/engine.md, Ultimate tic-tac-toe: "Tuning").
 """
 
 from __future__ import annotations

@@ -12,8 +12,8 @@ Levels, gentlest first:
 The safety rules narrow the moves the search chooses from: win the game in one whenever possible,
 and never leave the opponent a win of the game in one that some move stops. Small boards are
 left to the search: made strict rules (take a small board in one whenever possible, never leave
-one that some move stops), they cost most of the strength (README, Ultimate). Every level takes a
-win of the game in one.
+one that some move stops), they cost most of the strength (docs/engine.md, Ultimate
+tic-tac-toe). Every level takes a win of the game in one.
 """
 
 from __future__ import annotations

@@ -40,7 +40,7 @@ MAX_ID = 2**63 - 1  # the largest id a game can have (SQLite's integer)
 # Seconds a click's response waits for the bot's reply where the engine searches: answered by
 # then, both moves go in the one response; else the player's move is shown at once and the
 # reply follows in an edit. None: each kind's own wait (``Kind.reply_wait``, chosen by
-# measurement: README, "Under load"); tests set 0 to show every such reply in an edit.
+# measurement: docs/figures.md, "Under load"); tests set 0 to show every such reply in an edit.
 REPLY_WAIT: float | None = None
 
 

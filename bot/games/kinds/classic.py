@@ -33,8 +33,9 @@ class Classic(Kind):
     name: ClassVar[str] = "classic"
     levels: ClassVar[tuple[str, ...]] = engine.LEVELS
     strongest: ClassVar[str] = "unbeatable"
-    # On 4x4 and 5x5 the click's response waits this long for the engine's reply (README,
-    # "Under load"): nearly every reply needs no search and comes in well under a millisecond.
+    # On 4x4 and 5x5 the click's response waits this long for the engine's reply
+    # (docs/figures.md, "Under load"): nearly every reply needs no search and comes in well
+    # under a millisecond.
     reply_wait: ClassVar[float] = 0.05
     budget: ClassVar[float] = engine.MOVE_BUDGET
 

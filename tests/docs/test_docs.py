@@ -1,0 +1,54 @@
+"""The README and the documentation site: short, every link resolves, the site builds strict."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+README = ROOT / "README.md"
+LINK = re.compile(r"\]\(([^)#]+)(#[^)]*)?\)")
+
+
+def test_the_readme_is_short_and_starts_with_the_two_commands() -> None:
+    lines = README.read_text(encoding="utf-8").split("\n")
+    assert len(lines) <= 200
+    commands = [line for line in lines[:20] if line.startswith("python3 -m venv .venv")]
+    assert commands[0].endswith("tictactoe-bot playground")
+    assert commands[1].endswith(".venv/bin/python -m pytest -q")
+
+
+def test_every_relative_link_of_the_readme_and_the_changelog_exists() -> None:
+    for page in (README, ROOT / "CHANGELOG.md"):
+        for target, _anchor in LINK.findall(page.read_text(encoding="utf-8")):
+            if not target.startswith(("http://", "https://")):
+                assert (page.parent / target).exists(), f"{page.name}: {target}"
+
+
+def test_the_version_has_a_changelog_entry() -> None:
+    version = re.search(r'^version = "(.+)"', (ROOT / "pyproject.toml").read_text(), re.M)
+    assert version is not None
+    assert f"## [{version[1]}] - " in (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+
+
+def test_the_site_builds_in_strict_mode(tmp_path: Path) -> None:
+    try:
+        import mkdocs  # noqa: F401
+    except ImportError:
+        if os.environ.get("CI") == "true":
+            raise
+        pytest.skip('MkDocs is not installed: pip install -e ".[docs]"')
+    built = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert built.returncode == 0, built.stderr
+    assert (tmp_path / "operating" / "index.html").is_file()
