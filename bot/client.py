@@ -32,8 +32,8 @@ EXTENSIONS = ("bot.cogs.games", "bot.cogs.stats", "bot.cogs.ops")
 # The collector's thresholds once the bot is ready (allocations before a young collection, then
 # collections of each generation before the next one's). Measured (`load.py --modes gc`,
 # docs/figures.md, "Under load"): Python's (700, 10, 10) collects about 700 times in a
-# 500-game 3x3 burst; 20,000 about 10 times, with 15% less CPU per interaction; 50,000 saves little more and nearly
-# doubles the resident memory per live game.
+# 500-game 3x3 burst; 20,000 about 10 times, with 15% less CPU per interaction; 50,000 saves
+# little more and nearly doubles the resident memory per live game.
 GC_THRESHOLDS = (20_000, 10, 10)
 IDENTIFY_SPACING = 5.0  # seconds between two identifies, as Discord asks
 # Seconds for the first contact with Discord (log in, then set up): past it, Discord is out of
