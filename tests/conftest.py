@@ -1,8 +1,11 @@
-"""Fixtures shared by every test folder: a real PostgreSQL server started once per run."""
+"""Fixtures shared by every test folder: a real PostgreSQL server started once per run, and a
+watch on the bot's log that fails any test whose bot logged a traceback it did not cause on
+purpose (a traceback in the bot's log means a bug; expected conditions are one line)."""
 
 from __future__ import annotations
 
 import itertools
+import logging
 import os
 import subprocess
 from collections.abc import AsyncIterator, Iterator
@@ -45,3 +48,31 @@ async def postgres_url(postgres_server: PgServer) -> AsyncIterator[str]:
         await admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
     finally:
         await admin.close()
+
+
+class _Tracebacks(logging.Handler):
+    """Keeps every record of the bot's and discord.py's loggers that carries a traceback."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.found: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.exc_info and record.name.split(".")[0] in ("bot", "discord"):
+            self.found.append(record)
+
+
+@pytest.fixture(autouse=True)
+def no_tracebacks_in_the_bots_log(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Fail a test whose bot (in this process) logged a traceback, unless the test is marked
+    ``tracebacks`` (it breaks something on purpose and checks what is logged)."""
+    watch = _Tracebacks()
+    root = logging.getLogger()
+    root.addHandler(watch)
+    try:
+        yield
+    finally:
+        root.removeHandler(watch)
+    if watch.found and request.node.get_closest_marker("tracebacks") is None:
+        lines = [f"{r.name}: {r.getMessage()} ({r.exc_info[0].__name__})" for r in watch.found]
+        pytest.fail("the bot logged a traceback:\n" + "\n".join(lines), pytrace=False)

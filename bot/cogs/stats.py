@@ -100,7 +100,7 @@ class StatsCog(commands.Cog):
         try:
             return await asyncio.wait_for(read, READ_BUDGET)
         except (StorageError, TimeoutError) as error:
-            log.error("stats read failed: %s", error)
+            log.debug("stats read failed: %s", error)
             await replies.tell(interaction, STORAGE_APOLOGY)
             return None
 

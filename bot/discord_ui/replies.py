@@ -42,8 +42,8 @@ async def tell_safely(interaction: Interaction, text: Text | str) -> None:
     """A private answer that may fail (Discord down, token expired): logged, not raised."""
     try:
         await tell(interaction, text)
-    except discord.HTTPException:
-        log.warning("could not answer interaction %s", interaction.id, exc_info=True)
+    except discord.HTTPException as exc:  # an expected condition: one line, no traceback
+        log.warning("could not answer interaction %s: %s", interaction.id, exc)
 
 
 async def apologize(interaction: Interaction, text: Text | str = SORRY) -> None:

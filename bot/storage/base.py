@@ -2,15 +2,52 @@
 
 from __future__ import annotations
 
+import logging
+import time
 from typing import Protocol
 
 from bot.games.record import GameRecord
 from bot.games.settings import ServerSettings
 from bot.games.stats import LeaderboardRow, PlayerStats
 
+log = logging.getLogger(__name__)
+
 
 class StorageError(Exception):
     """Storage failed; the message is one line saying what and where, the cause is chained."""
+
+
+class Outage:
+    """Whether the database answers, told in two log lines: one when it stops answering, one
+    when it answers again. The calls that fail meanwhile log nothing more than debug lines (each
+    caller says what it could not do), so an outage of an hour is two lines, not thousands.
+
+    A store calls `failed` with each StorageError of a call that reached for the database, and
+    `answered` after a call that succeeded while `since` is set (only then: a plain attribute
+    check on every call, no call at all while the database answers).
+    """
+
+    def __init__(self) -> None:
+        self.since: float | None = None  # monotonic time of the first failure, while down
+        self.failures = 0
+
+    def failed(self, error: StorageError) -> None:
+        """A call failed: the first one of an outage is said, the others counted."""
+        self.failures += 1
+        if self.since is None:
+            self.since = time.monotonic()
+            log.error("the database stopped answering: %s", error)
+
+    def answered(self) -> None:
+        """A call succeeded: the end of an outage is said once."""
+        if self.since is None:
+            return
+        log.info(
+            "the database answers again after %.1f s (%d calls failed meanwhile)",
+            time.monotonic() - self.since,
+            self.failures,
+        )
+        self.since, self.failures = None, 0
 
 
 class Store(Protocol):

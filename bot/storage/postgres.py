@@ -3,11 +3,8 @@
 The same guarantees as the SQLite store: a save returns once committed; a result is counted once
 (the game's row is locked with ``SELECT ... FOR UPDATE`` and its old status read under the lock);
 ratings are locked in user id order, so two games ending at once both count; the schema is
-migrated at start under an advisory lock, so processes starting together migrate once. The games
-at once in a channel are counted by the process holding the channel's server (one shard, one
-process).
-
-Every failure becomes :class:`StorageError` with a one-line message that names the server (never
+migrated at start under an advisory lock, so processes starting together migrate once. Every
+failure becomes :class:`StorageError` with a one-line message that names the server (never
 its password), the cause chained. A transaction that fails because its idle connection died (the
 server restarted) is retried once on a fresh connection: nothing of it had been sent.
 """
@@ -27,7 +24,7 @@ from bot.games.record import GameRecord, Status
 from bot.games.settings import ServerSettings
 from bot.games.stats import LeaderboardRow, PlayerStats
 from bot.storage import pg_queries, pg_schema
-from bot.storage.base import StorageError
+from bot.storage.base import Outage, StorageError
 from bot.storage.schema import RESULT_ENDINGS, guild_key
 
 log = logging.getLogger(__name__)
@@ -63,6 +60,7 @@ class PostgresStore:
         self.timeout = timeout
         self.pool_size = pool_size
         self._pool: asyncpg.Pool | None = None
+        self.outage = Outage()  # says when the database stops answering, and when it is back
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -229,6 +227,19 @@ class PostgresStore:
         """
         if self._pool is None:
             raise StorageError(f"the database {self.where} is not open")
+        try:
+            result = await self._attempts(what, body, single)
+        except StorageError as exc:
+            if not isinstance(exc.__cause__, pg_queries.StaleGame):  # not an outage
+                self.outage.failed(exc)
+            raise
+        if self.outage.since is not None:
+            self.outage.answered()
+        return result
+
+    async def _attempts(self, what: str, body: Callable[[Any], Awaitable[T]], single: bool) -> T:
+        """`_transaction`'s tries: a dead idle connection or a deadlock is tried again."""
+        assert self._pool is not None
         for attempt in range(1, RETRIES + 1):
             started = False
             try:

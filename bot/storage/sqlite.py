@@ -1,14 +1,10 @@
 """Game storage in one SQLite file, run on one dedicated thread so the event loop never blocks.
 
-Durability: the database runs in WAL mode with ``synchronous=FULL``. Every commit (every saved
-move) is fsynced to the write-ahead log before ``save_game`` returns, so a move the board shows
-survives a crash of the process *and* a power loss. ``NORMAL`` would only survive the process
-dying; a move would then be lost on power failure although players had already seen it.
-
-The tables, their migrations and the row conversions are in ``schema``, the SQL in ``queries``.
-
-Every SQLite error becomes :class:`StorageError` with a one-line message (the cause chained),
-after the transaction has been rolled back.
+Durability: WAL mode with ``synchronous=FULL``: every commit (every saved move) is fsynced to the
+write-ahead log before ``save_game`` returns, so a move the board shows survives a crash of the
+process *and* a power loss (``NORMAL`` would lose it on power failure). The tables, migrations
+and row conversions are in ``schema``, the SQL in ``queries``. Every SQLite error becomes
+:class:`StorageError` with a one-line message (the cause chained), after a rollback.
 """
 
 from __future__ import annotations
@@ -26,7 +22,7 @@ from bot.games.record import GameRecord
 from bot.games.settings import ServerSettings
 from bot.games.stats import LeaderboardRow, PlayerStats
 from bot.storage import queries, schema
-from bot.storage.base import StorageError
+from bot.storage.base import Outage, StorageError
 
 log = logging.getLogger(__name__)
 
@@ -39,18 +35,16 @@ BATCH = 32
 
 
 class SQLiteStore:
-    """The bot's ``Store`` on a SQLite file (created, with its folder, if absent).
-
-    All SQLite work runs on one worker thread owning one connection, so writes are serialized
-    and never run on the event loop. ``busy_timeout`` is how long (seconds) to wait for another
-    process's lock before failing with StorageError.
-    """
+    """The bot's ``Store`` on a SQLite file (created, with its folder, if absent). All SQLite
+    work runs on one thread owning one connection, so writes are serialized, never on the event
+    loop; ``busy_timeout``: seconds to wait for another process's lock before StorageError."""
 
     def __init__(self, path: str | Path, *, busy_timeout: float = 5.0) -> None:
         self.path = Path(path)
         self.busy_timeout = busy_timeout
         self._executor: ThreadPoolExecutor | None = None
         self._conn: sqlite3.Connection | None = None  # touched only on the worker thread
+        self.outage = Outage()  # says when the database stops answering, and when it is back
         self._queue: Queued = []  # saves (and ids asked for: None) not yet written
         self._batch: asyncio.Future[list[int | None]] | None = None  # being written now
 
@@ -60,7 +54,8 @@ class SQLiteStore:
         """Create or migrate the database; raises StorageError if it cannot be used."""
         if self._executor is None:
             self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite")
-        await self._run(self._open)
+        # Not through `_run`: a database that cannot be opened is a start-up failure, said once.
+        await asyncio.get_running_loop().run_in_executor(self._executor, self._open)
 
     async def close(self) -> None:
         """Write the queued saves, checkpoint the log, close the connection, stop the thread."""
@@ -86,12 +81,9 @@ class SQLiteStore:
 
     async def save_game(self, game: GameRecord) -> None:
         """Upsert the game, counting its result the first time it finishes; return once committed.
-
-        Saves (and ids asked for) that arrive while others are being written go together into
-        the next transaction (group commit): one fsync for all of them, applied in the order
-        they came. If that transaction fails, none of them is written and each gets the
-        StorageError.
-        """
+        Saves (and ids asked for) that arrive while others are being written go together into the
+        next transaction (group commit): one fsync for all, in the order they came; if it fails,
+        none is written and each gets the StorageError."""
         rules.check(game)
         await self._queued(game)
 
@@ -112,10 +104,8 @@ class SQLiteStore:
     async def leaderboard(
         self, guild_id: int | None, *, limit: int = 10, kind: str = "classic"
     ) -> list[LeaderboardRow]:
-        """Players with at least one rated game, best rating first.
-
-        Ties go to the player with more rated games, then to the lower user id.
-        """
+        """Players with at least one rated game, best rating first (ties: more rated games, then
+        the lower user id)."""
         return await self._run(self._leaderboard, schema.guild_key(guild_id), limit, kind)
 
     async def server_settings(self) -> dict[int, ServerSettings]:
@@ -154,6 +144,10 @@ class SQLiteStore:
         """Answer everyone waiting on a written batch, then write what queued up meanwhile."""
         self._batch = None
         error = written.exception()
+        if isinstance(error, StorageError):
+            self.outage.failed(error)
+        elif error is None and self.outage.since is not None:
+            self.outage.answered()
         results = written.result() if error is None else [None] * len(batch)
         for (_, done), result in zip(batch, results, strict=True):
             if done.done():
@@ -171,7 +165,14 @@ class SQLiteStore:
     async def _run(self, fn: Callable[..., T], *args: Any) -> T:
         if self._executor is None:
             raise StorageError(f"the database {self.path} is not open")
-        return await asyncio.get_running_loop().run_in_executor(self._executor, fn, *args)
+        try:
+            result = await asyncio.get_running_loop().run_in_executor(self._executor, fn, *args)
+        except StorageError as exc:
+            self.outage.failed(exc)
+            raise
+        if self.outage.since is not None:
+            self.outage.answered()
+        return result
 
     def _db(self) -> sqlite3.Connection:
         if self._conn is None:

@@ -108,4 +108,6 @@ async def test_two_shard_processes_share_one_database(
     assert [len(row["moves"].split(",")) for row in stored] == [3, 3]
     assert {row["id"] for row in stored} == {g.game_id for g in games}
     errors = [line for bot in bots for line in bot.errors()]
-    assert all("could not save" in line for line in errors), errors
+    # The outage, said once by the process that met it (each failed call is a debug line).
+    assert all("the database stopped answering: cannot save" in line for line in errors), errors
+    assert len(errors) <= len(bots)

@@ -113,14 +113,15 @@ class LocalBot:
             self.process.wait()
 
     async def stop(self) -> None:
-        """Stop as Ctrl-C does; SIGKILL what is left after `WAIT` seconds."""
-        if self.process is None or self.process.poll() is not None:
-            return
-        os.killpg(self.process.pid, signal.SIGINT)
-        give_up = time.monotonic() + WAIT
-        while self.process.poll() is None and time.monotonic() < give_up:
-            await asyncio.sleep(0.05)
-        self.kill()
+        """Stop as Ctrl-C does; SIGKILL what is left after `WAIT` seconds. A traceback in the
+        bot's log fails the test: expected conditions are one line, a traceback is a bug."""
+        if self.process is not None and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGINT)
+            give_up = time.monotonic() + WAIT
+            while self.process.poll() is None and time.monotonic() < give_up:
+                await asyncio.sleep(0.05)
+            self.kill()
+        assert "Traceback" not in self.log(), f"the bot logged a traceback:\n{self.log()}"
 
 
 class Table:

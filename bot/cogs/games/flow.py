@@ -118,8 +118,8 @@ class GameFlow:
                 if not rules.is_live(game):
                     self._boards.pop(game.id, None)
                 return True
-            except discord.HTTPException:
-                log.warning("editing game %s via its interaction failed", game.id, exc_info=True)
+            except discord.HTTPException as exc:  # its token died, or Discord failed: one line
+                log.warning("editing game %s via its interaction failed: %s", game.id, exc)
         if game.interactions_only:
             log.info("game %s is shown at its next click: no interaction reaches it", game.id)
             return False
@@ -148,8 +148,8 @@ class GameFlow:
         that is behind catches up where only interactions reach it. False if Discord refused."""
         try:
             await interaction.response.edit_message(view=board.view(game))
-        except discord.HTTPException:
-            log.warning("could not show game %s with a click", game.id, exc_info=True)
+        except discord.HTTPException as exc:
+            log.warning("could not show game %s with a click: %s", game.id, exc)
             return False
         self.games.behind(game.id, behind=False)
         self.note_board(game, interaction)
@@ -179,7 +179,7 @@ class GameFlow:
         try:
             after = await self.commit(after)
         except StorageError as exc:
-            log.error("could not save game %s: %s", after.id, exc)
+            log.debug("could not save game %s: %s", after.id, exc)
             await replies.tell(interaction, NOT_SAVED)
             return Shown.NOT_SAVED
         try:
@@ -207,8 +207,8 @@ class GameFlow:
                 await interaction.response.defer()
                 self.note_board(game, interaction)
                 return Shown.ON_BOARD
-            except discord.HTTPException:
-                log.warning("could not acknowledge interaction %s", interaction.id, exc_info=True)
+            except discord.HTTPException as exc:
+                log.warning("could not acknowledge interaction %s: %s", interaction.id, exc)
                 return Shown.SAVED
         await replies.tell_safely(interaction, UNSHOWN)
         return Shown.SAVED
@@ -226,7 +226,7 @@ class GameFlow:
         try:
             await self.store.save_game(dropped)
         except StorageError as exc:
-            log.error("could not mark game %s abandoned: %s", game.id, exc)
+            log.debug("could not mark game %s abandoned: %s", game.id, exc)
             self._save_later(game.id, lambda _: dropped, None, "the abandoned board")
 
     def _save_later(
@@ -277,7 +277,7 @@ class GameFlow:
                 try:
                     after = await self.commit(rules.play(current, cell))
                 except StorageError as exc:
-                    log.error("could not save the engine's move in game %s: %s", game_id, exc)
+                    log.debug("could not save the engine's move in game %s: %s", game_id, exc)
                     replay = retry.engine_move(current.moves, cell)
 
                     async def show(stored: GameRecord) -> None:

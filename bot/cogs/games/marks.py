@@ -128,7 +128,7 @@ class MarkCog(commands.Cog):
         try:
             await self.store.save_server_settings(guild_id, after)
         except StorageError as exc:
-            log.error("could not reset the deleted marks of server %s: %s", guild_id, exc)
+            log.debug("could not reset the deleted marks of server %s: %s", guild_id, exc)
             return
         self.servers[guild_id] = after
         log.info("server %s deleted the emoji of %s; back to the default", guild_id, list(reset))
@@ -142,6 +142,6 @@ class MarkCog(commands.Cog):
             try:
                 game = await self.flow.commit(game, clock=False)
             except StorageError as exc:
-                log.error("could not reset the deleted marks of game %s: %s", game_id, exc)
+                log.debug("could not reset the deleted marks of game %s: %s", game_id, exc)
                 return
             await self.flow.publish(game)

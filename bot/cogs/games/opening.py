@@ -58,7 +58,7 @@ async def open_game(
             game = await flow.commit(game)
     except StorageError as exc:
         flow.games.release(channel_id)
-        log.error("could not open a game in channel %s: %s", channel_id, exc)
+        log.debug("could not open a game in channel %s: %s", channel_id, exc)
         await replies.tell(interaction, NOT_SAVED)
         return None
     except BaseException:
@@ -116,6 +116,6 @@ async def _note_message(flow: GameFlow, game_id: int, message_id: int) -> GameRe
             noted = await flow.commit(noted)
         except StorageError as exc:
             # The game goes on in memory; only a restart would lose track of its message.
-            log.error("could not store the message id of game %s: %s", game_id, exc)
+            log.debug("could not store the message id of game %s: %s", game_id, exc)
             flow.games.put(noted)
         return noted

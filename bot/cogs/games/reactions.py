@@ -114,7 +114,7 @@ class ReactionCog(commands.Cog):
             try:
                 game = await self.flow.commit(dataclasses.replace(game, look=look), clock=False)
             except StorageError as exc:
-                log.error("could not give game %s its buttons: %s", game_id, exc)
+                log.debug("could not give game %s its buttons: %s", game_id, exc)
                 return
             await self.flow.publish(game)
 
@@ -170,7 +170,7 @@ class ReactionCog(commands.Cog):
             try:
                 after = await self.flow.commit(await self.flow.with_reply(result))
             except StorageError as exc:
-                log.error("could not save the move by reaction in game %s: %s", game_id, exc)
+                log.debug("could not save the move by reaction in game %s: %s", game_id, exc)
                 return None
             self._picked.pop(game_id, None)
             await self.flow.publish(after)

@@ -73,7 +73,7 @@ async def save_later(
                 try:
                     stored = await commit(after)
                 except StorageError as exc:
-                    log.warning("%s of game %s: try %d failed: %s", what, game_id, attempt, exc)
+                    log.debug("%s of game %s: try %d failed: %s", what, game_id, attempt, exc)
                     continue
                 log.info("%s of game %s saved after %d tries", what, game_id, attempt + 1)
                 games.unsaved(game_id, waiting=False)

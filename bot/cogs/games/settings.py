@@ -263,7 +263,7 @@ class SettingsCog(commands.Cog):
         try:
             await self.store.save_server_settings(guild_id, after)
         except StorageError as exc:
-            log.error("could not save the settings of server %s: %s", guild_id, exc)
+            log.debug("could not save the settings of server %s: %s", guild_id, exc)
             await replies.tell(interaction, NOT_SAVED)
             return
         self.servers[guild_id] = after

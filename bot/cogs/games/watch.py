@@ -104,7 +104,7 @@ class BoardWatch(commands.Cog):
         try:
             return await self.flow.commit(dataclasses.replace(game, deadline=None))
         except StorageError as exc:
-            log.warning("the database is still away for game %s: %s", game.id, exc)
+            log.debug("the database is still away for game %s: %s", game.id, exc)
             return None
 
     async def _expire(self, game: GameRecord) -> GameRecord | None:
@@ -121,7 +121,7 @@ class BoardWatch(commands.Cog):
         try:
             return await self.flow.commit(after)
         except StorageError as exc:
-            log.error("could not save the end of game %s: %s", game.id, exc)
+            log.debug("could not save the end of game %s: %s", game.id, exc)
             return None
 
     # ------------------------------------------------------- deleted boards
