@@ -14,12 +14,19 @@ import zlib
 
 from engine.rules import rules
 
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing at run time
+if TYPE_CHECKING:
+    from fractions import Fraction
+
+    from engine.traps import Expect
+
 DATA = os.path.join(os.path.dirname(__file__), "data", "small3.bin")
 _POSITIONS = 4520  # running reachable 3x3 positions
 
 # (x, o) of every running reachable position -> (exact value, wins in one, blocks, optimal moves,
 # a weight per optimal move).
 Entry = tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+Key = tuple[int, int]  # (x, o)
 _TABLE: dict[tuple[int, int], Entry] = {}
 
 
@@ -93,19 +100,87 @@ def build() -> dict[tuple[int, int], Entry]:
                 best, optimal = value, [cell]
             elif value == best:
                 optimal.append(cell)
-        # Among equally good moves, favour those that leave the opponent more ways to go wrong:
-        # still a random choice with rng (weighted by 1 + the opponent's losing replies).
-        weights = []
-        for cell in optimal:
-            after = me | 1 << cell
-            reply = out.get((opp, after) if x_moves else (after, opp))
-            replies = len(_cells(full & ~(after | opp)))
-            weights.append(1 + (replies - len(reply[3]) if reply is not None else 0))
-        out[key] = (best, _cells(mine), _cells(theirs), tuple(optimal), tuple(weights))
+        out[key] = (best, _cells(mine), _cells(theirs), tuple(optimal), ())
         return best
 
     solve(0, 0, True)
+    _weigh(out, lines, full)
     return out
+
+
+def _weigh(out: dict[tuple[int, int], Entry], lines: tuple[int, ...], full: int) -> None:
+    """Weight 1 for each optimal move that sets the best trap (engine.traps), 0 for the others."""
+    # Imported here: reading the shipped table needs neither.
+    from fractions import Fraction
+
+    from engine import traps
+
+    def moves(key: Key) -> tuple[int, ...]:
+        return out[key][3]
+
+    def won(mask: int) -> bool:
+        return any(line & mask == line for line in lines)
+
+    def replies(key: Key, cell: int) -> tuple[list[Key], list[Expect]]:
+        x, o = key
+        x_moves = x.bit_count() == o.bit_count()
+        me, opp = (x, o) if x_moves else (o, x)
+        after = me | 1 << cell
+        left = 9 - (after | opp).bit_count()
+        if won(after):
+            return [], [(Fraction(1), Fraction(left))]
+        if not left:
+            return [], [traps.DRAW]
+        going: list[Key] = []
+        ended: list[Expect] = []
+        for reply in _cells(full & ~(after | opp)):
+            theirs = opp | 1 << reply
+            if won(theirs):
+                ended.append(traps.LOSS)
+            elif left == 1:
+                ended.append(traps.DRAW)
+            else:
+                going.append((after, theirs) if x_moves else (theirs, after))
+        return going, ended
+
+    memo: dict[Key, tuple[Expect, tuple[int, ...]]] = {}
+    for key, (value, wins, blocks, optimal, _) in out.items():
+        chosen = traps.expectimax(key, moves, replies, memo)[1]
+        weights = tuple(int(cell in chosen) for cell in optimal)
+        out[key] = (value, wins, blocks, optimal, weights)
+
+
+def uniform_wins(choose: str) -> tuple[Fraction, Fraction]:
+    """The exact share of games won against a player who picks uniformly among the legal moves,
+    as X and as O, by a player who keeps the exact value and, among such moves, plays the best
+    for it ("best": the most any never-losing strategy wins) or uniformly among the moves
+    `unbeatable` may play ("engine")."""
+    from fractions import Fraction
+    from functools import cache
+
+    from engine.board import Board
+
+    tab = table()
+
+    @cache
+    def win(x: int, o: int) -> Fraction:
+        _, wins, _, optimal, weights = tab[x, o]
+        if wins:
+            return Fraction(1)
+        board = Board(3, 3, x, o)
+        if choose == "best":
+            return max(uniform(board.play(c)) for c in optimal)
+        chosen = [c for c, w in zip(optimal, weights, strict=True) if w]
+        return sum((uniform(board.play(c)) for c in chosen), Fraction(0)) / len(chosen)
+
+    def uniform(board: Board) -> Fraction:
+        if board.outcome() is not None:
+            return Fraction(0)
+        moves = board.legal_moves()
+        after = [board.play(c) for c in moves]
+        return sum((win(a.x, a.o) for a in after if a.outcome() is None), Fraction(0)) / len(moves)
+
+    return win(0, 0), uniform(Board.empty(3))
 
 
 _CELLS = tuple(tuple(c for c in range(9) if mask >> c & 1) for mask in range(512))
