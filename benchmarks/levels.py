@@ -50,6 +50,20 @@ def counts(
     return out
 
 
+def _exact_3x3() -> None:
+    """Print unbeatable's exact wins on 3x3 against each opponent, with the limit for each."""
+    print("\nExact (engine.small.wins_against): unbeatable's wins, and the most a player who")
+    print("keeps the exact value can win against that opponent; as X / as O / both, %\n")
+    print("| against | unbeatable | the limit |")
+    print("|---|---|---|")
+    for opponent in ("uniform", "easy", "medium", "hard"):
+        cols = []
+        for best in (False, True):
+            x, o = (100 * float(p) for p in small.wins_against(opponent, best=best))
+            cols.append(f"{x:.2f} / {o:.2f} / {(x + o) / 2:.2f}")
+        print(f"| {opponent} | {cols[0]} | {cols[1]} |")
+
+
 def main() -> None:
     """Play every pair and print the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -63,19 +77,14 @@ def main() -> None:
     start = time.perf_counter()
     if args.sides:
         print(f"{args.size}x{args.size} k={k}, unbeatable against the uniform player\n")
-        print("| side | games | win / draw / loss % | the engine, exact | the limit, exact |")
-        print("|---|---|---|---|---|")
-        three = (args.size, k) == (3, 3)
-        limits = dict(zip("XO", small.uniform_wins("best"), strict=True)) if three else {}
-        exact = dict(zip("XO", small.uniform_wins("engine"), strict=True)) if three else {}
+        print("| side | games | win / draw / loss % |")
+        print("|---|---|---|")
         for side in "XO":
-            w, d, loss = counts(
-                "unbeatable", "random", args.sides, args.size, args.k, args.seed, side
-            )
-            rates = " / ".join(f"{100 * c / args.sides:.2f}" for c in (w, d, loss))
-            limit = f"{100 * float(limits[side]):.2f}" if side in limits else "-"
-            mine = f"{100 * float(exact[side]):.2f}" if side in exact else "-"
-            print(f"| {side} | {args.sides} | {rates} | {mine} | {limit} |")
+            c = counts("unbeatable", "random", args.sides, args.size, args.k, args.seed, side)
+            rates = " / ".join(f"{100 * n / args.sides:.2f}" for n in c)
+            print(f"| {side} | {args.sides} | {rates} |")
+        if (args.size, k) == (3, 3):
+            _exact_3x3()
     else:
         print(f"{args.size}x{args.size} k={k}, {args.games} games per pair (half as X, half as O)")
         print("win / draw / loss % of the row's level against the column's player\n")

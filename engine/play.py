@@ -43,7 +43,7 @@ MOVE_BUDGET = 0.9
 LEVELS: tuple[Level, ...] = ("easy", "medium", "hard", "unbeatable")
 
 # (chance of a random move, chance of blocking a win in one) per level.
-_MISTAKES = {
+MISTAKES = {
     "easy": (0.7, 0.5),
     "medium": (0.4, 1.0),
     "hard": (0.25, 1.0),
@@ -93,7 +93,7 @@ def quick_move(
 def _choose(
     board: Board, level: str, rng: random.Random | None, deadline: float | None, *, search: bool
 ) -> int | None:
-    if level not in _MISTAKES:
+    if level not in MISTAKES:
         raise IllegalMoveError(f"unknown level {level!r}; expected one of {', '.join(LEVELS)}")
     if board.size == 3 and board.k == 3:
         entry = small.table().get((board.x, board.o))
@@ -135,7 +135,7 @@ def _with_mistakes(
 ) -> int | None:
     if wins:
         return _pick(wins, rng)
-    mistake, block = _MISTAKES[level]
+    mistake, block = MISTAKES[level]
     if rng is not None:
         chance = rng
     else:

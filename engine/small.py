@@ -18,8 +18,6 @@ TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing at ru
 if TYPE_CHECKING:
     from fractions import Fraction
 
-    from engine.traps import Expect
-
 DATA = os.path.join(os.path.dirname(__file__), "data", "small3.bin")
 _POSITIONS = 4520  # running reachable 3x3 positions
 
@@ -104,61 +102,32 @@ def build() -> dict[tuple[int, int], Entry]:
         return best
 
     solve(0, 0, True)
-    _weigh(out, lines, full)
+    _weigh(out, lines)
     return out
 
 
-def _weigh(out: dict[tuple[int, int], Entry], lines: tuple[int, ...], full: int) -> None:
-    """Weight 1 for each optimal move that sets the best trap (engine.traps), 0 for the others."""
-    # Imported here: reading the shipped table needs neither.
-    from fractions import Fraction
+def _weigh(out: dict[tuple[int, int], Entry], lines: tuple[int, ...]) -> None:
+    """Fill in the weight of each optimal move: how `unbeatable` chooses (engine.traps)."""
+    # Imported here: reading the shipped table needs neither, and engine.play imports this.
+    from engine.play import MISTAKES
+    from engine.traps import weigh_3x3
 
-    from engine import traps
-
-    def moves(key: Key) -> tuple[int, ...]:
-        return out[key][3]
-
-    def won(mask: int) -> bool:
-        return any(line & mask == line for line in lines)
-
-    def replies(key: Key, cell: int) -> tuple[list[Key], list[Expect]]:
-        x, o = key
-        x_moves = x.bit_count() == o.bit_count()
-        me, opp = (x, o) if x_moves else (o, x)
-        after = me | 1 << cell
-        left = 9 - (after | opp).bit_count()
-        if won(after):
-            return [], [(Fraction(1), Fraction(left))]
-        if not left:
-            return [], [traps.DRAW]
-        going: list[Key] = []
-        ended: list[Expect] = []
-        for reply in _cells(full & ~(after | opp)):
-            theirs = opp | 1 << reply
-            if won(theirs):
-                ended.append(traps.LOSS)
-            elif left == 1:
-                ended.append(traps.DRAW)
-            else:
-                going.append((after, theirs) if x_moves else (theirs, after))
-        return going, ended
-
-    memo: dict[Key, tuple[Expect, tuple[int, ...]]] = {}
-    for key, (value, wins, blocks, optimal, _) in out.items():
-        chosen = traps.expectimax(key, moves, replies, memo)[1]
-        weights = tuple(int(cell in chosen) for cell in optimal)
+    for key, weights in weigh_3x3(out, lines, MISTAKES).items():
+        value, wins, blocks, optimal, _ = out[key]
         out[key] = (value, wins, blocks, optimal, weights)
 
 
-def uniform_wins(choose: str) -> tuple[Fraction, Fraction]:
-    """The exact share of games won against a player who picks uniformly among the legal moves,
-    as X and as O, by a player who keeps the exact value and, among such moves, plays the best
-    for it ("best": the most any never-losing strategy wins) or uniformly among the moves
-    `unbeatable` may play ("engine")."""
+def wins_against(opponent: str, *, best: bool = False) -> tuple[Fraction, Fraction]:
+    """The exact share of games `unbeatable` wins as X and as O against `opponent`: "uniform"
+    (a player who picks uniformly among the legal moves) or a gentler level, played as
+    engine.play plays it. With `best`, instead the most any player who keeps the exact value can
+    win against it (choosing, among such moves, the best one for that opponent)."""
     from fractions import Fraction
     from functools import cache
 
     from engine.board import Board
+    from engine.play import MISTAKES
+    from engine.traps import policy
 
     tab = table()
 
@@ -168,19 +137,33 @@ def uniform_wins(choose: str) -> tuple[Fraction, Fraction]:
         if wins:
             return Fraction(1)
         board = Board(3, 3, x, o)
-        if choose == "best":
-            return max(uniform(board.play(c)) for c in optimal)
-        chosen = [c for c, w in zip(optimal, weights, strict=True) if w]
-        return sum((uniform(board.play(c)) for c in chosen), Fraction(0)) / len(chosen)
+        if best:
+            return max(reply(board.play(c)) for c in optimal)
+        total = sum(weights)
+        return (
+            sum(
+                (w * reply(board.play(c)) for c, w in zip(optimal, weights, strict=True) if w),
+                Fraction(0),
+            )
+            / total
+        )
 
-    def uniform(board: Board) -> Fraction:
+    def reply(board: Board) -> Fraction:
         if board.outcome() is not None:
-            return Fraction(0)
-        moves = board.legal_moves()
-        after = [board.play(c) for c in moves]
-        return sum((win(a.x, a.o) for a in after if a.outcome() is None), Fraction(0)) / len(moves)
+            return Fraction(0)  # a full board: a win in one was taken before this
+        empty = board.legal_moves()
+        if opponent == "uniform":
+            chances = {c: Fraction(1, len(empty)) for c in empty}
+        else:
+            chances = policy(tab[board.x, board.o], empty, *MISTAKES[opponent])
+        out = Fraction(0)
+        for cell, chance in chances.items():
+            after = board.play(cell)
+            if after.outcome() is None:
+                out += chance * win(after.x, after.o)
+        return out
 
-    return win(0, 0), uniform(Board.empty(3))
+    return win(0, 0), reply(Board.empty(3))
 
 
 _CELLS = tuple(tuple(c for c in range(9) if mask >> c & 1) for mask in range(512))
