@@ -8,6 +8,7 @@ and on 3x3 prints the most any value-keeping strategy can win there (exact, by e
     python benchmarks/levels.py --games 1000
     python benchmarks/levels.py --games 200 --size 4 --k 3
     python benchmarks/levels.py --sides 20000
+    python benchmarks/levels.py --games 400 --size 5 --k 4 --levels unbeatable
 """
 
 from __future__ import annotations
@@ -72,6 +73,7 @@ def main() -> None:
     parser.add_argument("--k", type=int, default=None)
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--sides", type=int, default=0, help="unbeatable vs uniform, N a side")
+    parser.add_argument("--levels", default=",".join(LEVELS), help="the rows to play, e.g. hard")
     args = parser.parse_args()
     k = Board.empty(args.size, args.k).k
     start = time.perf_counter()
@@ -91,6 +93,8 @@ def main() -> None:
         print("| level | " + " | ".join(f"vs {o}" for o in OPPONENTS) + " |")
         print("|---" * (len(OPPONENTS) + 1) + "|")
         for i, level in enumerate(LEVELS):
+            if level not in args.levels.split(","):
+                continue
             cols = []
             for j, opponent in enumerate(OPPONENTS):
                 c = counts(level, opponent, args.games, args.size, args.k, args.seed + 10 * i + j)

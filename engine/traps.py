@@ -1,22 +1,19 @@
 """Which value-keeping move sets the best trap: the unbeatable level's choice among equals.
 
 Every move `unbeatable` may play keeps the position's exact value. Among those it prefers the
-one that wins most often against a fallible opponent, modelled as a player who picks uniformly
-among the legal moves (the weakest, and the model whose best answer is known exactly), and,
-among equal chances, the one that wins sooner on average.
+one that wins most often against a fallible opponent.
 
-On 3x3 the preference is exact: an expectimax over the solved table (`expectimax`), stored in the
-table as a weight per optimal move (engine.small). On bigger boards no exact expectimax fits a
-move's budget; there the engine tries the value-keeping moves in the order of `trap_order`, which
-puts first the cell that builds and blocks the most lines, with a threat (a line one mark short)
-counted as a trap the opponent must see.
+On 3x3 the preference is exact and computed once into the solved table (`weigh_3x3`, a weight
+per optimal move, engine.small): an expectimax over the value-keeping moves against the uniform
+player and against the gentler levels (`policy`), combined as described at MODEL. On bigger
+boards no exact expectimax fits a move's budget: engine.trapsearch weighs the moves within a
+time budget, trying them in the order of `trap_order`, which puts first a cell that makes a
+threat (a line one mark short), then the cell that builds and blocks the most lines.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
-
-HALF = Fraction(1, 2)
 
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing at run time
 if TYPE_CHECKING:
@@ -37,6 +34,7 @@ UNIFORM_SHARE = Fraction(1, 4)
 Key = tuple[int, int]  # (x, o)
 Pair = tuple[Fraction, Fraction]  # expected score against the uniform player and against MODEL
 Policy = dict[int, Fraction]  # cell -> chance
+HALF = Fraction(1, 2)
 
 
 def policy(
