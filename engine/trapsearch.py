@@ -47,25 +47,17 @@ def trap_move(board: Board, *, rng: random.Random | None = None, deadline: float
             return keep[0]
         stop = time.monotonic() + TRAP_BUDGET
         s.deadline = stop if deadline is None else min(stop, deadline)
-        return _weighed(s, me, opp, best, moves, keep, rng)
+        return _weighed(s, me, opp, best, moves, keep)
     finally:
         s.deadline = None
 
 
-def _weighed(
-    s: Solver,
-    me: int,
-    opp: int,
-    best: int,
-    moves: list[int],
-    keep: list[int],
-    rng: random.Random | None,
-) -> int:
+def _weighed(s: Solver, me: int, opp: int, best: int, moves: list[int], keep: list[int]) -> int:
     """The move of `moves` the deepest complete weighing prefers (the first of `keep` if none).
 
-    Equally weighed moves are chosen among at random with `rng`: where no trap shows within the
-    look-ahead, games vary, and varied positions are where the gentler levels' natural moves
-    fail; without `rng`, the first in trap order.
+    Of equally weighed moves, the first in trap order (`rng` has shuffled its ties): choosing at
+    random among them all varied the games more but won much less often against a random player
+    (README, Levels).
     """
     chosen = keep[0]
     bar = 1 if best == 0 else 0  # the least value that beats best play's result
@@ -79,9 +71,7 @@ def _weighed(
             return chosen
         for depth in range(1, DEPTH + 1):
             scores = [_chance(s, me | 1 << c, opp, bar, depth) for c in keep]
-            top = max(scores)
-            tied = [c for c, score in zip(keep, scores, strict=True) if score >= top - 1e-9]
-            chosen = rng.choice(tied) if rng is not None else tied[0]
+            chosen = keep[scores.index(max(scores))]
     except SearchTimeout:
         pass
     return chosen
