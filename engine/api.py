@@ -97,6 +97,14 @@ def _exact(s: Solver, me: int, opp: int) -> int:
         depth += 2
 
 
+def exact_value(s: Solver, board: Board) -> int:
+    """The exact absolute value of a running `board` for the side to move: the book's, or `s`'s."""
+    known = book.value(board)
+    if known is not None:
+        return _absolute(known, board.ply)
+    return _exact(s, *_sides(board))
+
+
 def analyse(board: Board) -> dict[int, int]:
     """Every legal move with its exact value for the side to move (the `evaluate` scale)."""
     _running(board)
@@ -127,6 +135,16 @@ def _move_value(s: Solver, me: int, opp: int, cell: int, alpha: int = -WIN, beta
     return -s.search(opp, after, -beta, -alpha)
 
 
+def solving(board: Board, deadline: float | None) -> tuple[Solver, int, int]:
+    """The solver for `board`, its tables trimmed and `deadline` set (the caller resets it to
+    None when done), and the marks of the side to move and of the other side."""
+    me, opp = _sides(board)
+    s = solver(board.size, board.k)
+    trim_tables()
+    s.deadline = deadline
+    return s, me, opp
+
+
 def optimal_move(
     board: Board, *, rng: random.Random | None = None, deadline: float | None = None
 ) -> int:
@@ -134,13 +152,9 @@ def optimal_move(
 
     Raises SearchTimeout if `deadline` passes first (the table keeps the work done).
     """
-    me, opp = _sides(board)
-    s = solver(board.size, board.k)
-    trim_tables()
-    s.deadline = deadline
+    s, me, opp = solving(board, deadline)
     try:
-        known = book.value(board)
-        best = _exact(s, me, opp) if known is None else _absolute(known, board.ply)
+        best = exact_value(s, board)
         if rng is not None:
             # The first optimal move of a uniformly shuffled list is uniform among optimal moves.
             moves = list(board.legal_moves())

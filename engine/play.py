@@ -8,8 +8,10 @@ Levels, weakest first (every level takes a win in one whenever it has one):
   good move.
 - ``hard``: always blocks; a random legal move 25% of the time, else a good move.
 - ``unbeatable``: always a game-theoretically perfect move: the fastest forced win, never a spoiled
-  draw, the longest resistance when lost. Ties are broken at random with `rng` (on 3x3 weighted
-  towards moves that leave the opponent more losing replies), deterministically without it.
+  draw, the longest resistance when lost. Among the moves that keep that value it plays the one
+  likeliest to make a fallible opponent go wrong (engine.traps: exact on 3x3, a bounded look
+  ahead on bigger boards, engine.trapsearch); remaining ties are broken at random with `rng`,
+  deterministically without it.
 
 A gentler level's good move is a perfect one where that costs no search: on 3x3 (a table) and on
 the opening book's lines. Elsewhere on a big board it is the cell the solver would try first, the
@@ -41,7 +43,7 @@ MOVE_BUDGET = 0.9
 LEVELS: tuple[Level, ...] = ("easy", "medium", "hard", "unbeatable")
 
 # (chance of a random move, chance of blocking a win in one) per level.
-_MISTAKES = {
+MISTAKES = {
     "easy": (0.7, 0.5),
     "medium": (0.4, 1.0),
     "hard": (0.25, 1.0),
@@ -91,7 +93,7 @@ def quick_move(
 def _choose(
     board: Board, level: str, rng: random.Random | None, deadline: float | None, *, search: bool
 ) -> int | None:
-    if level not in _MISTAKES:
+    if level not in MISTAKES:
         raise IllegalMoveError(f"unknown level {level!r}; expected one of {', '.join(LEVELS)}")
     if board.size == 3 and board.k == 3:
         entry = small.table().get((board.x, board.o))
@@ -133,7 +135,7 @@ def _with_mistakes(
 ) -> int | None:
     if wins:
         return _pick(wins, rng)
-    mistake, block = _MISTAKES[level]
+    mistake, block = MISTAKES[level]
     if rng is not None:
         chance = rng
     else:
@@ -162,8 +164,8 @@ def _searched(
     order, with no search."""
     # Imported here, not at module import: a 3x3 game never needs the solver or the book.
     from engine import book
-    from engine.api import optimal_move
     from engine.search import SearchTimeout
+    from engine.trapsearch import trap_move
 
     known = book.lookup(board)
     if known:
@@ -171,13 +173,16 @@ def _searched(
     values = book.move_values(board)
     if values is not None:
         top = max(values.values())
-        return _pick([cell for cell, v in values.items() if v == top], rng)
+        best = [cell for cell, v in values.items() if v == top]
+        if not perfect:
+            return _pick(best, rng)
+        return _trap_first(board, best, rng)
     if not perfect:
         return _first_ranked(board)
     if not search:
         return None
     try:
-        return optimal_move(board, rng=rng, deadline=deadline)
+        return trap_move(board, rng=rng, deadline=deadline)
     except SearchTimeout:
         return _fallback(board)
 
@@ -190,6 +195,15 @@ def _fallback(board: Board) -> int:
     me, opp = _sides(board)
     found = solver(board.size, board.k).table_move(me, opp)
     return found if found >= 0 else _first_ranked(board)
+
+
+def _trap_first(board: Board, cells: list[int], rng: random.Random | None) -> int:
+    """Of `cells`, all equally good, the one that sets the likeliest trap (engine.traps)."""
+    from engine.api import _sides
+    from engine.traps import trap_order
+
+    me, opp = _sides(board)
+    return trap_order(rules(board.size, board.k), me, opp, cells, rng)[0]
 
 
 def _first_ranked(board: Board) -> int:

@@ -14,12 +14,17 @@ import zlib
 
 from engine.rules import rules
 
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing at run time
+if TYPE_CHECKING:
+    from fractions import Fraction
+
 DATA = os.path.join(os.path.dirname(__file__), "data", "small3.bin")
 _POSITIONS = 4520  # running reachable 3x3 positions
 
 # (x, o) of every running reachable position -> (exact value, wins in one, blocks, optimal moves,
 # a weight per optimal move).
 Entry = tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+Key = tuple[int, int]  # (x, o)
 _TABLE: dict[tuple[int, int], Entry] = {}
 
 
@@ -93,19 +98,72 @@ def build() -> dict[tuple[int, int], Entry]:
                 best, optimal = value, [cell]
             elif value == best:
                 optimal.append(cell)
-        # Among equally good moves, favour those that leave the opponent more ways to go wrong:
-        # still a random choice with rng (weighted by 1 + the opponent's losing replies).
-        weights = []
-        for cell in optimal:
-            after = me | 1 << cell
-            reply = out.get((opp, after) if x_moves else (after, opp))
-            replies = len(_cells(full & ~(after | opp)))
-            weights.append(1 + (replies - len(reply[3]) if reply is not None else 0))
-        out[key] = (best, _cells(mine), _cells(theirs), tuple(optimal), tuple(weights))
+        out[key] = (best, _cells(mine), _cells(theirs), tuple(optimal), ())
         return best
 
     solve(0, 0, True)
+    _weigh(out, lines)
     return out
+
+
+def _weigh(out: dict[tuple[int, int], Entry], lines: tuple[int, ...]) -> None:
+    """Fill in the weight of each optimal move: how `unbeatable` chooses (engine.traps)."""
+    # Imported here: reading the shipped table needs neither, and engine.play imports this.
+    from engine.play import MISTAKES
+    from engine.traps import weigh_3x3
+
+    for key, weights in weigh_3x3(out, lines, MISTAKES).items():
+        value, wins, blocks, optimal, _ = out[key]
+        out[key] = (value, wins, blocks, optimal, weights)
+
+
+def wins_against(opponent: str, *, best: bool = False) -> tuple[Fraction, Fraction]:
+    """The exact share of games `unbeatable` wins as X and as O against `opponent`: "uniform"
+    (a player who picks uniformly among the legal moves) or a gentler level, played as
+    engine.play plays it. With `best`, instead the most any player who keeps the exact value can
+    win against it (choosing, among such moves, the best one for that opponent)."""
+    from fractions import Fraction
+    from functools import cache
+
+    from engine.board import Board
+    from engine.play import MISTAKES
+    from engine.traps import policy
+
+    tab = table()
+
+    @cache
+    def win(x: int, o: int) -> Fraction:
+        _, wins, _, optimal, weights = tab[x, o]
+        if wins:
+            return Fraction(1)
+        board = Board(3, 3, x, o)
+        if best:
+            return max(reply(board.play(c)) for c in optimal)
+        total = sum(weights)
+        return (
+            sum(
+                (w * reply(board.play(c)) for c, w in zip(optimal, weights, strict=True) if w),
+                Fraction(0),
+            )
+            / total
+        )
+
+    def reply(board: Board) -> Fraction:
+        if board.outcome() is not None:
+            return Fraction(0)  # a full board: a win in one was taken before this
+        empty = board.legal_moves()
+        if opponent == "uniform":
+            chances = {c: Fraction(1, len(empty)) for c in empty}
+        else:
+            chances = policy(tab[board.x, board.o], empty, *MISTAKES[opponent])
+        out = Fraction(0)
+        for cell, chance in chances.items():
+            after = board.play(cell)
+            if after.outcome() is None:
+                out += chance * win(after.x, after.o)
+        return out
+
+    return win(0, 0), reply(Board.empty(3))
 
 
 _CELLS = tuple(tuple(c for c in range(9) if mask >> c & 1) for mask in range(512))

@@ -1,0 +1,100 @@
+"""An attempt at a puzzle, move by move: the player's moves judged, the longest defence played.
+
+An attempt is a value: each move returns a new one. The player must win as fast as the puzzle
+says: the first move is the puzzle's solution, and each later move any that still wins within
+the moves left (equal wins are all accepted). After a right move that does not end the game the
+defender answers with the reply that holds out longest. A wrong move ends the attempt with the
+reason: the win is slower than the puzzle's, the win has slipped to a draw, or the move loses;
+with it the defender's best answer (the refutation).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from engine.api import analyse, classify, optimal_move
+from engine.board import Board, IllegalMoveError
+from engine.puzzles.proof import Puzzle, wins_within
+
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing at run time
+if TYPE_CHECKING:
+    from typing import Literal
+
+    State = Literal["playing", "solved", "slower", "draw", "loses"]
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """A puzzle, the moves played since its position (the player's and the defender's, in
+    turn), the hints taken, and the state: playing, solved, or the reason it failed."""
+
+    puzzle: Puzzle
+    moves: tuple[int, ...] = ()
+    hints: int = 0
+    state: State = "playing"
+    refutation: int | None = None
+
+    @property
+    def board(self) -> Board:
+        """The position now."""
+        board = self.puzzle.board
+        for cell in self.moves:
+            board = board.play(cell)
+        return board
+
+    @property
+    def left(self) -> int:
+        """The player's moves left to win in, counting the next."""
+        return self.puzzle.moves - (len(self.moves) + 1) // 2
+
+    @property
+    def clean(self) -> bool:
+        """Solved without a hint: what counts as a win for the ratings."""
+        return self.state == "solved" and not self.hints
+
+
+def play(attempt: Attempt, cell: int) -> Attempt:
+    """The attempt after the player plays `cell` (and, if the game goes on, the defence).
+
+    Raises IllegalMoveError if the attempt is over or `cell` is not a legal move.
+    """
+    if attempt.state != "playing":
+        raise IllegalMoveError("the attempt is over")
+    board = attempt.board
+    if cell not in board.legal_moves():
+        raise IllegalMoveError(f"cell {cell} is not a legal move")
+    after = board.play(cell)
+    moves = (*attempt.moves, cell)
+    if after.outcome() is not None:
+        # A legal move that ends the game here is a win (a right move never fills the board).
+        won = after.outcome().winner is not None  # type: ignore[union-attr]
+        return replace(attempt, moves=moves, state="solved" if won else "draw")
+    right = (
+        cell == attempt.puzzle.solution
+        if not attempt.moves
+        else wins_within(board, cell, attempt.left)
+    )
+    if right:
+        return replace(attempt, moves=(*moves, defence(after)))
+    sign = classify(after)  # the defender's view
+    state: State = "slower" if sign < 0 else "draw" if sign == 0 else "loses"
+    return replace(attempt, moves=moves, state=state, refutation=optimal_move(after))
+
+
+def defence(board: Board) -> int:
+    """The defender's reply that holds out longest (the lowest cell among equals)."""
+    values = analyse(board)
+    best = max(values.values())
+    return min(c for c, v in values.items() if v == best)
+
+
+def hint(attempt: Attempt) -> tuple[Attempt, int]:
+    """A move that wins in time, and the attempt with the hint counted."""
+    if attempt.state != "playing":
+        raise IllegalMoveError("the attempt is over")
+    board = attempt.board
+    if not attempt.moves:
+        cell = attempt.puzzle.solution
+    else:
+        cell = next(c for c in board.legal_moves() if wins_within(board, c, attempt.left))
+    return replace(attempt, hints=attempt.hints + 1), cell
