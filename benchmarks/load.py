@@ -3,6 +3,8 @@
     python benchmarks/load.py [--games 10,100,500] [--size 3,5] [--quick]
                               [--modes alone,burst,spread,memory,engine,floor,gc,speed,pays]
                               [--discord local|simcord] [--gc A,B,C[/A,B,C...]] [--json FILE]
+                              [--variant classic|ultimate] [--level DIFFICULTY]
+                              [--against mixed|bot|friend]
 
 Where Discord is (--discord):
 
@@ -52,6 +54,13 @@ challenge, accepted, then random legal moves). Modes:
 - engine: one 5x5 (4 in a row) game against the unbeatable bot; the loop lag while the engine
   computes its first replies, with the engine in its process pool and, to compare, in a thread.
   The player picks each move to make the engine think longest (see `engine_lag`).
+
+With --variant ultimate every game is ultimate tic-tac-toe (`/tictactoe variant:ultimate`,
+shown as 9x9): a player free to choose clicks an open small board first (its pick button), then
+a cell of it, each click its own interaction (in bursts the cell follows as soon as the pick is
+answered); the floor plays ultimate too. --level puts every game against the bot at one
+difficulty (unbeatable is ultimate's expert), and --against plays only games against the bot or
+only between people (local Discord).
 
 Figures, all in real time (SimCord's virtual clocks are not used for any of them):
 
