@@ -78,6 +78,7 @@ class Run:
             "save_thread_ms": kit.summary_ms(self.save_service),
             "save_awaited_ms": kit.summary_ms(self.save_awaited),
             "cpu_ms_per_move": self.per_move(self.cpu),
+            "engine_cpu_ms_per_move": self.per_move(self.engine_cpu),  # local Discord
             # The loop thread's CPU spent in SimCord's code (sampled share) taken out.
             # Less the loop thread's time in SimCord and in the players (sampled, --profile).
             "cpu_ms_per_move_bot": self.per_move(

@@ -11,13 +11,15 @@ label's (80).
 Worst cases, in two steps. First every position of --games random games (seeded), each drawn
 for every look below as the player to move sees it (free to choose: before a pick and after
 each open board picked) and as it ended, in English; then the --top longest positions of each
-look drawn in every state (a challenge, the player's move, the bot thinking, won, drawn,
-resigned, timed out), against the bot and between people, in a channel and through
-interactions only, with and without a clock, in each of the 17 board languages. Looks: the
-default marks with buttons, reactions (cells keyed) and both; the longest Unicode emoji marks;
-custom emoji marks of every length a custom emoji's text can have (``<a:name:id>``, 2 to 32
-characters of name, ids of 17 to 21 digits), X and O alone and with a custom empty mark, each
-with reactions keyed. Players' ids and the game's id are as long as Discord's snowflakes get.
+look, and the ends of two games, drawn in every state (a challenge, the player's move, the bot
+thinking, won, drawn, resigned, timed out), against the bot and between people, in a channel
+and through interactions only, with and without a clock, in each of the 17 board languages.
+Looks: the default marks with buttons, reactions (cells keyed) and both; the longest Unicode
+emoji marks; custom emoji marks (``<a:name:id>``: names of 2 to 32 characters, ids of 17 to 21
+digits) of every length from 24 to 58 characters, X and O alone and with a custom empty mark,
+each with reactions keyed. Players' ids and the game's id are as long as Discord's ids get.
+The grid is drawn in the default marks past `GRID_LIMIT` characters, so the longest grid and the
+longest text beside it, added, bound every message.
 """
 
 from __future__ import annotations
@@ -157,6 +159,7 @@ def count(game: GameRecord, picked: int | None) -> dict[str, Any]:
     rows = [c for c in every if c["type"] == ACTION_ROW]
     keyed = game.look.reactions and game.status is Status.ACTIVE and not game.interactions_only
     drawn = kind.ULTIMATE._grid(game, game.look, keyed, picked)  # before any fallback
+    shown = kind.ULTIMATE.grid(game, keyed=keyed, picked=picked) if board.has_board(game) else ""
     return {
         "text": sum(len(t) for t in texts),
         "text_utf16": sum(len(t.encode("utf-16-le")) // 2 for t in texts),
@@ -167,31 +170,37 @@ def count(game: GameRecord, picked: int | None) -> dict[str, Any]:
         "label": max((len(c.get("label", "")) for c in every), default=0),
         # Past GRID_LIMIT the grid is drawn with the default marks instead of the look's.
         "grid_fell_back": len(drawn) > kind.GRID_LIMIT,
+        "beside_grid": sum(len(t) for t in texts) - len(shown),  # code points
     }
 
 
 def measure(games: int, top: int, seed: int, *, quick: bool = False) -> dict[str, Any]:
     """The largest message of each look, and of all."""
     sample = list(positions(games, random.Random(seed)))
+    # Two ends of games too, in every state: the text beside the grid is longest at an end.
+    ends = [m for m in sample if UltimateBoard.from_moves(m).outcome() is not None][:2]
     largest: dict[str, dict[str, Any]] = {}
+    beside = 0
     for name, look in all_looks(quick).items():
         scored = []
         for moves in sample:
             for _, (game, picked) in states(moves, look, every=False):
                 scored.append((count(game, picked)["text_utf16"], moves))
         scored.sort(reverse=True)
-        tops = list(dict.fromkeys(moves for _, moves in scored))[:top]
+        ranked = list(dict.fromkeys(moves for _, moves in scored))[:top]
+        tops = ranked + [m for m in ends if m not in ranked]
         best: dict[str, Any] = {}
         for moves in tops:
             for locale in BOARD_LANGUAGES:
                 for state, (game, picked) in states(moves, look, every=True):
                     counted = count(replace(game, locale=locale), picked)
+                    beside = max(beside, counted["beside_grid"])
                     key = (counted["text_utf16"], counted["components"])
                     if not best or key > (best["text_utf16"], best["components"]):
                         best = {**counted, "state": state, "locale": locale,
                                 "plies": len(moves), "mark_length": len(look.x)}  # fmt: skip
         largest[name] = best
-    return {"positions": len(sample), "limits": LIMITS, "looks": largest}
+    return {"positions": len(sample), "limits": LIMITS, "looks": largest, "beside_grid": beside}
 
 
 def print_table(result: dict[str, Any]) -> None:
@@ -204,6 +213,10 @@ def print_table(result: dict[str, Any]) -> None:
     for name, m in looks_.items():
         print(f"| {name} | {m['state']} | {m['locale']} | {m['plies']} | {m['text']} | "
               f"{m['text_utf16']} | {m['components']} | {m['grid_fell_back']} |")  # fmt: skip
+    beside = result["beside_grid"]
+    print(f"\nThe grid is at most {kind.GRID_LIMIT} characters (past that, the default marks), "
+          f"the rest of the text at most {beside} here: at most {kind.GRID_LIMIT + beside} in "
+          "all (code points).")  # fmt: skip
     print("\n| limit | largest | Discord's | share |\n|---|---:|---:|---:|")
     for limit, allowed in LIMITS.items():
         field = "text_utf16" if limit == "text" else limit
