@@ -43,9 +43,12 @@ PATTERNS = ("burst", "eager")  # the traffic patterns (modes of `_scenario.play_
 def figures(run: _wire.Run) -> dict[str, Any]:
     """CPU ms per interaction and interactions a second of one run, and its GC pauses."""
     interactions = len(run.timings)
+    per = 1e3 / interactions if interactions else float("nan")
     return {
         "interactions": interactions,
-        "cpu_ms_per_interaction": run.cpu / interactions * 1e3 if interactions else float("nan"),
+        "cpu_ms_per_interaction": run.cpu * per,
+        # The bot's own process alone: its engine's worker processes (their searches) left out.
+        "cpu_ms_per_interaction_without_engine": (run.cpu - run.engine_cpu) * per,
         "interactions_per_s": interactions / run.wall if run.wall else float("nan"),
         "finished": run.finished,
         "errors": len(run.errors),
@@ -84,8 +87,12 @@ async def compare(
             row[floor] = figures(run)
         for name, _ in contenders:
             mine = row[name]["cpu_ms_per_interaction"]
+            alone = row[name]["cpu_ms_per_interaction_without_engine"]
             row["ratios"][name] = {
                 floor: mine / row[floor]["cpu_ms_per_interaction"] for floor, _ in FLOORS
+            }
+            row["ratios"][f"{name} without engine"] = {
+                floor: alone / row[floor]["cpu_ms_per_interaction"] for floor, _ in FLOORS
             }
             print(
                 f"  floor {pattern} {size}x{size} x{n} pair {pair + 1}: {name} {mine:.3f} ms per "
@@ -105,7 +112,7 @@ async def compare(
                 floor: statistics.median(r["ratios"][name][floor] for r in rows)
                 for floor, _ in FLOORS
             }
-            for name, _ in contenders
+            for name in rows[0]["ratios"]
         },
         "per_s": {
             name: statistics.median(r[name]["interactions_per_s"] for r in rows)
@@ -133,7 +140,8 @@ def print_table(results: list[dict[str, Any]]) -> None:
                 cells = " | ".join(
                     f"{row[f]['cpu_ms_per_interaction']:.3f} | {ratios[f]:.2f}" for f in floors
                 )
-                mine = row[name]["cpu_ms_per_interaction"]
+                bot, alone, _ = name.partition(" without engine")  # "bot without engine"
+                mine = row[bot]["cpu_ms_per_interaction" + ("_without_engine" if alone else "")]
                 print(f"{board} | {row['pair']} | {name} | {mine:.3f} | {cells} |")
     for result in results:
         for name, medians in result["medians"].items():

@@ -8,7 +8,8 @@ layout: a text display, one action row of buttons per board row, a row of contro
 dict, no storage, no engine (the bot's side plays the first free cell in the same edit), no
 DynamicItem, no checks beyond whose turn it is. Run by the benchmark exactly as the project's bot
 (``_wire_bot.py``: same address changes, same stdin commands), so the two can be compared on the
-same workload; what the project's bot spends above this is its own cost.
+same workload; what the project's bot spends above this is its own cost. With ``variant:
+ultimate`` the game is ultimate tic-tac-toe (`_floor_games`), its board always as plain data.
 
 The board is built with `discord.ui` objects, as a plain discord.py bot builds it; ``--plain``
 builds it as plain component data instead (a view that hands discord.py the dicts), the least
@@ -28,7 +29,6 @@ from __future__ import annotations
 import gc
 import itertools
 import sys
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -38,49 +38,8 @@ from discord import app_commands
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks import _wire_bot
+from benchmarks._floor_games import MARKS, FloorGame, UltimateGame, ultimate_components
 from benchmarks._floor_store import DurableMoves
-
-MARKS = ("❌", "⭕")
-
-
-@dataclass
-class FloorGame:
-    id: int
-    size: int
-    k: int
-    players: tuple[int, int]  # X, O (the bot's own id for its side)
-    bot_side: int | None  # 0 (X) or 1 (O) against the bot
-    challenge: bool
-    channel_id: int = 0
-    challenger: int = 0
-    cells: list[int | None] = field(default_factory=list)  # 0 X, 1 O, None empty
-    moves: list[int] = field(default_factory=list)  # the cells played, in order
-    over: bool = False
-
-    def turn(self) -> int:
-        return sum(c is not None for c in self.cells) % 2
-
-    def play(self, cell: int) -> None:
-        self.cells[cell] = self.turn()
-        self.moves.append(cell)
-        self.over = self.won(cell) or all(c is not None for c in self.cells)
-
-    def won(self, cell: int) -> bool:
-        size, mark = self.size, self.cells[cell]
-        row, col = divmod(cell, size)
-        for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
-            run = 1
-            for sign in (1, -1):
-                r, c = row + sign * dr, col + sign * dc
-                while 0 <= r < size and 0 <= c < size and self.cells[r * size + c] == mark:
-                    run, r, c = run + 1, r + sign * dr, c + sign * dc
-            if run >= self.k:
-                return True
-        return False
-
-    def bot_moves(self) -> None:
-        while not self.over and not self.challenge and self.turn() == self.bot_side:
-            self.play(self.cells.index(None))
 
 
 class Layout(discord.ui.LayoutView):
@@ -185,6 +144,13 @@ DURABLE = "--durable" in sys.argv
 BOARD = plain_layout if "--plain" in sys.argv or DURABLE else layout
 
 
+def board(game: FloorGame) -> discord.ui.LayoutView:
+    """The game's message: ultimate's as plain data whatever the floor, else the floor's."""
+    if isinstance(game, UltimateGame):
+        return PlainLayout(ultimate_components(game))
+    return BOARD(game)
+
+
 class FloorBot(discord.Client):
     def __init__(self, folder: Path) -> None:
         super().__init__(intents=discord.Intents.default())
@@ -222,13 +188,16 @@ class FloorBot(discord.Client):
         first: str = "me",
         size: int = 3,
         win_length: int | None = None,
+        variant: str | None = None,
     ) -> None:
         """Play tic-tac-toe."""
         assert self.user is not None
         me, bot_id = interaction.user.id, self.user.id
         bot_first = opponent is None and first == "opponent"
         players = (bot_id, me) if bot_first else (me, opponent.id if opponent else bot_id)
-        game = FloorGame(
+        ultimate = variant == "ultimate"  # nine 3x3 boards, stored as size 9, k 3
+        size, win_length = (9, 3) if ultimate else (size, win_length)
+        game = (UltimateGame if ultimate else FloorGame)(
             id=next(self.ids),
             size=size,
             k=win_length or (3 if size == 3 else 4),
@@ -242,29 +211,35 @@ class FloorBot(discord.Client):
         game.bot_moves()
         self.games[game.id] = game
         await self.save(game)
-        await interaction.response.send_message(view=BOARD(game))
+        await interaction.response.send_message(view=board(game))
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         if interaction.type is not discord.InteractionType.component:
             return
         _, game_id, what = str((interaction.data or {}).get("custom_id", "")).split(":")
+        what, _, ply = what.partition("@")  # ultimate's buttons carry their ply
         game = self.games.get(int(game_id))
         user = interaction.user.id
         if game is None or game.over or user not in game.players:
             await interaction.response.send_message("Not yours.", ephemeral=True)
+            return
+        if ply and (int(ply) != len(game.moves) or game.players[game.turn()] != user):
+            await interaction.response.send_message("Not your turn.", ephemeral=True)
             return
         if what == "accept" or what == "decline":
             game.challenge, game.over = False, what == "decline"
         elif what == "resign":
             game.over = True
         elif what.isdigit():
-            if game.players[game.turn()] != user or game.cells[int(what)] is not None:
+            if game.players[game.turn()] != user or not game.can_play(int(what)):
                 await interaction.response.send_message("Not your turn.", ephemeral=True)
                 return
             game.play(int(what))
             game.bot_moves()
+        elif isinstance(game, UltimateGame):  # pick<board> or back
+            game.picked = int(what[4:]) if what.startswith("pick") else None
         await self.save(game)
-        await interaction.response.edit_message(view=BOARD(game))
+        await interaction.response.edit_message(view=board(game))
 
 
 if __name__ == "__main__":

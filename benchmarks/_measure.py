@@ -20,7 +20,7 @@ import time
 import tracemalloc
 import types
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -33,8 +33,9 @@ from tests.support.localdiscord.model import (  # noqa: F401  (re-exported for t
     now,
 )
 
-CELL = re.compile(r"ttt:(\d+):(\d+)$")
-CONTROL = re.compile(r"ttt:(\d+):([a-z]+)$")
+# A cell or a control; ultimate's buttons carry the ply they were drawn at ("@<ply>").
+CELL = re.compile(r"ttt:(\d+):(\d+)(?:@(\d+))?$")
+CONTROL = re.compile(r"ttt:(\d+):([a-z]+)(\d?)(?:@(\d+))?$")
 
 
 # ----------------------------------------------------------------------------- statistics
@@ -265,9 +266,10 @@ class Board:
 
     game_id: int | None
     cells: int  # cell buttons on the message
-    taken: int  # cells holding a mark
+    taken: int  # cells holding a mark (ultimate: the ply its buttons were drawn at)
     free: list[int]  # clickable cells
     controls: set[str]
+    picks: list[int] = field(default_factory=list)  # ultimate: small boards open to pick
 
     @property
     def challenge(self) -> bool:
@@ -275,7 +277,9 @@ class Board:
 
     @property
     def over(self) -> bool:
-        return self.cells > 0 and not self.free and "resign" not in self.controls
+        # Ultimate draws no cell buttons once over: its controls (Rematch, Review) say so.
+        shown = self.cells > 0 or (bool(self.controls) and not self.challenge)
+        return shown and not self.free and not self.picks and "resign" not in self.controls
 
 
 def walk_components(components: Iterable[Any]) -> Iterator[dict[str, Any]]:
@@ -289,26 +293,31 @@ def walk_components(components: Iterable[Any]) -> Iterator[dict[str, Any]]:
 
 def read_board(components: Iterable[Any]) -> Board:
     """Parse a stored message's components, walking Components V2 layouts."""
-    game_id = None
+    game_id = ply = None
     cells = taken = 0
     free: list[int] = []
+    picks: list[int] = []
     controls: set[str] = set()
     for component in walk_components(components):
         if component.get("type") != BUTTON:
             continue
         custom_id = component.get("custom_id") or ""
         if match := CELL.match(custom_id):
-            game_id = int(match[1])
+            game_id, ply = int(match[1]), match[3] or ply
             cells += 1
             if component.get("emoji"):
                 taken += 1
             elif not component.get("disabled"):
                 free.append(int(match[2]))
         elif match := CONTROL.match(custom_id):
-            game_id = int(match[1])
-            if not component.get("disabled"):
+            game_id, ply = int(match[1]), match[4] or ply
+            if component.get("disabled"):
+                continue
+            if match[2] == "pick":
+                picks.append(int(match[3]))
+            elif not match[3]:
                 controls.add(match[2])
-    return Board(game_id, cells, taken, free, controls)
+    return Board(game_id, cells, taken if ply is None else int(ply), free, controls, picks)
 
 
 # --------------------------------------------------------------------------------- memory

@@ -12,14 +12,17 @@ import contextlib
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from benchmarks import _measure as kit
+from benchmarks._run import Run  # noqa: F401  (re-exported: each driver builds its runs)
 
 LEVELS = ("easy", "medium", "hard", "unbeatable")
 CHANNELS_PER_GUILD = 450  # Discord allows 500 channels in a guild
 SETTLE = 600.0  # seconds an answer may take before a game is counted stuck
+ULTIMATE = "ultimate"
+AGAINST = {"mixed": None, "bot": True, "friend": False}  # --against: which games are played
 
 
 @dataclass
@@ -38,13 +41,19 @@ class Game:
     plies: int = 0
     over: bool = False
     stuck: bool = False  # refused, or no answer in time
+    variant: str = "classic"  # or "ultimate": nine boards in one (size 9, k 3)
+    last: str = ""  # the kind of the last click ("cell", "pick", "accept", "resign")
 
     @property
     def vs_bot(self) -> bool:
         return self.opponent is None
 
     def slash_options(self) -> dict[str, Any]:
-        options: dict[str, Any] = {"size": self.size, "win_length": self.k}
+        options: dict[str, Any] = (
+            {"variant": self.variant}
+            if self.variant == ULTIMATE
+            else {"size": self.size, "win_length": self.k}
+        )
         if self.vs_bot:
             options["difficulty"] = self.level
             options["first"] = "opponent" if self.bot_first else "me"
@@ -54,7 +63,7 @@ class Game:
 
     def to_move(self, board: kit.Board) -> Any | None:
         """The member whose click comes next, or None (over, waiting, or the bot's turn)."""
-        if board.over or board.challenge or board.cells == 0:
+        if board.over or board.challenge or (board.cells == 0 and not board.picks):
             return None
         x_turn = board.taken % 2 == 0
         if self.vs_bot:
@@ -62,85 +71,23 @@ class Game:
         return self.human if x_turn else self.opponent
 
 
-@dataclass
-class Run:
-    """What one scenario measured."""
-
-    mode: str
-    size: int
-    games: int
-    discord: str = "simcord"  # or "local": the fake Discord on 127.0.0.1, the bot in a process
-    wall: float = 0.0
-    cpu: float = 0.0
-    moves: int = 0
-    finished: int = 0
-    stuck: int = 0
-    main_cpu: float = 0.0
-    shares: dict[str, float] = field(default_factory=dict)
-    lags: list[float] = field(default_factory=list)
-    gc_pauses: list[float] = field(default_factory=list)
-    save_service: list[float] = field(default_factory=list)  # on the storage thread
-    save_awaited: list[float] = field(default_factory=list)  # as the loop awaited it
-    timings: list[kit.Timing] = field(default_factory=list)
-    errors: list[str] = field(default_factory=list)
-    setup: dict[str, Any] = field(default_factory=dict)  # the bot process's (local Discord)
-    threads: dict[str, float] = field(default_factory=dict)  # CPU seconds by thread (local)
-    parts: dict[str, float] = field(default_factory=dict)  # profiled loop seconds by part
-
-    def per_move(self, seconds: float) -> float:
-        return seconds / self.moves * 1e3 if self.moves else float("nan")
-
-    def report(self) -> dict[str, Any]:
-        acks = [t.ack_latency for t in self.timings if t.ack_latency is not None]
-        # From the click (or the slash command, when the bot starts) to the bot's move shown.
-        replies = [t.reply_latency for t in self.timings if t.reply_latency is not None]
-        # Clicks against the bot whose answer showed its move: in how many board updates.
-        answered = [t for t in self.timings if t.replied and t.kind != "slash"]
-        return {
-            "mode": self.mode,
-            "discord": self.discord,
-            "size": self.size,
-            "games": self.games,
-            "finished": self.finished,
-            "stuck": self.stuck,
-            "main_thread_shares": self.shares,
-            "interactions": len(self.timings),
-            "unanswered": sum(t.acked is None for t in self.timings),
-            "refused": sum(t.ephemeral for t in self.timings),
-            "moves": self.moves,
-            "ack_ms": kit.summary_ms(acks),
-            "ack_over_3s": sum(a > 3.0 for a in acks),
-            "slash_ack_ms": kit.summary_ms(
-                [t.ack_latency for t in self.timings if t.kind == "slash" and t.acked]
-            ),
-            "click_ack_ms": kit.summary_ms(
-                [t.ack_latency for t in self.timings if t.kind != "slash" and t.acked]
-            ),
-            "reply_ms": kit.summary_ms(replies),
-            "replied_clicks": len(answered),
-            "one_update_share": (
-                sum(not t.edits for t in answered) / len(answered) if answered else float("nan")
-            ),
-            "lag_ms": kit.summary_ms(self.lags),
-            "gc_pause_ms": kit.summary_ms(self.gc_pauses),
-            "save_thread_ms": kit.summary_ms(self.save_service),
-            "save_awaited_ms": kit.summary_ms(self.save_awaited),
-            "cpu_ms_per_move": self.per_move(self.cpu),
-            # The loop thread's CPU spent in SimCord's code (sampled share) taken out.
-            # Less the loop thread's time in SimCord and in the players (sampled, --profile).
-            "cpu_ms_per_move_bot": self.per_move(
-                self.cpu
-                - self.main_cpu * (self.shares.get("simcord", 0) + self.shares.get("driver", 0))
-            )
-            if self.shares
-            else float("nan"),
-            "wall_s": self.wall,
-            "errors": self.errors,
-        }
+def world_options(args: Any) -> dict[str, Any]:
+    """`build_world`'s options from the command line (--bot-k5, --variant, --level)."""
+    variant, level = getattr(args, "variant", "classic"), getattr(args, "level", None)
+    return {"bot_k5": args.bot_k5, "variant": variant, "level": level}
 
 
-def build_world(world: Any, n: int, size: int, *, bot_k5: int) -> list[Game]:
-    """N channels (in as many guilds as needed), each with its players; half play the bot."""
+def build_world(
+    world: Any,
+    n: int,
+    size: int,
+    *,
+    bot_k5: int,
+    variant: str = "classic",
+    level: str | None = None,
+) -> list[Game]:
+    """N channels (in as many guilds as needed), each with its players; half play the bot (at
+    `level`, else the four levels in turn); ultimate (`variant`) is stored as size 9, k 3."""
     games: list[Game] = []
     guild = None
     for i in range(n):
@@ -151,11 +98,13 @@ def build_world(world: Any, n: int, size: int, *, bot_k5: int) -> list[Game]:
         human = guild.add_member(world.create_user(f"p{i}a"))
         k = 3 if size == 3 else 4
         if i % 2 == 0:
-            level = LEVELS[(i // 2) % len(LEVELS)]
-            game = Game(channel, human, None, size, bot_k5 if size == 5 else k, level)
+            chosen = level or LEVELS[(i // 2) % len(LEVELS)]
+            game = Game(channel, human, None, size, bot_k5 if size == 5 else k, chosen)
             game.bot_first = (i // 2) % 2 == 1
         else:
             game = Game(channel, human, guild.add_member(world.create_user(f"p{i}b")), size, k)
+        if variant == ULTIMATE:
+            game.size, game.k, game.variant = 9, 3, ULTIMATE
         games.append(game)
     return games
 
@@ -200,7 +149,7 @@ class Players:
             return None
         board = kit.read_board(self._components(game))
         game.game_id = board.game_id or game.game_id
-        game.plies = board.taken
+        game.plies = max(game.plies, board.taken)  # an ended ultimate board stamps no ply
         game.over = board.over
         return board
 
@@ -258,14 +207,25 @@ class Players:
             done = b.over or (
                 not b.challenge
                 and game.to_move(b) is not None
-                and (kind == "accept" or b.taken > before)
+                and (kind == "accept" or (kind == "pick" and bool(b.free)) or b.taken > before)
             )
             if done and game.vs_bot and b.taken > before + 1 and timing is not None:
                 timing.replied = True  # the board shows the bot's move after the player's
             return done
 
+        game.last = kind
         timing = self.timings[await self._emit_click(game, player, custom_id, kind)]
         return moved
+
+    async def move(
+        self, game: Game, ready: Callable[[kit.Board], bool], rng: random.Random
+    ) -> None:
+        """Wait for a click's answer; after an ultimate board picked, click a cell of it too."""
+        board = await self.answered(game, ready)
+        if game.last == "pick" and board is not None and not game.stuck:
+            then = await self.click(game, board, rng)
+            if then is not None:
+                await self.answered(game, then)
 
 
 def next_click(
@@ -275,11 +235,14 @@ def next_click(
     if board.challenge and game.opponent is not None:
         return game.opponent, f"ttt:{board.game_id}:accept", "accept"
     player = game.to_move(board)
-    if player is None or not board.free:
+    if player is None or not (board.free or board.picks):
         return None
     if board.taken >= max_plies:
         return player, f"ttt:{board.game_id}:resign", "resign"
-    return player, f"ttt:{board.game_id}:{rng.choice(board.free)}", "cell"
+    ply = f"@{board.taken}" if game.variant == ULTIMATE else ""  # the ply its buttons carry
+    if not board.free:  # ultimate, free to choose: a small board first
+        return player, f"ttt:{board.game_id}:pick{rng.choice(board.picks)}{ply}", "pick"
+    return player, f"ttt:{board.game_id}:{rng.choice(board.free)}{ply}", "cell"
 
 
 # ---------------------------------------------------------------------------------- modes
@@ -308,7 +271,7 @@ async def burst(
             ready = await driver.click(game, board, rng)
             if ready is not None:
                 moves = moves or not board.challenge
-                pending.append(driver.answered(game, ready))
+                pending.append(driver.move(game, ready, rng))
                 await asyncio.sleep(0)
         if not pending:
             break

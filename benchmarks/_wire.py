@@ -27,7 +27,16 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks import _measure as kit
-from benchmarks._scenario import Game, Players, Run, build_world, burst, play_mode
+from benchmarks._scenario import (
+    AGAINST,
+    Game,
+    Players,
+    Run,
+    build_world,
+    burst,
+    play_mode,
+    world_options,
+)
 from tests.support.localdiscord import FakeDiscord
 
 BOT_SCRIPT = Path(__file__).with_name("_wire_bot.py")
@@ -217,10 +226,12 @@ async def wire_run(
         bots = bots_for(fake, Path(folder), url, processes, script, options)
         if mode == "alone":  # n games against the bot, so twice the channels
             vs_bot = True
+        if vs_bot is None:  # --against: only games against the bot, or between people
+            vs_bot = AGAINST[getattr(args, "against", "mixed")]
         if vs_bot is None:
-            games = build_world(fake, n, size, bot_k5=args.bot_k5)
+            games = build_world(fake, n, size, **world_options(args))
         else:  # half the world's games are against the bot, so twice the channels
-            world = build_world(fake, 2 * n, size, bot_k5=args.bot_k5)
+            world = build_world(fake, 2 * n, size, **world_options(args))
             games = [g for g in world if g.vs_bot == vs_bot]
         run = Run(mode, size, n, discord="local" if processes == 1 else f"local x{processes}")
         try:
@@ -242,6 +253,7 @@ async def wire_run(
     }
     run.parts = ends[0].get("parts", {})
     run.cpu = sum(m["cpu"] + m["engine_cpu"] for m in ends)
+    run.engine_cpu = sum(m["engine_cpu"] for m in ends)
     run.main_cpu = sum(m["main_cpu"] for m in ends)
     run.lags = [lag for m in ends for lag in m["lags"]]
     run.gc_pauses = [p for m in ends for p in m["gc_pauses"]]
@@ -270,7 +282,7 @@ async def wire_memory(n: int, size: int, args: argparse.Namespace) -> dict[str, 
     rng = random.Random(args.seed + size)
     fake = FakeDiscord()
     await fake.start()
-    *games, spare = build_world(fake, 2 * n + 1, size, bot_k5=args.bot_k5)
+    *games, spare = build_world(fake, 2 * n + 1, size, **world_options(args))
     untraced, traced = games[:n], games[n:]
     with tempfile.TemporaryDirectory(dir=args.dir) as folder:
         bot = WireBot(fake, Path(folder), *bot_options(args))

@@ -1,6 +1,7 @@
 """Where the CPU of one click goes, in the bot and in the floors (measured only).
 
     python benchmarks/click_profile.py [--games 60] [--rounds 5] [--size 3] [--bot-k5 3]
+                                       [--variant classic|ultimate] [--level DIFFICULTY]
 
 Bursts of N games (`load.py`'s waves, against the local Discord, each bot in a process of its
 own) of one kind at a time: only games against the bot, then only games between two people.
@@ -74,6 +75,8 @@ async def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--size", type=int, default=3)
     parser.add_argument("--bot-k5", type=int, default=3, help="win length of 5x5 bot games")
     parser.add_argument("--max-plies", type=int, default=12)
+    parser.add_argument("--variant", choices=("classic", "ultimate"), default="classic")
+    parser.add_argument("--level", default=None, help="every bot game at this difficulty")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--dir", default=None)
     parser.add_argument("--gc", default=None, help="the bot's collector thresholds")

@@ -3,6 +3,8 @@
     python benchmarks/load.py [--games 10,100,500] [--size 3,5] [--quick]
                               [--modes alone,burst,spread,memory,engine,floor,gc,speed,pays]
                               [--discord local|simcord] [--gc A,B,C[/A,B,C...]] [--json FILE]
+                              [--variant classic|ultimate] [--level DIFFICULTY]
+                              [--against mixed|bot|friend]
 
 Where Discord is (--discord):
 
@@ -53,6 +55,13 @@ challenge, accepted, then random legal moves). Modes:
   computes its first replies, with the engine in its process pool and, to compare, in a thread.
   The player picks each move to make the engine think longest (see `engine_lag`).
 
+With --variant ultimate every game is ultimate tic-tac-toe (`/tictactoe variant:ultimate`,
+shown as 9x9): a player free to choose clicks an open small board first (its pick button), then
+a cell of it, each click its own interaction (in bursts the cell follows as soon as the pick is
+answered); the floor plays ultimate too. --level puts every game against the bot at one
+difficulty (unbeatable is ultimate's expert), and --against plays only games against the bot or
+only between people (local Discord).
+
 Figures, all in real time (SimCord's virtual clocks are not used for any of them):
 
 - ack: from the INTERACTION_CREATE leaving the players (written to the gateway socket, or handed
@@ -100,7 +109,7 @@ import engine
 from benchmarks import _floor, _wire
 from benchmarks import _loadkit as kit
 from benchmarks import _scenario as scenario
-from benchmarks._scenario import SETTLE, Game, Run, build_world, burst, play_mode
+from benchmarks._scenario import SETTLE, Game, Run, build_world, burst, play_mode, world_options
 from benchmarks._wire_bot import settings_for
 from bot.client import TicTacToeBot, create_bot
 from bot.compute.runner import MOVE_BUDGET, EngineRunner
@@ -167,9 +176,11 @@ async def load_run(mode: str, n: int, size: int, args: argparse.Namespace) -> Ru
         async with simcord.run(bot, check_errors=False, settle_timeout=60.0) as env:
             pool = engine_pool(bot)
             if mode == "alone":  # n games against the bot, so twice the channels
-                games = [g for g in build_world(env, 2 * n, size, bot_k5=args.bot_k5) if g.vs_bot]
+                games = [
+                    g for g in build_world(env, 2 * n, size, **world_options(args)) if g.vs_bot
+                ]
             else:
-                games = build_world(env, n, size, bot_k5=args.bot_k5)
+                games = build_world(env, n, size, **world_options(args))
             await kit.settle(env, SETTLE)
             kit.forget_transcript(env)
             responses = kit.Responses(env)
@@ -245,7 +256,7 @@ async def measure_memory(n: int, size: int, args: argparse.Namespace) -> dict[st
         bot = create_bot(settings_for(Path(folder)))
         async with simcord.run(bot, check_errors=False, settle_timeout=60.0) as env:
             pool = engine_pool(bot)
-            *games, spare = build_world(env, n + 1, size, bot_k5=args.bot_k5)
+            *games, spare = build_world(env, n + 1, size, **world_options(args))
             await kit.settle(env, SETTLE)
             responses = kit.Responses(env)
             try:
@@ -548,6 +559,19 @@ async def main(argv: list[str] | None = None) -> dict[str, Any]:
     )
     parser.add_argument("--max-plies", type=int, default=12, help="resign after this many moves")
     parser.add_argument("--bot-k5", type=int, default=3, help="win length of 5x5 bot games")
+    parser.add_argument(
+        "--variant", choices=("classic", "ultimate"), default="classic",
+        help="ultimate: nine boards in one (--size is then ignored; shown as 9x9)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--level", default=None, metavar="DIFFICULTY",
+        help="every game against the bot at this /tictactoe difficulty (unbeatable: ultimate's "
+        "expert); by default the four in turn",
+    )  # fmt: skip
+    parser.add_argument(
+        "--against", choices=tuple(scenario.AGAINST), default="mixed",
+        help="local Discord: only games against the bot, only between people, or half each",
+    )  # fmt: skip
     parser.add_argument("--replies", type=int, default=4, help="engine mode: replies to time")
     parser.add_argument(
         "--engine-tries", type=int, default=8, help="engine mode: cells tried for a slow reply"
@@ -592,7 +616,7 @@ async def main(argv: list[str] | None = None) -> dict[str, Any]:
     if args.quick:
         args.games, args.replies, args.window = "10,100", 1, 2.0
     counts = [int(n) for n in args.games.split(",")]
-    sizes = [int(s) for s in args.size.split(",")]
+    sizes = [9] if args.variant == scenario.ULTIMATE else [int(s) for s in args.size.split(",")]
     modes = args.modes.split(",")
     command = "python benchmarks/load.py " + " ".join(sys.argv[1:] if argv is None else argv)
     print(f"# {command.strip()}")
