@@ -137,9 +137,10 @@ class EngineRunner:
         if not kind.searches(game):
             return await self.call(False, jobs.choose_move, kind.name, board, level, seed, None)
         # In the thread if no search is needed; the same seed makes the same choices.
-        quick = await self.call(False, jobs.quick_move, kind.name, board, level, seed)
-        if quick is not None:
-            return quick
+        if kind.quick:
+            quick = await self.call(False, jobs.quick_move, kind.name, board, level, seed)
+            if quick is not None:
+                return quick
         if budget is None:
             budget = kind.budget / (1 + self.searching)
         self.searching += 1

@@ -71,6 +71,7 @@ class Kind(ABC):
     strongest: ClassVar[str]  # the level played when none is chosen
     reply_wait: ClassVar[float]  # seconds a click's response waits for the engine's reply
     budget: ClassVar[float]  # seconds of search for one move where the engine searches
+    quick: ClassVar[bool] = False  # whether `quick_move` may find a move with no search
 
     # ---------------------------------------------------------------- rules
 

@@ -38,6 +38,7 @@ class Classic(Kind):
     # under a millisecond.
     reply_wait: ClassVar[float] = 0.05
     budget: ClassVar[float] = engine.MOVE_BUDGET
+    quick: ClassVar[bool] = True  # a win, a forced block, the opening book
 
     def build(self, game: GameRecord) -> engine.Board:
         return engine.Board.from_moves(game.moves, size=game.size, k=game.k)
