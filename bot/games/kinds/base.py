@@ -27,7 +27,6 @@ if TYPE_CHECKING:
 # Discord's component types and the button styles the cells use.
 ACTION_ROW, BUTTON, TEXT_DISPLAY = 1, 2, 10
 PRIMARY, SECONDARY, SUCCESS = 1, 2, 3
-BLANK_LABEL = "\u200b"  # a button needs a label or an emoji; an empty cell shows neither
 
 
 class Position(Protocol):
