@@ -133,6 +133,7 @@ def run(args: argparse.Namespace) -> int:
             challenge_cooldown=args.challenge_cooldown,
             database_path=args.database or Path(scratch) / "tictactoe.db",
             engine_workers=default_engine_workers(),
+            message_links=False,
         )
         try:
             asyncio.run(_until_stopped(serve(settings, port=args.port, opened=announce)))
