@@ -128,6 +128,19 @@ class Classic(Kind):
     def keys(self, game: GameRecord) -> list[str]:
         return looks.keys(game.size)
 
+    def live_keys(self, game: GameRecord) -> list[str]:
+        # A key plays while its cell is empty (3x3, 4x4), or its column or row has an empty cell
+        # (5x5: a column, then a row).
+        if game.status is Status.FINISHED:
+            return []
+        n, found = game.size, marks(game.moves, game.size**2)
+        keys = looks.keys(n)
+        if looks.picks_cell(n):
+            return [key for key, mark in zip(keys, found, strict=True) if mark is None]
+        columns = [keys[c] for c in range(n) if any(found[r * n + c] is None for r in range(n))]
+        rows = [keys[n + r] for r in range(n) if None in found[r * n : r * n + n]]
+        return columns + rows
+
     def read_key(self, game: GameRecord, picked: int | None, key: str) -> tuple[str, int] | None:
         meaning = looks.read_key(game.size, key)
         if meaning is None or meaning[0] == "cell":
