@@ -287,6 +287,9 @@ def walk_components(components: Iterable[Any]) -> Iterator[dict[str, Any]]:
             yield component["accessory"]
 
 
+EMPTY = "⬜"  # the empty mark the bot's empty cells show (the floors' show no emoji)
+
+
 def read_board(components: Iterable[Any]) -> Board:
     """Parse a stored message's components, walking Components V2 layouts."""
     game_id = None
@@ -300,7 +303,7 @@ def read_board(components: Iterable[Any]) -> Board:
         if match := CELL.match(custom_id):
             game_id = int(match[1])
             cells += 1
-            if component.get("emoji"):
+            if (component.get("emoji") or {}).get("name") not in (None, EMPTY):
                 taken += 1
             elif not component.get("disabled"):
                 free.append(int(match[2]))
