@@ -4,16 +4,16 @@ and it opens on the channel's newest message.
 SimCord's preview holds each open page, at most ``Preview._MAX_PAGES`` (16), until the page says
 it is leaving, or for 10 minutes after its last request. A page that could not say so (its
 browser was killed, its tab crashed or closed before the word went out) keeps its hold, so after
-16 of those every new page was refused for 10 minutes ("Unavailable channel"). A live page asks
+16 of those every new page would be refused for 10 minutes ("Unavailable channel"). A live page asks
 for news twice a second (a tab in the background at least once a minute), so when the holds are
 full, the pages silent the longest give theirs up to the new one; a page heard from in the last
 `IDLE` seconds is never released.
 
-A new page opened where the preview's own presentation points, which the playground never
-moves: the top of the channel, so that new answers fell below the fold, and a page kept its
-place as they came. Now each page is shown the channel's newest message (the newest its member
-may see) when it opens, when it switches member, and whenever a new message has come since it
-was last shown: the page scrolls it into sight.
+Left to the preview, a new page opens where the preview's own presentation points, which the
+playground never moves: the top of the channel, where new answers fall below the fold, and a
+page keeps its place as they come. So each page is shown the channel's newest message (the
+newest its member may see) when it opens, when it switches member, and whenever a new message
+has come since it was last shown: the page scrolls it into sight.
 
 Both go through the preview's own steps (``Preview._open_page``, which a page's first request
 calls, and ``Preview._publish``, which shows a page its news), as the playground's clock does
