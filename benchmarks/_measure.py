@@ -291,6 +291,9 @@ def walk_components(components: Iterable[Any]) -> Iterator[dict[str, Any]]:
             yield component["accessory"]
 
 
+EMPTY = "⬜"  # the empty mark the bot's empty cells show (the floors' show no emoji)
+
+
 def read_board(components: Iterable[Any]) -> Board:
     """Parse a stored message's components, walking Components V2 layouts."""
     game_id = ply = None
@@ -305,7 +308,7 @@ def read_board(components: Iterable[Any]) -> Board:
         if match := CELL.match(custom_id):
             game_id, ply = int(match[1]), match[3] or ply
             cells += 1
-            if component.get("emoji"):
+            if (component.get("emoji") or {}).get("name") not in (None, EMPTY):
                 taken += 1
             elif not component.get("disabled"):
                 free.append(int(match[2]))

@@ -62,6 +62,9 @@ class Settings:
     shards: Shards = Shards()
     metrics_port: int | None = None  # /healthz and /metrics; None: not served
     metrics_host: str = "127.0.0.1"
+    # Refusals link to a game's message on discord.com; the playground (a simulated Discord,
+    # whose messages have no such page) turns the links off.
+    message_links: bool = True
 
 
 def default_engine_workers() -> int:

@@ -45,6 +45,15 @@ CANNOT_CLEAN_UP = N_(
 )
 
 
+def may_manage(client: discord.Client, guild_id: int | None, channel_id: int) -> bool:
+    """Whether the bot may remove others' reactions in a channel (Manage Messages)."""
+    guild = client.get_guild(guild_id or 0)
+    if guild is None:
+        return False
+    place = guild.get_channel_or_thread(channel_id)
+    return place is not None and place.permissions_for(guild.me).manage_messages
+
+
 def board_gone(error: discord.HTTPException) -> bool:
     """True when Discord says the board message (or its channel) no longer exists."""
     return isinstance(error, discord.NotFound) and error.code in GONE_CODES

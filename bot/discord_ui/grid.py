@@ -8,7 +8,6 @@ from typing import Any
 
 import discord
 
-from bot.games import look as looks
 from bot.games.look import Look
 
 
@@ -20,8 +19,7 @@ def marks_on(message: discord.Message | None, look: Look) -> int | None:
     cells = [b for b in buttons_in(message.components) if (b.custom_id or "")[-1:].isdigit()]
     if not cells:
         return None
-    if not looks.shows_empty(look):  # an empty cell has no emoji: no emoji's text to read
-        return sum(b.emoji is not None for b in cells)
+    # An empty cell shows the empty mark (a board drawn before it did shows no emoji there).
     return sum(b.emoji is not None and str(b.emoji) != look.empty for b in cells)
 
 

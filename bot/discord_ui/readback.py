@@ -62,10 +62,15 @@ def jump_url(game: GameRecord) -> str:
     return f"https://discord.com/channels/{guild}/{game.channel_id}/{game.message_id}"
 
 
-def busy_text(game: GameRecord | None) -> Text:
-    """The refusal for a channel that already has as many games as it may."""
+def busy_text(game: GameRecord | None, *, links: bool = True) -> Text:
+    """The refusal for a channel that already has as many games as it may; with `links`, a
+    link to the game's message (none where messages have no discord.com page: the playground)."""
     if game is None or game.message_id is None:
         return N_("A game is being set up in this channel; wait a moment or play in another one.")
+    if not links:
+        if game.status is Status.CHALLENGE:
+            return N_("A challenge is waiting in this channel; answer it or play in another one.")
+        return N_("A game is running in this channel; wait for its end or play in another one.")
     if game.status is Status.CHALLENGE:
         return N_("A challenge is waiting in this channel: {link}.", link=jump_url(game))
     return N_("A game is running in this channel: {link}.", link=jump_url(game))

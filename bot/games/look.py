@@ -183,11 +183,6 @@ def component_emoji(mark: str) -> dict[str, Any]:
     return {"id": str(emoji_id), "name": name, "animated": animated}
 
 
-def shows_empty(look: Look) -> bool:
-    """Whether empty cell buttons carry the empty mark (a server's own; the default shows none)."""
-    return look.empty != DEFAULT.empty
-
-
 def keys(size: int) -> list[str]:
     """The reactions a board of `size` carries, in the order they are added."""
     if size == 3:

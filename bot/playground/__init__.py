@@ -1,5 +1,6 @@
 """The playground: the real bot in a browser page, against a simulated Discord on 127.0.0.1.
 
 ``cli`` parses the options and prints the address; ``world`` builds the bot, the simulated
-server and its page; ``clock`` keeps the simulated time on the wall clock.
+server and its page; ``clock`` keeps the simulated time on the wall clock; ``pages``
+lets every page that opens in, on the newest message.
 """

@@ -89,6 +89,11 @@ def _announce(database: Path | None, opened: Opened) -> None:
         f"  Server {opened.server!r}, channel #{opened.channel}, members {members}: "
         "'Viewing as' at the top of the page switches member."
     )
+    _say(
+        "  Pick each command and option from the list that opens as you type / in the page: "
+        "/tictactoe-settings, then set, then an option (input, mark_x, ...) and its value; "
+        "name:value typed as text is sent as a plain message."
+    )
     if database is None:
         _say("  Games are kept in a temporary database, deleted when the playground stops.")
     else:
@@ -133,6 +138,7 @@ def run(args: argparse.Namespace) -> int:
             challenge_cooldown=args.challenge_cooldown,
             database_path=args.database or Path(scratch) / "tictactoe.db",
             engine_workers=default_engine_workers(),
+            message_links=False,
         )
         try:
             asyncio.run(_until_stopped(serve(settings, port=args.port, opened=announce)))

@@ -20,15 +20,17 @@ from simcord.builders import ChannelHandle
 from bot.client import create_bot
 from bot.config import Settings
 from bot.playground.clock import WallClock, start_at_wall_clock
+from bot.playground.pages import open_pages_freely
 
 BOT_NAME = "tictactoe"
 SERVER = "Playground"
 CHANNEL = "games"
 MEMBERS = ("alice", "bob", "carol")
 TOPIC = (
-    "Type /tictactoe to play the bot, or give a member as opponent to challenge them; "
-    "'Viewing as' (top) switches member. /tictactoe-settings set changes the marks (mark_x, "
-    "mark_o, mark_empty) and how players move (input: buttons, reactions or both)."
+    "Pick each command and option from the list that opens as you type / (name:value typed as "
+    "text is sent as a plain message). /tictactoe plays the bot; 'Viewing as' (top) switches "
+    "member; /tictactoe-settings set changes the marks (mark_x, mark_o, mark_empty) and the "
+    "input (buttons, reactions or both)."
 )
 # Seconds a page action waits for the bot to finish what it started. SimCord also runs, within
 # them, any timer of the bot's that falls due: kept under the shortest clock (5 s), so no answer
@@ -67,6 +69,7 @@ async def serve(settings: Settings, *, port: int, opened: Callable[[Opened], Non
             channel, members = build_server(env)
             preview = env.preview(channel, viewers=members, layout="channel", port=port)
             async with preview as page:
+                open_pages_freely(page)
                 clock = WallClock(env, page)
                 ticking = asyncio.create_task(clock.run(), name="playground-clock")
                 opened(Opened(page.url, SERVER, CHANNEL, MEMBERS))

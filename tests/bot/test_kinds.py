@@ -123,3 +123,17 @@ def test_a_won_game_names_its_line_of_small_boards() -> None:
     names = ULTIMATE.line_names(game)
     assert names.count("–") == 3
     assert f"wins with {names}!" in board.text(game)
+
+
+def test_the_keys_that_still_play_drop_taken_cells_full_lines_and_all_at_the_end() -> None:
+    """3x3: the keys of empty cells; 5x5: columns and rows with an empty cell; ultimate: every
+    key while the game is on; none once a game is over."""
+    classic = GameRecord(id=9, guild_id=1, channel_id=2, x_id=3, o_id=4, challenger_id=3, size=3,
+                         k=3, moves=(0, 4), status=Status.ACTIVE)  # fmt: skip
+    assert CLASSIC.live_keys(classic) == [KEYCAPS[c] for c in (1, 2, 3, 5, 6, 7, 8)]
+    column_a = dataclasses.replace(classic, size=5, k=4, moves=(0, 5, 10, 15, 20))
+    keys = CLASSIC.keys(column_a)
+    assert CLASSIC.live_keys(column_a) == keys[1:5] + keys[5:]  # column A is full; no row is
+    assert ULTIMATE.live_keys(ultimate(TOP_LEFT_WON, status=Status.ACTIVE)) == list(KEYCAPS)
+    for over in (classic, column_a, ultimate(TOP_LEFT_WON)):
+        assert of(over).live_keys(dataclasses.replace(over, status=Status.FINISHED)) == []

@@ -108,7 +108,7 @@ async def test_a_board_keeps_its_marks_after_the_setting_changes_and_a_restart(
     await alice.click(board, custom_id=f"ttt:{game_id}:4")
     assert "🐱" in cell_emojis(simcord_env, board)
     await restart(simcord_env, make_bot)
-    free = cell_emojis(simcord_env, board).index(None)
+    free = cell_emojis(simcord_env, board).index("⬜")
     await alice.click(board, custom_id=f"ttt:{game_id}:{free}")
     assert cell_emojis(simcord_env, board).count("🐱") == 2
     assert "🦊" not in text(simcord_env, board)
@@ -185,9 +185,9 @@ async def test_a_deleted_emoji_mark_goes_back_to_the_default(simcord_env: Env) -
     shown = await admin.slash(channel, "tictactoe-settings show")
     assert "Mark of O: ⭕ (default)" in shown.response.content
     assert "Mark of X: 🐱" in shown.response.content
-    assert sorted(filter(None, cell_emojis(simcord_env, board))) == ["⭕", "🐱"]
+    assert sorted(e for e in cell_emojis(simcord_env, board) if e != "⬜") == ["⭕", "🐱"]
     assert str(star.id) not in text(simcord_env, board)
-    free = cell_emojis(simcord_env, board).index(None)
+    free = cell_emojis(simcord_env, board).index("⬜")
     await alice.click(board, custom_id=f"ttt:{game_id}:{free}")
     assert cell_emojis(simcord_env, board).count("🐱") == 2
 

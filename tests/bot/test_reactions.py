@@ -11,6 +11,7 @@ import pytest
 from simcord import Env
 
 from bot.client import TicTacToeBot
+from bot.cogs.games.reactions import NOTICE
 from bot.games import look as looks
 from bot.games.record import Status
 from tests.bot.game_support import board_message, raw, text
@@ -95,7 +96,9 @@ async def test_5x5_takes_a_column_then_a_row_and_shows_the_column_picked(simcord
 
 async def test_a_friend_game_by_reactions_refuses_quietly(simcord_env: Env) -> None:
     """Alice and Bob play by reactions; Bob out of turn and Carol, no player, change nothing,
-    and their reactions are removed without a word in the channel."""
+    and their reactions are removed without a word in the channel; Bob on a taken cell in his
+    turn hears why in a reply that goes away. Each key goes once its cell is taken, and every
+    reaction once the game is over."""
     _, channel, _, (alice, bob, carol) = await reaction_server(
         simcord_env, "reactions", "alice", "bob", "carol"
     )
@@ -109,16 +112,28 @@ async def test_a_friend_game_by_reactions_refuses_quietly(simcord_env: Env) -> N
     await carol.react(board, "5️⃣")
     assert (await game_of(simcord_env, board)).moves == ()
     assert reactions(simcord_env, board)["5️⃣"] == [simcord_env.backend.bot_user.id]
+    assert len(raw_messages(simcord_env, channel)) == messages  # nothing said in the channel
 
     await alice.react(board, "1️⃣")
+    assert bot_keys(simcord_env, board) == looks.keys(3)[1:]  # cell A1 is taken: its key goes
     await bob.react(board, "1️⃣")  # a board that has moved on: the cell is Alice's now
     assert (await game_of(simcord_env, board)).moves == (0,)
+    said = raw_messages(simcord_env, channel)
+    assert len(said) == messages + 1
+    notice = next(m for m in said if m.id != board.id and "already taken" in m.content)
+    assert notice.content.startswith(f"<@{bob.id}> ")
+    assert notice.reference is not None and notice.reference.message_id == board.id
+    await bob.react(board, "1️⃣")  # again at once: one reply at a time
+    assert len(raw_messages(simcord_env, channel)) == messages + 1
+
     for who, key in ((bob, "4️⃣"), (alice, "2️⃣"), (bob, "5️⃣"), (alice, "3️⃣")):
         await who.react(board, key)
     game = await game_of(simcord_env, board)
     assert game.ending is not None and game.winner == "X"
     assert "wins" in text(simcord_env, board)
-    assert len(raw_messages(simcord_env, channel)) == messages  # nothing said in the channel
+    assert reactions(simcord_env, board) == {}  # over: every key cleared (Manage Messages)
+    await simcord_env.advance_time(NOTICE + 1)
+    assert len(raw_messages(simcord_env, channel)) == messages  # the reply went away
 
 
 def raw_messages(env: Env, channel: Any) -> list[Any]:
@@ -144,6 +159,28 @@ async def test_without_manage_messages_reactions_still_play(simcord_env: Env) ->
     free_row = next(r for r in range(5) if r * 5 not in game.moves)
     await alice.react(board, looks.keys(5)[5 + free_row])
     assert (await game_of(simcord_env, board)).moves[2] == free_row * 5
+
+
+async def test_without_manage_messages_the_bot_takes_its_own_dead_keys_away(
+    simcord_env: Env,
+) -> None:
+    """Without Manage Messages the bot still takes its own key of each taken cell away, and the
+    rest of its keys at the end; the players' reactions stay (it may not remove them)."""
+    _, channel, _, (alice, _) = await reaction_server(simcord_env)
+    set_bot_overwrite(simcord_env, channel, deny("manage_messages"))
+    await alice.slash(channel, "tictactoe", difficulty="easy")
+    board = board_message(channel)
+    game = await game_of(simcord_env, board)
+    played: list[str] = []
+    while game.status is Status.ACTIVE:
+        key = looks.keys(3)[free(game)[0]]
+        await alice.react(board, key)
+        played.append(key)
+        game = await game_of(simcord_env, board)
+        if game.status is Status.ACTIVE:
+            assert bot_keys(simcord_env, board) == [looks.keys(3)[c] for c in free(game)]
+    assert bot_keys(simcord_env, board) == []
+    assert sorted(reactions(simcord_env, board)) == sorted(played)  # Alice's, left in place
 
 
 async def test_a_reaction_and_a_click_at_once_make_one_move(simcord_env: Env) -> None:
@@ -182,14 +219,18 @@ async def test_a_restart_adds_what_was_left_and_reactions_still_move(
     """The bot stopped before all its reactions were on the board (two taken off here); a move
     made with a missing key counts; after a restart the missing reactions are added and the
     game goes on by reactions, read from raw events with nothing cached."""
-    _, alice, board = await keys_missing(simcord_env)
+    channel, alice, board = await keys_missing(simcord_env)
     await alice.react(board, "9️⃣")  # before the reaction is there: it counts
-    assert (await game_of(simcord_env, board)).moves[0] == 8
+    game = await game_of(simcord_env, board)
+    assert game.moves[0] == 8
+    left = [looks.keys(3)[c] for c in free(game)]
+    assert bot_keys(simcord_env, board) == left  # the free cells' keys, 8️⃣'s if free
+    me = simcord_env.backend.bot_user.id
+    simcord_env.backend.remove_reaction(channel.id, board.id, left[-1], me)  # as at a stop
 
     await simcord_env.bot.release()
     await simcord_env.restart_bot(make_bot())
-    assert "8️⃣" in bot_keys(simcord_env, board)
-    game = await game_of(simcord_env, board)
+    assert bot_keys(simcord_env, board) == left
     await alice.react(board, looks.keys(3)[free(game)[0]])
     assert len((await game_of(simcord_env, board)).moves) == 4
 

@@ -79,6 +79,22 @@ def test_occupied_cells_show_their_mark_and_are_disabled():
     assert not cells[1].get("disabled")
 
 
+def test_3x3_cells_carry_their_names_and_empty_ones_the_empty_mark():
+    """Each 3x3 cell button is named as win lines and hints name it (A1 ... C3), and every cell
+    shows an emoji (an empty one ⬜): empty and marked buttons have the same parts."""
+    cells = [b for row in action_rows(game([0, 4]))[:3] for b in row]
+    assert [b["label"] for b in cells] == [engine.cell_name(c, 3) for c in range(9)]
+    assert [b["emoji"]["name"] for b in cells] == ["❌"] + ["⬜"] * 3 + ["⭕"] + ["⬜"] * 4
+
+
+@pytest.mark.parametrize("size", [4, 5])
+def test_bigger_boards_show_the_empty_mark_on_empty_cells_and_no_label(size: int):
+    """4x4 and 5x5 (named by the grid's letters and numbers): an emoji on every cell, no label."""
+    cells = [b for row in action_rows(game([0], size=size))[:size] for b in row]
+    assert [b["emoji"]["name"] for b in cells] == ["❌"] + ["⬜"] * (size * size - 1)
+    assert all("label" not in b for b in cells)
+
+
 def test_a_win_disables_every_cell_highlights_the_line_and_says_who_won():
     """X takes the top row: green line, all disabled, the result in words, Rematch."""
     record = game([0, 3, 1, 4, 2])

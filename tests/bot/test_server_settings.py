@@ -124,6 +124,29 @@ async def test_more_games_at_once_in_a_channel_when_the_server_allows(simcord_en
     assert "`games_per_channel`" in third.response.content
 
 
+async def test_a_busy_channel_links_the_game_and_says_who_may_change_the_setting(
+    simcord_env: Env,
+) -> None:
+    """The refusal links the running game; a member with Manage Server reads that they may
+    change games_per_channel themself, a member without it who can."""
+    _, channel, admin, (alice, bob) = server_with_admin(simcord_env, "alice", "bob")
+    await alice.slash(channel, "tictactoe")
+    board = board_message(channel)
+    plain = await bob.slash(channel, "tictactoe")
+    managing = await admin.slash(channel, "tictactoe")
+
+    link = f"https://discord.com/channels/{board.guild.id}/{channel.id}/{board.id}"
+    for refused in (plain, managing):
+        assert refused.ephemeral and f"A game is running in this channel: {link}." in (
+            refused.response.content
+        )
+    assert "Members with the Manage Server permission can change it" in plain.response.content
+    assert "You have the Manage Server permission: you can change it" in (
+        managing.response.content
+    )
+    assert "Members with" not in managing.response.content
+
+
 async def test_a_server_turn_timeout_sets_the_clock(simcord_env: Env) -> None:
     """The turn timeout of the server, not the bot's default, decides when a player forfeits."""
     _, channel, admin, (alice, bob) = server_with_admin(simcord_env, "alice", "bob")

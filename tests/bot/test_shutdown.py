@@ -27,9 +27,9 @@ from tests.support.localdiscord import TOKEN, FakeDiscord
 
 
 def marks(message: dict[str, Any]) -> int:
-    """How many cells of a board message show a mark."""
+    """How many cells of a board message show a mark (an empty one shows ⬜)."""
     cells = [b for b in buttons(message["components"]) if b["custom_id"].split(":")[-1].isdigit()]
-    return sum(bool(b.get("emoji")) for b in cells)
+    return sum((b.get("emoji") or {}).get("name") in ("❌", "⭕") for b in cells)
 
 
 async def start(

@@ -159,13 +159,13 @@ class Table:
         return int(first["custom_id"].split(":")[1])
 
     def marks(self, message_id: int) -> int:
-        """How many cells of a board show a mark."""
+        """How many cells of a board show a mark (an empty cell shows the empty one, ⬜)."""
         cells = [
             b
             for b in buttons(self.message(message_id)["components"])
             if b["custom_id"].split(":")[-1].isdigit()
         ]
-        return sum(bool(b.get("emoji")) for b in cells)
+        return sum((b.get("emoji") or {}).get("name") in ("❌", "⭕") for b in cells)
 
     def free(self, message_id: int) -> list[int]:
         """The cells of a board that can be clicked."""

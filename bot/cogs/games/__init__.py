@@ -15,6 +15,7 @@ from bot.cogs.games.advice import Advice
 from bot.cogs.games.clicks import ClickCog
 from bot.cogs.games.command import GameCog
 from bot.cogs.games.flow import GameFlow
+from bot.cogs.games.keys import KeyCog
 from bot.cogs.games.marks import MarkCog
 from bot.cogs.games.reactions import ReactionCog
 from bot.cogs.games.settings import SettingsCog
@@ -45,5 +46,6 @@ async def setup(bot: TicTacToeBot) -> None:
     await bot.add_cog(SettingsCog(store=bot.store, settings=bot.settings, servers=servers))
     await bot.add_cog(ClickCog(games=games, flow=flow, advice=Advice(bot.engine)))
     await bot.add_cog(BoardWatch(client=bot, games=games, flow=flow))
+    await bot.add_cog(KeyCog(client=bot, games=games, flow=flow))
     await bot.add_cog(ReactionCog(client=bot, games=games, flow=flow))
     await bot.add_cog(MarkCog(store=bot.store, games=games, flow=flow, servers=servers))

@@ -188,7 +188,7 @@ class GameCog(commands.Cog):
                 "{player} is not a member of this server, so they can't play here.",
                 player=f"<@{opponent.id}>",
             )
-        refusal = server.refuse_opponent(conf, opponent)
+        refusal = server.refuse_opponent(conf, opponent, yours=server.may_change(interaction))
         now = self.games.now()
         cooldown = server.cooldown(conf, self.settings)
         wait = self.games.cooldown_left(interaction.user.id, now, cooldown)
@@ -201,7 +201,9 @@ class GameCog(commands.Cog):
                 seconds=f"{wait:.0f}",
             )
             if conf.challenge_cooldown is not None:
-                refusal = server.by_setting(refusal, "challenge_cooldown")
+                refusal = server.by_setting(
+                    refusal, "challenge_cooldown", yours=server.may_change(interaction)
+                )
         return refusal
 
 

@@ -42,6 +42,9 @@ MAX_ID = 2**63 - 1  # the largest id a game can have (SQLite's integer)
 # reply follows in an edit. None: each kind's own wait (``Kind.reply_wait``, chosen by
 # measurement: docs/figures.md, "Under load"); tests set 0 to show every such reply in an edit.
 REPLY_WAIT: float | None = None
+# The event: a game whose board is moved by reactions was saved (the game record): the keys
+# under the board follow it (``bot.cogs.games.reactions``).
+KEYED_SAVE = "ttt_keyed_game_saved"
 
 
 class Shown(Enum):
@@ -95,6 +98,8 @@ class GameFlow:
             game = rules.clocked(game, self.games.now(), turn_timeout=turn, challenge_timeout=wait)
         await self.store.save_game(game)
         self.games.put(game)
+        if game.look.reactions and game.message_id is not None and not game.interactions_only:
+            self.client.dispatch(KEYED_SAVE, game)
         return game
 
     # -------------------------------------------------------------- showing
@@ -221,7 +226,7 @@ class GameFlow:
             return
         dropped = rules.finish(current, Ending.ABANDONED, None)
         self._boards.pop(game.id, None)
-        self.games.put(dropped)
+        self.games.put(dropped)  # its board is gone, and its keys with it
         self.games.behind(game.id, behind=False)
         try:
             await self.store.save_game(dropped)

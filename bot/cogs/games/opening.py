@@ -48,8 +48,11 @@ async def open_game(
         return None
     limit = conf.games_per_channel or 1
     if not flow.games.reserve(channel_id, limit) and not await _reclaim(flow, channel_id, limit):
-        busy = readback.busy_text(flow.games.in_channel(channel_id))
-        await replies.tell(interaction, server.busy(busy, limit, interaction.guild_id))
+        busy = readback.busy_text(
+            flow.games.in_channel(channel_id), links=flow.settings.message_links
+        )
+        yours = server.may_change(interaction)
+        await replies.tell(interaction, server.busy(busy, limit, interaction.guild_id, yours=yours))
         return None
     try:
         game = _with_look(build(await flow.store.next_game_id()), conf.look())

@@ -1,48 +1,43 @@
-"""Moves by reactions, on the boards of servers whose ``input`` setting asks for them.
-
-A board that takes reactions carries one per cell on 3x3 and 4x4, and on 5x5 one per column and
-one per row (``bot.games.look.keys``). The bot adds them after posting the board, in a task of
-its own: Discord limits reactions per channel to a few a second, and nothing else waits behind
-them (other games, clicks, even a move made before the last reaction appears). A restart adds
-what was left.
+"""Moves by reactions, on the boards of servers whose ``input`` setting asks for them (the keys
+under the board are ``bot.cogs.games.keys``).
 
 A reaction is read from the raw gateway event, so it works without any message cache and after
 a restart. It is a move by the player whose turn it is, decided under the game's lock like a
 click, and never on a board that does not show the game as stored (its last edit failed, or
 the last process may have died between saving and showing): that board is shown again instead.
-A reaction has no interaction, so nothing can be said privately: a reaction that plays nothing
-(not your turn, a taken cell, not a player) is removed quietly where the bot has Manage
-Messages, and ignored where it has not; the channel never hears of it. Played reactions are
-removed too (with Manage Messages), so a key can be used again; without it a player takes the
-reaction back and adds it again to use the same key twice (5x5 columns and rows).
-
-Where the bot loses Add Reactions during a game moved by reactions only, the keys it could not
-add would leave the game stuck: the board takes cell buttons as well (input ``both``) instead.
+A reaction has no interaction, so nothing can be said privately. A reaction of the player to
+move that plays nothing (a taken cell) gets a reply to the board saying why, which goes away
+after `NOTICE` seconds; one of anyone else (not their turn, not a player) is only removed.
+Reactions read are removed where the bot has Manage Messages (and left where it has not), so a
+key can be used again; without it a player takes the reaction back and adds it again to use
+the same key twice (5x5 columns and rows).
 """
 
 from __future__ import annotations
 
-import dataclasses
 import logging
+from datetime import datetime
 
 import discord
 from discord.ext import commands
 
 from bot.cogs.games.flow import GameFlow
-from bot.cogs.games.opening import POSTED
-from bot.discord_ui import board, readback
+from bot.cogs.games.keys import takes_reactions
+from bot.discord_ui import access, board, readback
 from bot.games import kinds, rules
 from bot.games.kinds.base import plain
 from bot.games.record import GameRecord, Status
 from bot.games.rules import Refused
+from bot.i18n import Text, translation
 from bot.live.registry import GameRegistry
 from bot.storage.base import StorageError
 
 log = logging.getLogger(__name__)
+NOTICE = 10.0  # seconds the reply that says why a reaction played nothing stays
 
 
 class ReactionCog(commands.Cog):
-    """Adds the reactions of boards that take them and plays the moves they make."""
+    """Plays the moves the reactions on boards that take them make."""
 
     def __init__(self, *, client: discord.Client, games: GameRegistry, flow: GameFlow) -> None:
         self.client = client
@@ -50,73 +45,7 @@ class ReactionCog(commands.Cog):
         self.flow = flow
         # game id -> (player id, column, moves then): a column picked on 5x5, waiting for a row
         self._picked: dict[int, tuple[int, int, int]] = {}
-        self._adding: set[int] = set()  # games whose keys are being added
-
-    # ------------------------------------------------------------- the reactions
-
-    @commands.Cog.listener(f"on_{POSTED}")
-    async def on_board_posted(self, game_id: int) -> None:
-        """Add a new board's reactions, in a task: the command's answer does not wait."""
-        game = self.games.get(game_id)
-        if game is not None and _takes_reactions(game):
-            self._start_adding(game_id, fresh=True)
-
-    @commands.Cog.listener()
-    async def on_ready(self) -> None:
-        """After a start (or a reconnection): finish adding the reactions of live boards."""
-        for game in self.games.live():
-            if _takes_reactions(game) and game.message_id is not None:
-                self._start_adding(game.id, fresh=False)
-
-    def _start_adding(self, game_id: int, *, fresh: bool) -> None:
-        """Add a board's keys in a task of their own, unless one is at it already."""
-        if game_id not in self._adding:
-            self._adding.add(game_id)
-            self.games.spawn(self._add_reactions(game_id, fresh=fresh), name=f"ttt-keys-{game_id}")
-
-    async def _add_reactions(self, game_id: int, *, fresh: bool) -> None:
-        """Add the board's reactions that are not there yet, while the game is on."""
-        try:
-            await self._add_keys(game_id, fresh=fresh)
-        finally:
-            self._adding.discard(game_id)
-
-    async def _add_keys(self, game_id: int, *, fresh: bool) -> None:
-        game = self.games.get(game_id)
-        if game is None or game.message_id is None:
-            return
-        channel = self.client.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
-        message = channel.get_partial_message(game.message_id)
-        present: set[str] = set()
-        try:
-            if not fresh:
-                shown = await message.fetch()
-                present = {plain(str(r.emoji)) for r in shown.reactions if r.me}
-            for key in kinds.of(game).keys(game):
-                current = self.games.get(game_id)
-                if current is None or not rules.is_live(current):
-                    return  # over: the rest would be noise
-                if plain(key) not in present:
-                    await message.add_reaction(key)
-        except discord.Forbidden as exc:
-            log.warning("may not add the reactions of game %s: %s", game_id, exc)
-            await self._give_buttons(game_id)
-        except discord.HTTPException as exc:
-            log.warning("could not add the reactions of game %s: %s", game_id, exc)
-
-    async def _give_buttons(self, game_id: int) -> None:
-        """A board moved by reactions only whose keys may not be added takes cell buttons too."""
-        async with self.games.lock(game_id):
-            game = self.games.get(game_id)
-            if game is None or game.look.buttons or not rules.is_live(game):
-                return
-            look = dataclasses.replace(game.look, input="both")
-            try:
-                game = await self.flow.commit(dataclasses.replace(game, look=look), clock=False)
-            except StorageError as exc:
-                log.debug("could not give game %s its buttons: %s", game_id, exc)
-                return
-            await self.flow.publish(game)
+        self._told: dict[int, datetime] = {}  # game id -> when a player last heard a refusal
 
     # ------------------------------------------------------------------ moves
 
@@ -134,7 +63,7 @@ class ReactionCog(commands.Cog):
             ),
             None,
         )
-        if game is None or not _takes_reactions(game):
+        if game is None or not takes_reactions(game):
             return
         key = str(payload.emoji)
         if plain(key) not in {plain(k) for k in kinds.of(game).keys(game)}:
@@ -144,7 +73,8 @@ class ReactionCog(commands.Cog):
         except Exception:
             log.exception("the reaction on game %s failed", game.id)
             after = None
-        if self._may_manage(payload):  # in a task: the bot's reply does not wait for it
+        if access.may_manage(self.client, payload.guild_id, payload.channel_id):
+            # in a task: the bot's reply does not wait for it
             self.games.spawn(self._take_back(payload), name=f"ttt-unreact-{game.id}")
         if after is not None and rules.ai_to_move(after):
             await self.flow.ai_move(game.id)
@@ -166,6 +96,7 @@ class ReactionCog(commands.Cog):
             if isinstance(result, Refused):
                 if kinds.of(game).picks(game):
                     await self._show_picked(game, None)  # the first half picked is gone
+                self._tell(game, user_id, result.text)  # a taken cell: the player hears why
                 return None
             try:
                 after = await self.flow.commit(await self.flow.with_reply(result))
@@ -232,16 +163,29 @@ class ReactionCog(commands.Cog):
         except discord.HTTPException as exc:
             log.info("could not remove a reaction in channel %s: %s", payload.channel_id, exc)
 
-    def _may_manage(self, payload: discord.RawReactionActionEvent) -> bool:
-        """Whether the bot may remove others' reactions in the reaction's channel."""
-        guild = self.client.get_guild(payload.guild_id or 0)
-        if guild is None:
-            return False
-        place = guild.get_channel_or_thread(payload.channel_id)
-        return place is not None and place.permissions_for(guild.me).manage_messages
+    def _tell(self, game: GameRecord, user_id: int, refusal: Text) -> None:
+        """Say why a player's reaction played nothing, in a reply to the board that goes away
+        after `NOTICE` seconds (a reaction has no private answer); one at a time a game."""
+        now = self.games.now()
+        told = self._told.get(game.id)
+        if told is not None and (now - told).total_seconds() < NOTICE:
+            return
+        self._told = {g: t for g, t in self._told.items() if self.games.get(g)}
+        self._told[game.id] = now
+        words = f"<@{user_id}> {refusal.render(translation(game.locale))}"
+        self.games.spawn(self._say(game, words), name=f"ttt-notice-{game.id}")
 
-
-def _takes_reactions(game: GameRecord) -> bool:
-    return game.look.reactions and not game.interactions_only
-
+    async def _say(self, game: GameRecord, words: str) -> None:
+        channel = self.client.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
+        board_message = channel.get_partial_message(game.message_id or 0)
+        try:
+            await channel.send(
+                words,
+                reference=board_message.to_reference(fail_if_not_exists=False),
+                mention_author=False,
+                allowed_mentions=discord.AllowedMentions.none(),
+                delete_after=NOTICE,
+            )
+        except discord.HTTPException as exc:
+            log.info("could not say why a reaction in game %s played nothing: %s", game.id, exc)
 

@@ -16,6 +16,7 @@ from bot.i18n import N_, NP_, Text, has_catalog
 
 Interaction = discord.Interaction[Any]
 WHO = N_("Members with the Manage Server permission can change it with /tictactoe-settings.")
+YOURS = N_("You have the Manage Server permission: you can change it with /tictactoe-settings.")
 
 
 def of(servers: dict[int, ServerSettings], guild_id: int | None) -> ServerSettings:
@@ -23,11 +24,18 @@ def of(servers: dict[int, ServerSettings], guild_id: int | None) -> ServerSettin
     return NONE if guild_id is None else servers.get(guild_id, NONE)
 
 
-def by_setting(refusal: Text, setting: str) -> Text:
-    """A refusal that follows from a server setting: it says which, and who can change it."""
+def by_setting(refusal: Text, setting: str, *, yours: bool = False) -> Text:
+    """A refusal that follows from a server setting: it says which, and who can change it
+    (`yours`: the member told has Manage Server, and may change it themself)."""
+    who = YOURS if yours else WHO
     return N_(
-        "{refusal}\n-# Server setting `{setting}`. {who}", refusal=refusal, setting=setting, who=WHO
+        "{refusal}\n-# Server setting `{setting}`. {who}", refusal=refusal, setting=setting, who=who
     )
+
+
+def may_change(interaction: Interaction) -> bool:
+    """Whether the member who asked may change the server's settings (Manage Server)."""
+    return interaction.guild_id is not None and interaction.permissions.manage_guild
 
 
 def timeouts(conf: ServerSettings, settings: Settings) -> tuple[float, float]:
@@ -57,6 +65,7 @@ def refuse_place(conf: ServerSettings, interaction: Interaction) -> Text | None:
     """Why a game may not start here or by this member, or None."""
     channel_id = interaction.channel_id
     parent = getattr(interaction.channel, "parent_id", None)
+    yours = may_change(interaction)
     if conf.channels and channel_id not in conf.channels and parent not in conf.channels:
         where = ", ".join(f"<#{channel}>" for channel in conf.channels)
         return by_setting(
@@ -67,17 +76,21 @@ def refuse_place(conf: ServerSettings, interaction: Interaction) -> Text | None:
                 channels=where,
             ),
             "channels",
+            yours=yours,
         )
     if not may_play(conf, interaction.user):
         return by_setting(
             N_("Only members with one of these roles can play here: {roles}.", roles=roles(conf)),
             "roles",
+            yours=yours,
         )
     return None
 
 
-def refuse_opponent(conf: ServerSettings, opponent: discord.Member) -> Text | None:
-    """Why a member may not be challenged on this server, or None."""
+def refuse_opponent(
+    conf: ServerSettings, opponent: discord.Member, *, yours: bool = False
+) -> Text | None:
+    """Why a member may not be challenged on this server, or None (`yours`: see `by_setting`)."""
     if may_play(conf, opponent):
         return None
     return by_setting(
@@ -88,6 +101,7 @@ def refuse_opponent(conf: ServerSettings, opponent: discord.Member) -> Text | No
             roles=roles(conf),
         ),
         "roles",
+        yours=yours,
     )
 
 
@@ -96,9 +110,9 @@ def roles(conf: ServerSettings) -> str:
     return ", ".join(f"<@&{role}>" for role in conf.roles)
 
 
-def busy(refusal: Text, limit: int, guild_id: int | None) -> Text:
+def busy(refusal: Text, limit: int, guild_id: int | None, *, yours: bool = False) -> Text:
     """The refusal for a channel whose games are as many as the server allows at once (the
-    setting is named in a server; direct messages have none)."""
+    setting is named in a server; direct messages have none; `yours`: see `by_setting`)."""
     if guild_id is None:
         return refusal
     return by_setting(
@@ -109,6 +123,7 @@ def busy(refusal: Text, limit: int, guild_id: int | None) -> Text:
             refusal=refusal,
         ),
         "games_per_channel",
+        yours=yours,
     )
 
 

@@ -18,7 +18,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
-from bot.games.record import GameRecord
+from bot.games.record import GameRecord, Status
 from bot.i18n import N_, Text
 
 if TYPE_CHECKING:
@@ -27,7 +27,6 @@ if TYPE_CHECKING:
 # Discord's component types and the button styles the cells use.
 ACTION_ROW, BUTTON, TEXT_DISPLAY = 1, 2, 10
 PRIMARY, SECONDARY, SUCCESS = 1, 2, 3
-BLANK_LABEL = "\u200b"  # a button needs a label or an emoji; an empty cell shows neither
 
 
 class Position(Protocol):
@@ -155,6 +154,11 @@ class Kind(ABC):
     @abstractmethod
     def keys(self, game: GameRecord) -> list[str]:
         """The reactions a board of the game carries, in the order they are added."""
+
+    def live_keys(self, game: GameRecord) -> list[str]:
+        """The board's reactions that can still play something: every key while the game is on,
+        none once it is over (a kind whose keys name cells keeps those that can still be played)."""
+        return [] if game.status is Status.FINISHED else self.keys(game)
 
     @abstractmethod
     def read_key(self, game: GameRecord, picked: int | None, key: str) -> tuple[str, int] | None:

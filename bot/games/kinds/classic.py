@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 import engine
 from bot.games import look as looks
 from bot.games import review
-from bot.games.kinds.base import ACTION_ROW, BLANK_LABEL, BUTTON, SECONDARY, SUCCESS, Kind, marks
+from bot.games.kinds.base import ACTION_ROW, BUTTON, SECONDARY, SUCCESS, Kind, marks
 from bot.games.record import Ending, GameRecord, Status
 from bot.i18n import N_, Text
 
@@ -25,6 +25,7 @@ CORNER = "⬛"
 COLUMN_LABELS = [chr(0x1F1E6 + i) for i in range(5)]
 ROW_LABELS = ["1️⃣", "2️⃣", "3️⃣", "4️⃣", "5️⃣"]
 GAP = "\u200b"
+NAMES_3X3 = tuple(engine.cell_name(cell, 3) for cell in range(9))  # A1, B1, ... C3
 
 
 class Classic(Kind):
@@ -79,11 +80,13 @@ class Classic(Kind):
         return "\n".join(rows)
 
     def cell_rows(self, game: GameRecord, picked: int | None = None) -> list[dict[str, Any]]:
-        # Each button is one dict literal: a click draws up to 25 of them.
+        # Each button is one dict literal: a click draws up to 25 of them. Every cell shows an
+        # emoji (an empty one its empty mark), so empty and marked buttons are as wide and the
+        # columns line up; on 3x3 each also carries its name, as win lines and hints say it.
         cells, line, n, look = marks(game.moves, game.size**2), self.winning_line(game), \
             game.size, game.look  # fmt: skip
         over, prefix = not _active(game), f"ttt:{game.id}:"
-        shown = looks.shows_empty(look)
+        empty = looks.component_emoji(look.empty)
         rows = []
         for r in range(n):
             row: list[dict[str, Any]] = []
@@ -94,13 +97,10 @@ class Classic(Kind):
                     "style": SUCCESS if cell in line else SECONDARY,
                     "disabled": over or mark is not None,
                     "custom_id": f"{prefix}{cell}",
+                    "emoji": empty if mark is None else looks.component_emoji(look.mark(mark)),
                 }
-                if mark is not None:
-                    button["emoji"] = looks.component_emoji(look.mark(mark))
-                elif shown:
-                    button["emoji"] = looks.component_emoji(look.empty)
-                else:
-                    button["label"] = BLANK_LABEL
+                if n == 3:
+                    button["label"] = NAMES_3X3[cell]
                 row.append(button)
             rows.append({"type": ACTION_ROW, "components": row})
         return rows
@@ -129,6 +129,19 @@ class Classic(Kind):
 
     def keys(self, game: GameRecord) -> list[str]:
         return looks.keys(game.size)
+
+    def live_keys(self, game: GameRecord) -> list[str]:
+        # A key plays while its cell is empty (3x3, 4x4), or its column or row has an empty cell
+        # (5x5: a column, then a row).
+        if game.status is Status.FINISHED:
+            return []
+        n, found = game.size, marks(game.moves, game.size**2)
+        keys = looks.keys(n)
+        if looks.picks_cell(n):
+            return [key for key, mark in zip(keys, found, strict=True) if mark is None]
+        columns = [keys[c] for c in range(n) if any(found[r * n + c] is None for r in range(n))]
+        rows = [keys[n + r] for r in range(n) if None in found[r * n : r * n + n]]
+        return columns + rows
 
     def read_key(self, game: GameRecord, picked: int | None, key: str) -> tuple[str, int] | None:
         meaning = looks.read_key(game.size, key)

@@ -45,7 +45,9 @@ class Reactions:
         base = "/channels/{channel}/messages/{message}/reactions/{emoji}"
         return [
             ("PUT", base + "/@me", self._add_own),
+            ("DELETE", base + "/@me", self._remove_one),
             ("DELETE", base + "/{user}", self._remove_one),
+            ("DELETE", "/channels/{channel}/messages/{message}/reactions", self._clear),
         ]
 
     def reacted(self, message_id: int, emoji: str) -> list[int]:
@@ -137,5 +139,17 @@ class Reactions:
         if message is None:
             return web.json_response({"message": "Unknown Message", "code": 10008}, status=404)
         emoji = urllib.parse.unquote(request.match_info["emoji"])
-        self._set(message, emoji, int(request.match_info["user"]), False)
+        user = request.match_info.get("user")  # none: the bot's own ("@me")
+        self._set(message, emoji, self.bot_user.id if user is None else int(user), False)
+        return web.Response(status=204, headers=_headers(REACTION_GAP))
+
+    async def _clear(self, request: web.Request) -> web.Response:
+        """Every reaction on a message removed (the bot needs Manage Messages on Discord)."""
+        refused = self._too_soon(request)
+        if refused is not None:
+            return refused
+        message = self.messages.get(int(request.match_info["message"]))
+        if message is None:
+            return web.json_response({"message": "Unknown Message", "code": 10008}, status=404)
+        message["_reactions"], message["reactions"] = [], []
         return web.Response(status=204, headers=_headers(REACTION_GAP))
