@@ -200,6 +200,9 @@ class GameFlow:
         is tried at once; if it shows the board, the click is acknowledged without a word.
         """
         log.warning("could not update the board of game %s with the click: %s", game.id, error)
+        if replies.too_late(error):  # no token left: the board is shown through the channel
+            await self.publish(game)
+            return Shown.SAVED
         if isinstance(error, discord.Forbidden) or access.board_gone(error):
             await self._unshown(game, error, interaction)
             return Shown.SAVED
@@ -208,8 +211,13 @@ class GameFlow:
                 await interaction.response.defer()
                 self.note_board(game, interaction)
                 return Shown.ON_BOARD
-            except discord.HTTPException:
-                log.warning("could not acknowledge interaction %s", interaction.id, exc_info=True)
+            except discord.HTTPException as late:
+                if replies.too_late(late):
+                    replies.log_too_late(interaction, f"the click on game {game.id}")
+                else:
+                    log.warning(
+                        "could not acknowledge interaction %s", interaction.id, exc_info=True
+                    )
                 return Shown.SAVED
         await replies.tell_safely(interaction, UNSHOWN)
         return Shown.SAVED
