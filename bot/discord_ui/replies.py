@@ -30,6 +30,15 @@ def too_late(error: BaseException) -> bool:
     return isinstance(error, discord.NotFound) and error.code == UNKNOWN_INTERACTION
 
 
+def discords_trouble(error: BaseException) -> bool:
+    """Whether Discord failed or refused an answer for reasons of its own (a 5xx, a rate limit
+    it would not let discord.py wait out) or because it came too late: expected conditions, worth
+    one line each. Anything else it refuses (a 400 for a malformed answer) is a bug."""
+    if not isinstance(error, discord.HTTPException):
+        return False
+    return error.status >= 500 or error.status == 429 or too_late(error)
+
+
 def log_too_late(interaction: Interaction, what: str) -> None:
     """The one line an answer refused as too late is worth."""
     log.warning("%s: interaction %s had expired, Discord refused the answer", what, interaction.id)

@@ -74,7 +74,7 @@ async def open_game(
         if replies.too_late(error):  # held up past Discord's 3 s: the channel is free again
             replies.log_too_late(interaction, "a new board")
             return None
-        if not isinstance(error, discord.HTTPException):
+        if not replies.discords_trouble(error):
             raise
         # Discord refused the board (5xx, 429): an expected condition, said in one line.
         log.warning("could not post the board of game %s: %s", game.id, error)
