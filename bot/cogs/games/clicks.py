@@ -20,7 +20,7 @@ from bot.cogs.games.opening import open_game
 from bot.cogs.games.texts import NOT_SAVED
 from bot.discord_ui import access, board, grid, readback, replies
 from bot.games import asking, rules
-from bot.games.record import GameRecord, Status
+from bot.games.record import Ending, GameRecord, Status
 from bot.games.rules import Refused
 from bot.i18n import N_, Text, translation
 from bot.live.registry import GameRegistry
@@ -143,10 +143,12 @@ class ClickCog(commands.Cog):
         was live at start-up compares the clicked message with it (the last process may have
         died between saving a change and showing it), and so does any click on a finished
         game: a board showing the end takes no clicks, so the end may never have been shown
-        (its edit failed, and the process that knew may be gone)."""
+        (its edit failed, and the process that knew may be gone). An abandoned game's board is
+        gone, as far as the bot knows: nothing to show there."""
         if game is None:
             return False
-        check = game.status is Status.FINISHED or self.games.first_click(game.id)
+        ended = game.status is Status.FINISHED and game.ending is not Ending.ABANDONED  # gone
+        check = ended or self.games.first_click(game.id)
         if check and not readback.shows(interaction.message, game):
             self.games.behind(game.id)
         return self.games.is_behind(game.id)
