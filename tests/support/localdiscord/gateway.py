@@ -155,8 +155,13 @@ class Gateway:
             kept.append((sequence, text))
         if stamp is not None:
             stamp()
-        if link is not None:
+        if link is None:
+            return
+        try:
             await self._send(link[0], text)
+        except ConnectionResetError:  # the connection is closing: kept for a resume, as above
+            if not self.replay:
+                raise
 
     async def _send_event(self, name: str, data: Any, shard: int = 0) -> None:
         await self._dispatch(shard, name, data)
