@@ -2,7 +2,7 @@
 
     python benchmarks/_wire_bot.py PORT FOLDER [-v] [--database-url URL] [--shards COUNT:IDS]
                                    [--gc A,B,C] [--without-speed] [--without PART[,PART]]
-                                   [--profile] [--metrics]
+                                   [--profile] [--metrics] [--log-times]
 
 FOLDER receives the SQLite file (or the log only, with ``--database-url``: PostgreSQL); -v logs
 at DEBUG level; ``--shards 2:1`` runs shard 1 of 2 (an AutoShardedBot); ``--gc 700,10,10`` sets
@@ -11,7 +11,9 @@ hides discord.py's speed packages (orjson, zstandard, Brotli, aiodns) from this 
 they were not installed; ``--without`` takes parts of the bot's per-click savings away, to
 measure what each gives (`WITHOUT`); ``--profile`` runs the event loop's thread under cProfile
 between ``begin`` and ``end`` and reports its time by part of the click path (`_profile`);
-``--metrics`` keeps the Prometheus metrics (on a free port), as ``METRICS_PORT`` does.
+``--metrics`` keeps the Prometheus metrics (on a free port), as ``METRICS_PORT`` does;
+``--log-times`` starts each log line with its time (seconds since the epoch), so a reader can
+tell which lines came during a fault it injected.
 
 The real bot (``create_bot``,
 discord.py's HTTP client and gateway) with two things changed: discord.py's API base and
@@ -257,7 +259,8 @@ def main(make: Callable[[Path], discord.Client] | None = None) -> None:
     """Run a bot (the project's, unless `make` builds another) against the local Discord."""
     port, folder = int(sys.argv[1]), Path(sys.argv[2])
     level = logging.DEBUG if "-v" in sys.argv else logging.WARNING
-    logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
+    stamp = "%(created).3f " if "--log-times" in sys.argv else ""
+    logging.basicConfig(level=level, format=stamp + "%(levelname)s %(name)s: %(message)s")
     base = f"http://127.0.0.1:{port}/api/v10"
     discord.http.Route.BASE = base
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(f"ws://127.0.0.1:{port}/gateway")

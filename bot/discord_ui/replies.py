@@ -20,6 +20,28 @@ log = logging.getLogger(__name__)
 Interaction = discord.Interaction[Any]
 
 SORRY = N_("Sorry, something went wrong on my side; it has been logged. Please try again.")
+UNKNOWN_INTERACTION = 10062  # Discord's answer to a response that came after its 3 seconds
+
+
+def too_late(error: BaseException) -> bool:
+    """Whether Discord refused an answer because its interaction had expired (10062): the bot
+    was held up (a stalled process, a slow network) past the 3 seconds Discord waits. An
+    expected condition: the token is dead, nothing more can be said through it."""
+    return isinstance(error, discord.NotFound) and error.code == UNKNOWN_INTERACTION
+
+
+def discords_trouble(error: BaseException) -> bool:
+    """Whether Discord failed or refused an answer for reasons of its own (a 5xx, a rate limit
+    it would not let discord.py wait out) or because it came too late: expected conditions, worth
+    one line each. Anything else it refuses (a 400 for a malformed answer) is a bug."""
+    if not isinstance(error, discord.HTTPException):
+        return False
+    return error.status >= 500 or error.status == 429 or too_late(error)
+
+
+def log_too_late(interaction: Interaction, what: str) -> None:
+    """The one line an answer refused as too late is worth."""
+    log.warning("%s: interaction %s had expired, Discord refused the answer", what, interaction.id)
 
 
 def words(interaction: Interaction, text: Text | str) -> str:
@@ -32,18 +54,23 @@ def words(interaction: Interaction, text: Text | str) -> str:
 async def tell(interaction: Interaction, text: Text | str) -> None:
     """A private answer to the person who clicked or ran the command, in their language."""
     text = words(interaction, text)
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
-    else:
-        await interaction.response.send_message(text, ephemeral=True)
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+    except discord.NotFound as error:
+        if not too_late(error):
+            raise
+        log_too_late(interaction, "a private answer")  # nothing more can be said through it
 
 
 async def tell_safely(interaction: Interaction, text: Text | str) -> None:
     """A private answer that may fail (Discord down, token expired): logged, not raised."""
     try:
         await tell(interaction, text)
-    except discord.HTTPException as exc:  # an expected condition: one line, no traceback
-        log.warning("could not answer interaction %s: %s", interaction.id, exc)
+    except discord.HTTPException as error:  # Discord's refusal, said in one line: no bug here
+        log.warning("could not answer interaction %s: %s", interaction.id, error)
 
 
 async def apologize(interaction: Interaction, text: Text | str = SORRY) -> None:

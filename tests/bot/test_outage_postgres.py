@@ -4,6 +4,7 @@ click meanwhile is told nothing could be saved, and a turn that ran out meanwhil
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import pytest
@@ -94,3 +95,26 @@ async def test_a_turn_that_runs_out_while_the_server_is_away_is_given_back(
     assert 290 < (stored.deadline - simcord_env.now()).total_seconds() <= 300
     played = await alice.click(message, custom_id="ttt:1:4")
     assert not played.ephemeral and marks(simcord_env, message, 3)[4] == "X"
+
+
+async def test_a_click_on_a_finished_game_while_the_server_is_away_is_one_line(
+    simcord_env: Env, postgres_server: PgServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A finished game lives only in the database: a click on its board (Rematch) while the
+    server is stopped is told nothing could be done, with one line in the log and no traceback;
+    once the server is back the same click works."""
+    _, alice, bob, _, message = await people_game(simcord_env)
+    for player, cell in ((alice, 0), (bob, 3), (alice, 1), (bob, 4), (alice, 2)):
+        await player.click(message, custom_id=f"ttt:1:{cell}")
+    postgres_server.stop("immediate")
+    try:
+        with caplog.at_level(logging.WARNING):
+            refused = await bob.click(message, custom_id="ttt:1:rematch")
+    finally:
+        postgres_server.start()
+
+    assert refused.ephemeral and refused.response.content == NOT_SAVED.in_locale(None)
+    logged = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert [r.exc_info for r in logged] == [None] and "ttt:1:rematch" in logged[0].getMessage()
+    again = await bob.click(message, custom_id="ttt:1:rematch")
+    assert again.acknowledged

@@ -20,10 +20,11 @@ from bot.cogs.games.opening import open_game
 from bot.cogs.games.texts import NOT_SAVED, UNSHOWN
 from bot.discord_ui import access, board, grid, readback, replies
 from bot.games import asking, kinds, rules
-from bot.games.record import GameRecord
+from bot.games.record import Ending, GameRecord, Status
 from bot.games.rules import Refused
 from bot.i18n import N_, Text, translation
 from bot.live.registry import GameRegistry
+from bot.storage.base import StorageError
 
 log = logging.getLogger(__name__)
 
@@ -60,9 +61,16 @@ class ClickCog(commands.Cog):
                 await replies.tell(interaction, NOT_MINE)
             else:
                 await self.click(interaction, *parsed)
-        except Exception:
-            log.exception("click on %r by %s failed", custom_id, interaction.user.id)
-            await replies.apologize(interaction)
+        except StorageError as error:  # the database is away (a finished game is read from it)
+            log.debug("click on %r: %s", custom_id, error)  # the store said the outage once
+            await replies.tell_safely(interaction, NOT_SAVED)
+        except Exception as error:
+            if not replies.discords_trouble(error):
+                log.exception("click on %r by %s failed", custom_id, interaction.user.id)
+            else:  # Discord's own trouble answering: one line
+                log.warning("click on %r: Discord refused an answer: %s", custom_id, error)
+            if not replies.too_late(error):
+                await replies.apologize(interaction)
 
     async def click(
         self, interaction: Interaction, game_id: int, what: str, ply: int | None = None
@@ -165,10 +173,15 @@ class ClickCog(commands.Cog):
     def _behind(self, interaction: Interaction, game: GameRecord | None) -> bool:
         """Whether the game's board is behind the stored game; the first click on a game that
         was live at start-up compares the clicked message with it (the last process may have
-        died between saving a change and showing it)."""
+        died between saving a change and showing it), and so does any click on a finished
+        game: a board showing the end takes no clicks, so the end may never have been shown
+        (its edit failed, and the process that knew may be gone). An abandoned game's board is
+        gone, as far as the bot knows: nothing to show there."""
         if game is None:
             return False
-        if self.games.first_click(game.id) and not readback.shows(interaction.message, game):
+        ended = game.status is Status.FINISHED and game.ending is not Ending.ABANDONED  # gone
+        check = ended or self.games.first_click(game.id)
+        if check and not readback.shows(interaction.message, game):
             self.games.behind(game.id)
         return self.games.is_behind(game.id)
 

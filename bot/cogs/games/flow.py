@@ -37,10 +37,9 @@ log = logging.getLogger(__name__)
 
 Interaction = discord.Interaction[Any]
 MAX_ID = 2**63 - 1  # the largest id a game can have (SQLite's integer)
-# Seconds a click's response waits for the bot's reply where the engine searches: answered by
-# then, both moves go in the one response; else the player's move is shown at once and the
-# reply follows in an edit. None: each kind's own wait (``Kind.reply_wait``, chosen by
-# measurement: docs/figures.md, "Under load"); tests set 0 to show every such reply in an edit.
+# Seconds a click's response waits for the bot's reply where the engine searches (both moves
+# then go in the one response; else the reply follows in an edit). None: each kind's own wait
+# (``Kind.reply_wait``, docs/figures.md); tests set 0 to show every such reply in an edit.
 REPLY_WAIT: float | None = None
 # The event: a game whose board is moved by reactions was saved (the game record): the keys
 # under the board follow it (``bot.cogs.games.reactions``).
@@ -204,6 +203,9 @@ class GameFlow:
         is tried at once; if it shows the board, the click is acknowledged without a word.
         """
         log.warning("could not update the board of game %s with the click: %s", game.id, error)
+        if replies.too_late(error):  # no token left: the board is shown through the channel
+            await self.publish(game)
+            return Shown.SAVED
         if isinstance(error, discord.Forbidden) or access.board_gone(error):
             await self._unshown(game, error, interaction)
             return Shown.SAVED
@@ -212,8 +214,11 @@ class GameFlow:
                 await interaction.response.defer()
                 self.note_board(game, interaction)
                 return Shown.ON_BOARD
-            except discord.HTTPException as exc:
-                log.warning("could not acknowledge interaction %s: %s", interaction.id, exc)
+            except discord.HTTPException as late:
+                if replies.too_late(late):
+                    replies.log_too_late(interaction, f"the click on game {game.id}")
+                else:
+                    log.warning("could not acknowledge interaction %s: %s", interaction.id, late)
                 return Shown.SAVED
         await replies.tell_safely(interaction, UNSHOWN)
         return Shown.SAVED

@@ -71,10 +71,18 @@ async def open_game(
         sent = await interaction.response.send_message(view=board.view(game))
         message_id = sent.message_id or (await interaction.original_response()).id
         flow.note_board(game, interaction)
-    except BaseException:
+    except BaseException as error:
         async with flow.games.lock(game.id):  # no message, so nobody can play it
             await flow.abandon(game)
-        raise
+        if replies.too_late(error):  # held up past Discord's 3 s: the channel is free again
+            replies.log_too_late(interaction, "a new board")
+            return None
+        if not replies.discords_trouble(error):
+            raise
+        # Discord refused the board (5xx, 429): an expected condition, said in one line.
+        log.warning("could not post the board of game %s: %s", game.id, error)
+        await replies.apologize(interaction)
+        return None
     game = await _note_message(flow, game.id, message_id)
     flow.client.dispatch(POSTED, game.id)
     reacted = game.look.reactions and not game.interactions_only

@@ -62,6 +62,7 @@ class Rest:
     failing_edits: int  # edits of an original response still to refuse (400), as a fault
 
     def clock(self) -> float: ...
+    def too_late(self, emitted: float) -> bool: ...
     def wake(self, channel_id: int) -> None: ...
     async def _echo(self, name: str, message: dict[str, Any] | None) -> None: ...
 
@@ -168,6 +169,8 @@ class Rest:
             return _error(404, 10062, "Unknown interaction")
         if interaction.answered:
             return _error(400, 40060, "Interaction has already been acknowledged.")
+        if self.too_late(interaction.timing.emitted):
+            return _error(404, 10062, "Unknown interaction")
         body = await request.json()
         interaction.answered = True
         timing = interaction.timing

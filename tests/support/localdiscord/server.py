@@ -29,11 +29,12 @@ bot's request for it arrives (`Timing`); listeners per channel are woken on ever
 from __future__ import annotations
 
 import asyncio
-import json
+import collections
 from typing import Any
 
 from aiohttp import web
 
+from tests.support.localdiscord.faults import Faults
 from tests.support.localdiscord.gateway import Gateway
 from tests.support.localdiscord.model import (
     ALL_PERMISSIONS,
@@ -42,6 +43,7 @@ from tests.support.localdiscord.model import (
     DM,
     GROUP_DM,
     GUILD,
+    HEARTBEAT_MS,
     PRIVATE_CHANNEL,
     USE_EXTERNAL_APPS,
     USER_APP_PERMISSIONS,
@@ -58,7 +60,7 @@ from tests.support.localdiscord.reactions import Reactions
 from tests.support.localdiscord.rest import Rest
 
 
-class FakeDiscord(Gateway, Rest, Reactions):
+class FakeDiscord(Gateway, Faults, Rest, Reactions):
     """The server, its world (guilds, channels, members, messages) and the timings."""
 
     def __init__(self) -> None:
@@ -87,6 +89,15 @@ class FakeDiscord(Gateway, Rest, Reactions):
         self.limited = 0  # requests answered 429 (rate limited)
         self._next_reaction: dict[int, float] = {}
         self._ahead = 0.0  # seconds this Discord's clock runs ahead of real time
+        self.heartbeat_ms = HEARTBEAT_MS
+        self.heartbeats_enforced = False  # close a connection that stops its heartbeats
+        self.replay = False  # keep sessions for resumes (see ``gateway``)
+        self._seqs: dict[int, int] = {}
+        self._sessions: dict[str, int] = {}  # session id -> shard
+        self._history: dict[int, collections.deque[tuple[int, str]]] = {}
+        self.rest_fault: tuple[float, int] | None = None  # see ``faults``
+        self.callback_deadline: float | None = None
+        self.injected: collections.Counter[str] = collections.Counter()
 
     # ------------------------------------------------------------------ the world
 
@@ -137,7 +148,7 @@ class FakeDiscord(Gateway, Rest, Reactions):
 
     async def start(self) -> None:
         """Listen on a free port of 127.0.0.1."""
-        app = web.Application(client_max_size=8 * 1024 * 1024)
+        app = web.Application(client_max_size=8 * 1024 * 1024, middlewares=[self.faulty])
         app.router.add_get("/gateway", self._gateway)
         api = "/api/v10"
         for method, path, handler in self.routes() + self.reaction_routes():
@@ -244,10 +255,12 @@ class FakeDiscord(Gateway, Rest, Reactions):
             forced_ephemeral=forced,
         )
         self.timings[iid] = timing
-        ws, sequence = self._link(0 if guild is None else self.shard_of(guild.id))
-        frame = json.dumps({"op": 0, "t": "INTERACTION_CREATE", "s": sequence, "d": payload})
-        timing.emitted = now()
-        await self._send(ws, frame)
+        shard = 0 if guild is None else self.shard_of(guild.id)
+
+        def stamp() -> None:
+            timing.emitted = now()
+
+        await self._dispatch(shard, "INTERACTION_CREATE", payload, stamp)
         return iid
 
     async def slash(self, user: User, channel: Channel, name: str, **options: Any) -> int:

@@ -1,0 +1,85 @@
+"""Faults the local Discord can inject, as Discord itself shows them to a bot: bursts of 5xx
+and 429 answers on the REST routes, a gateway connection dropped (resumable, or with the
+session invalidated), and interaction callbacks refused once Discord's 3 seconds have passed.
+
+Each is off until asked for: the tests and benchmarks that do not ask see the Discord they
+always saw.
+"""
+
+from __future__ import annotations
+
+import collections
+import json
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from aiohttp import web
+
+from tests.support.localdiscord.model import now
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+RETRY_AFTER = 0.5  # seconds a fault's 429 asks the bot to wait
+
+
+class Faults:
+    """The faults half of ``FakeDiscord``."""
+
+    _links: dict[int, list[Any]]
+    # (until, status): REST requests are answered `status` until then (perf_counter seconds).
+    rest_fault: tuple[float, int] | None
+    # Seconds after which an interaction's first response is refused (10062), as Discord
+    # refuses one after 3 s; None: never.
+    callback_deadline: float | None
+    injected: collections.Counter[str]  # what was injected, by kind
+
+    async def _send(self, ws: web.WebSocketResponse, text: str) -> None: ...
+
+    def fail_rest(self, seconds: float, status: int) -> None:
+        """Answer every REST request `status` (500, 502, 503 or 429) for `seconds`."""
+        self.rest_fault = (now() + seconds, status)
+
+    @web.middleware
+    async def faulty(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        """The REST fault in force, if any, instead of the route's answer."""
+        fault = self.rest_fault
+        if fault is None or now() >= fault[0] or not request.path.startswith("/api/"):
+            return await handler(request)
+        status = fault[1]
+        self.injected[f"http {status}"] += 1
+        if status != 429:
+            return web.Response(status=status, text="upstream connect error")
+        body = {"message": "You are being rate limited.", "retry_after": RETRY_AFTER}
+        headers = {
+            "Retry-After": f"{RETRY_AFTER:.3f}",
+            "X-RateLimit-Limit": "5",
+            "X-RateLimit-Remaining": "0",
+            "X-RateLimit-Reset-After": f"{RETRY_AFTER:.3f}",
+            "X-RateLimit-Bucket": "fault",
+            "X-RateLimit-Scope": "shared",
+            "Via": "1.1 google",  # Discord's API answers through it; a 429 without is a ban
+        }
+        body["global"] = False
+        return web.Response(
+            status=429, body=json.dumps(body).encode(), content_type="application/json",
+            headers=headers,
+        )  # fmt: skip
+
+    def too_late(self, emitted: float) -> bool:
+        """Whether a first response to an interaction emitted at `emitted` comes too late."""
+        late = self.callback_deadline is not None and now() - emitted > self.callback_deadline
+        if late:
+            self.injected["callback too late"] += 1
+        return late
+
+    async def drop(self, shard: int, *, resume: bool) -> bool:
+        """Drop a shard's gateway connection: closed with 4000 (the bot resumes), or its session
+        invalidated (op 9, the bot identifies anew). False if the shard was not connected."""
+        link = self._links.get(shard)
+        if link is None:
+            return False
+        ws = link[0]
+        if resume:
+            await ws.close(code=4000, message=b"dropped")
+        else:
+            await self._send(ws, json.dumps({"op": 9, "d": False}))
+        return True
