@@ -27,6 +27,11 @@ if TYPE_CHECKING:
 # Discord's component types and the button styles the cells use.
 ACTION_ROW, BUTTON, TEXT_DISPLAY = 1, 2, 10
 PRIMARY, SECONDARY, SUCCESS = 1, 2, 3
+# Around a labelled grid: a corner, then column letters (regional indicators, which line up with
+# the square emoji; a zero-width space between two keeps them from fusing into a flag) and row
+# numbers (keycaps): ``bot.games.look.LETTERS`` and ``KEYCAPS``.
+CORNER = "⬛"
+GAP = "\u200b"
 
 
 class Position(Protocol):

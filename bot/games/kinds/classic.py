@@ -15,16 +15,12 @@ from typing import Any, ClassVar
 import engine
 from bot.games import look as looks
 from bot.games import review
-from bot.games.kinds.base import ACTION_ROW, BUTTON, SECONDARY, SUCCESS, Kind, marks
+from bot.games.kinds.base import ACTION_ROW, BUTTON, CORNER, GAP, SECONDARY, SUCCESS, Kind, marks
 from bot.games.record import Ending, GameRecord, Status
 from bot.i18n import N_, Text
 
-CORNER = "⬛"
-# Regional indicators and keycaps line up with the square emoji; a zero-width space keeps two
-# letters from fusing into a flag (B + E would otherwise show as Belgium's).
-COLUMN_LABELS = [chr(0x1F1E6 + i) for i in range(5)]
-ROW_LABELS = ["1️⃣", "2️⃣", "3️⃣", "4️⃣", "5️⃣"]
-GAP = "\u200b"
+COLUMN_LABELS = looks.LETTERS
+ROW_LABELS = looks.KEYCAPS
 NAMES_3X3 = tuple(engine.cell_name(cell, 3) for cell in range(9))  # A1, B1, ... C3
 
 

@@ -22,17 +22,25 @@ from typing import Any, ClassVar, cast
 
 from bot.games import look as looks
 from bot.games.kinds import ultimate_advice as advice
-from bot.games.kinds.base import ACTION_ROW, BUTTON, PRIMARY, SECONDARY, SUCCESS, Kind, plain
+from bot.games.kinds.base import (
+    ACTION_ROW,
+    BUTTON,
+    CORNER,
+    GAP,
+    PRIMARY,
+    SECONDARY,
+    SUCCESS,
+    Kind,
+    plain,
+)
 from bot.games.record import GameRecord, Status
 from bot.i18n import N_, Text
 from engine import ultimate
 from engine.ultimate import UltimateBoard
 from engine.ultimate.geometry import COLUMNS, board_cells
 
-CORNER = "⬛"
-COLUMN_LABELS = [chr(0x1F1E6 + i) for i in range(9)]  # regional indicators A to I
+COLUMN_LABELS = looks.LETTERS
 ROW_LABELS = looks.KEYCAPS
-GAP = "\u200b"  # keeps two letters from fusing into a flag
 PLAYABLE = "🟨"  # an empty cell of the small board to play
 GRID_LIMIT = 3000  # characters: past this (long custom emoji) the grid uses the default marks
 BACK = "back"
