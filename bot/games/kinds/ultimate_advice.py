@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from bot.games.review import who
 from bot.i18n import N_, NP_, Text
 from engine.ultimate import UltimateBoard, analyse, cell_name
+from engine.ultimate.geometry import TO_LOCAL
 from engine.ultimate.search import WIN
 
 REVIEW_DEPTH = 6  # plies searched for each move of a review (a few milliseconds a move)
@@ -42,7 +43,7 @@ def hint(moves: Sequence[int], seconds: float, keyed: bool = False) -> Text:
     name = cell_name(found.move)
     if keyed:  # moves by reactions: the cell's number in its small board too
         target = board.board_to_play()
-        local = _local(found.move)
+        local = TO_LOCAL[found.move] % 9  # its cell in its small board, reading order
         if target is not None:
             name = f"{name} ({local + 1}\ufe0f\u20e3)"
     if found.value >= CERTAIN:
@@ -52,11 +53,6 @@ def hint(moves: Sequence[int], seconds: float, keyed: bool = False) -> Text:
                   cell=name)  # fmt: skip
     return N_("Play {cell} (balance for you: {balance}).", cell=name,
               balance=_signed(balance(found.value)))  # fmt: skip
-
-
-def _local(cell: int) -> int:
-    row, column = divmod(cell, 9)
-    return 3 * (row % 3) + column % 3
 
 
 def review(
