@@ -47,7 +47,8 @@ def figures(run: _wire.Run) -> dict[str, Any]:
     return {
         "interactions": interactions,
         "cpu_ms_per_interaction": run.cpu * per,
-        # The bot's own process alone: its engine's worker processes (their searches) left out.
+        # Without the engine's searches: its worker processes' CPU, and that of the searches run
+        # in its own threads (ultimate's), left out.
         "cpu_ms_per_interaction_without_engine": (run.cpu - run.engine_cpu) * per,
         "interactions_per_s": interactions / run.wall if run.wall else float("nan"),
         "finished": run.finished,
@@ -91,8 +92,10 @@ async def compare(
             row["ratios"][name] = {
                 floor: mine / row[floor]["cpu_ms_per_interaction"] for floor, _ in FLOORS
             }
+            # Without the engine's searches on either side (only ultimate's floor searches).
             row["ratios"][f"{name} without engine"] = {
-                floor: alone / row[floor]["cpu_ms_per_interaction"] for floor, _ in FLOORS
+                floor: alone / row[floor]["cpu_ms_per_interaction_without_engine"]
+                for floor, _ in FLOORS
             }
             print(
                 f"  floor {pattern} {size}x{size} x{n} pair {pair + 1}: {name} {mine:.3f} ms per "
@@ -137,11 +140,10 @@ def print_table(results: list[dict[str, Any]]) -> None:
         board = f"| {result['size']}x{result['size']} | {result['pattern']} | {result['games']}"
         for row in result["pairs"]:
             for name, ratios in row["ratios"].items():
-                cells = " | ".join(
-                    f"{row[f]['cpu_ms_per_interaction']:.3f} | {ratios[f]:.2f}" for f in floors
-                )
                 bot, alone, _ = name.partition(" without engine")  # "bot without engine"
-                mine = row[bot]["cpu_ms_per_interaction" + ("_without_engine" if alone else "")]
+                key = "cpu_ms_per_interaction" + ("_without_engine" if alone else "")
+                cells = " | ".join(f"{row[f][key]:.3f} | {ratios[f]:.2f}" for f in floors)
+                mine = row[bot][key]
                 print(f"{board} | {row['pair']} | {name} | {mine:.3f} | {cells} |")
     for result in results:
         for name, medians in result["medians"].items():

@@ -9,7 +9,9 @@ dict, no storage, no engine (the bot's side plays the first free cell in the sam
 DynamicItem, no checks beyond whose turn it is. Run by the benchmark exactly as the project's bot
 (``_wire_bot.py``: same address changes, same stdin commands), so the two can be compared on the
 same workload; what the project's bot spends above this is its own cost. With ``variant:
-ultimate`` the game is ultimate tic-tac-toe (`_floor_games`), its board always as plain data.
+ultimate`` the game is ultimate tic-tac-toe (`_floor_games`), its board always as plain data,
+and the bot's side plays the engine's move as the bot does (`_floor_engine`: ultimate's engine
+searches every move, so a floor without it would compare a search with none).
 
 The board is built with `discord.ui` objects, as a plain discord.py bot builds it; ``--plain``
 builds it as plain component data instead (a view that hands discord.py the dicts), the least
@@ -38,6 +40,7 @@ from discord import app_commands
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks import _wire_bot
+from benchmarks._floor_engine import FloorEngine
 from benchmarks._floor_games import MARKS, FloorGame, UltimateGame, ultimate_components
 from benchmarks._floor_store import DurableMoves
 
@@ -159,6 +162,7 @@ class FloorBot(discord.Client):
         self.ids = itertools.count(1)
         self.tree.command(name="tictactoe")(self.tictactoe)
         self.durable = DurableMoves(folder / "floor.db") if DURABLE else None
+        self.engine = FloorEngine()
 
     async def setup_hook(self) -> None:
         if self.durable is not None:
@@ -208,10 +212,19 @@ class FloorBot(discord.Client):
             challenger=me,
             cells=[None] * (size * size),
         )
-        game.bot_moves()
+        game.difficulty = difficulty
+        await self.bot_moves(game)
         self.games[game.id] = game
         await self.save(game)
         await interaction.response.send_message(view=board(game))
+
+    async def bot_moves(self, game: FloorGame) -> None:
+        """The bot's side: the engine's move in ultimate, else the first free cell."""
+        if not isinstance(game, UltimateGame):
+            game.bot_moves()
+            return
+        while not game.over and not game.challenge and game.turn() == game.bot_side:
+            game.play(await self.engine.move(game.moves, game.difficulty))
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         if interaction.type is not discord.InteractionType.component:
@@ -235,7 +248,7 @@ class FloorBot(discord.Client):
                 await interaction.response.send_message("Not your turn.", ephemeral=True)
                 return
             game.play(int(what))
-            game.bot_moves()
+            await self.bot_moves(game)
         elif isinstance(game, UltimateGame):  # pick<board> or back
             game.picked = int(what[4:]) if what.startswith("pick") else None
         await self.save(game)

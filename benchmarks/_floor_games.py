@@ -6,7 +6,8 @@ player sent there picks any open one; three won small boards in a row win), its 
 component data in the project's shape (a text display with the 9x9 grid, three rows of three
 buttons: the cells of the small board to play, or the open small boards to pick first, then a
 row of controls), every button stamped with the ply it was drawn at (``@<ply>``), and the bot's
-side playing the first legal cell. The pick is kept in the game (one pick per position).
+side playing the engine's move (`_floor_engine`; ``bot_moves`` here, the first legal cell, is
+what the floor played before). The pick is kept in the game (one pick per position).
 """
 
 from __future__ import annotations
@@ -73,6 +74,7 @@ LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4
 class UltimateGame(FloorGame):
     small: list[int | None] = field(default_factory=lambda: [None] * 9)  # each board's winner
     picked: int | None = None  # the small board picked first, when free to choose
+    difficulty: str | None = None  # /tictactoe's, for the engine (`_floor_engine`)
 
     def closed(self, board: int) -> bool:
         return self.small[board] is not None or all(self.cells[c] is not None for c in CELLS[board])

@@ -12,6 +12,7 @@ shares are approximate; the CPU figures they split are taken in runs without it.
 from __future__ import annotations
 
 import cProfile
+import os
 import pstats
 import threading
 import time
@@ -106,4 +107,7 @@ class Profile:
         now = thread_clocks()
         threads = {name: spent - self.clocks.get(name, 0.0) for name, spent in now.items()}
         found = parts(pstats.Stats(self.profiler)) if self.profiler is not None else {}
+        dump = os.environ.get("PROFILE_DUMP")  # a file for pstats, to look closer
+        if dump and self.profiler is not None:
+            self.profiler.dump_stats(f"{dump}.{os.getpid()}")
         return {"threads": threads, "parts": found}

@@ -97,7 +97,7 @@ class Control:
         self.probe = measure.LagProbe()
         self.collector = measure.GcWatch()
         self.saves = measure.StoreWatch(getattr(bot, "store", None))
-        self.clocks: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
+        self.clocks: tuple[float, ...] = (0.0, 0.0, 0.0, 0.0, 0.0)
         self.profile = Profile(profiled=False)
         self.memory: tuple[dict[str, int], tuple[int, int], int] | None = None
 
@@ -115,20 +115,22 @@ class Control:
             time.process_time(),
             time.thread_time(),
             measure.process_cpu(measure.engine_pids(self.bot)),
+            search_cpu(self.bot),
         )
         return {"ok": True}
 
     def end(self) -> dict[str, Any]:
-        wall0, cpu0, main0, engine0 = self.clocks
+        wall0, cpu0, main0, engine0, search0 = self.clocks
+        searched = search_cpu(self.bot) - search0  # in the bot's own threads
         profile = self.profile.stop()
         self.probe.stop()
         self.collector.stop()
         self.saves.stop()
         return {
             "wall": measure.now() - wall0,
-            "cpu": time.process_time() - cpu0,
+            "cpu": time.process_time() - cpu0 - searched,
             "main_cpu": time.thread_time() - main0,
-            "engine_cpu": measure.process_cpu(measure.engine_pids(self.bot)) - engine0,
+            "engine_cpu": measure.process_cpu(measure.engine_pids(self.bot)) - engine0 + searched,
             "lags": self.probe.lags(),
             "gc_pauses": self.collector.pauses,
             "save_service": self.saves.service,
@@ -187,6 +189,12 @@ async def serve(control: Control, stopped: asyncio.Event) -> None:
             return
         answer = actions[command]() if command in actions else {"error": command}
         print(json.dumps(answer), flush=True)
+
+
+def search_cpu(bot: Any) -> float:
+    """CPU seconds of the engine's searches run in the bot's own threads (ultimate's compiled
+    search: ``EngineRunner.search_cpu``; the floor's ``FloorEngine.search_cpu``)."""
+    return float(getattr(getattr(bot, "engine", None), "search_cpu", 0.0))
 
 
 def option(name: str) -> str | None:

@@ -8,8 +8,13 @@ tens of microseconds), so they are asked of the thread first, and only a search 
 process pool's round trip (about four times the thread's CPU; measured figures:
 shared/ENGINE.md; the bot's own: benchmarks/).
 
-``Thinking`` keeps one search per game position, so that a click's response can wait briefly for
-the reply and the bot's own move can take over a search that outlasts that wait.
+Ultimate's search is compiled and lets go of the GIL while it runs (``Kind.native``): it runs in
+threads of the bot's own process (as many as engine workers), with no process pool's round trip,
+and its budget is set when it starts, so that the searches queued at once all answer within the
+click's wait (``search_budget``).
+
+``Thinking`` keeps one search per game position, so that a click's response can wait
+briefly for the reply and the bot's own move can take over a search that outlasts that wait.
 """
 
 from __future__ import annotations
@@ -19,16 +24,16 @@ import contextvars
 import logging
 import multiprocessing
 import random
-import signal
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from multiprocessing import forkserver
 from multiprocessing.process import BaseProcess
 from typing import Any, TypeVar
 
 import engine
-from bot.compute import jobs
+from bot.compute import jobs, processes
+from bot.compute.processes import AnalysisTimeout
 from bot.games import kinds, rules
 from bot.games.record import GameRecord
 
@@ -36,10 +41,8 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 MOVE_BUDGET = engine.MOVE_BUDGET  # seconds of search for one move on 4x4 and 5x5
 ANALYSES = 2  # deep analyses (reviews, hints) running at once on big boards
-
-
-class AnalysisTimeout(TimeoutError):
-    """An analysis needed more time than it was given; it was stopped."""
+SHORTEST = 0.005  # seconds: the least a native search is given, however long its queue
+MARGIN = 0.05  # seconds: a native search ends this long before the click's wait does
 
 
 class EngineRunner:
@@ -51,6 +54,10 @@ class EngineRunner:
         self._threads: ThreadPoolExecutor | None = None
         self._processes: ProcessPoolExecutor | None = None
         self._waiters: ThreadPoolExecutor | None = None
+        self._searchers: ThreadPoolExecutor | None = None
+        self._queued = 0  # native searches submitted and not yet started
+        self._lock = threading.Lock()
+        self.search_cpu = 0.0  # CPU seconds spent by native searches in this process
         self._analysts: set[BaseProcess] = set()
         self._slots = asyncio.Semaphore(ANALYSES)
         self.pending = 0  # engine calls queued or running (an operator watches it)
@@ -61,9 +68,10 @@ class EngineRunner:
         """Start the pools and warm every worker, so no player waits for a cold start."""
         self._threads = ThreadPoolExecutor(max_workers=1, thread_name_prefix="engine")
         self._waiters = ThreadPoolExecutor(max_workers=ANALYSES, thread_name_prefix="analysis")
+        self._searchers = ThreadPoolExecutor(max_workers=self._workers, thread_name_prefix="search")
         if self._use_processes:
             # forkserver: forking a process that already runs threads is unsafe.
-            _start_forkserver()
+            processes.start_forkserver()
             context = multiprocessing.get_context("forkserver")
             self._processes = ProcessPoolExecutor(
                 max_workers=self._workers,
@@ -71,7 +79,7 @@ class EngineRunner:
                 initializer=jobs.exit_with_parent,
             )
         # Workers are spawned (and polled by multiprocessing) off the loop thread, all now.
-        # In an empty context, like every process start here (see _run_limited).
+        # In an empty context, like every process start here (see processes.run_limited).
         fresh = contextvars.Context()
         await asyncio.get_running_loop().run_in_executor(self._threads, fresh.run, self._warm_all)
         log.debug("engine ready: 1 thread, %d processes", self._workers if self._processes else 0)
@@ -93,10 +101,10 @@ class EngineRunner:
         for process in list(self._analysts):
             if process.is_alive():
                 process.kill()
-        for pool in (self._threads, self._processes, self._waiters):
+        for pool in (self._threads, self._processes, self._waiters, self._searchers):
             if pool is not None:
                 pool.shutdown(wait=True, cancel_futures=True)
-        self._threads = self._processes = self._waiters = None
+        self._threads = self._processes = self._waiters = self._searchers = None
 
     def _pool_for(self, search: bool) -> Executor:
         if self._threads is None:
@@ -128,7 +136,8 @@ class EngineRunner:
         Where the engine searches (4x4, 5x5, ultimate), a move that needs no search is found in
         the engine's thread first; a search gets its kind's budget unless told otherwise,
         shared among the searches queued or running (each gets less when they queue up), so
-        no player waits behind a queue of full-length searches.
+        no player waits behind a queue of full-length searches. A native search (``Kind.native``)
+        runs in the search threads, its budget set as it starts (``search_budget``).
         """
         kind = kinds.of(game)
         board = kind.position(game)
@@ -141,6 +150,10 @@ class EngineRunner:
             quick = await self.call(False, jobs.quick_move, kind.name, board, level, seed)
             if quick is not None:
                 return quick
+        if kind.native and self._searchers is not None:
+            # perf_counter: one clock in every thread (a simulated clock may replace monotonic)
+            due = time.perf_counter() + kind.reply_wait - MARGIN
+            return await self._native(kind.name, board, level, seed, budget, due)
         if budget is None:
             budget = kind.budget / (1 + self.searching)
         self.searching += 1
@@ -148,6 +161,41 @@ class EngineRunner:
             return await self.call(True, jobs.choose_move, kind.name, board, level, seed, budget)
         finally:
             self.searching -= 1
+
+    async def _native(
+        self, kind: str, board: Any, level: str, seed: int, budget: float | None, due: float
+    ) -> int:
+        assert self._searchers is not None
+        loop = asyncio.get_running_loop()
+        self.pending += 1
+        self.searching += 1
+        with self._lock:
+            self._queued += 1
+        try:
+            args = (kind, board, level, seed, budget, due)
+            return await loop.run_in_executor(self._searchers, self._search, *args)
+        finally:
+            self.searching -= 1
+            self.pending -= 1
+
+    def _search(
+        self, kind: str, board: Any, level: str, seed: int, budget: float | None, due: float
+    ) -> int:
+        """In a search thread: the move, searched for `budget` seconds if given, else for what
+        this search gets as it starts; its CPU counted."""
+        with self._lock:
+            self._queued -= 1
+            waiting = self._queued
+        if budget is None:
+            most = kinds.KINDS[kind].budget
+            budget = search_budget(most, due - time.perf_counter(), waiting, self._workers)
+        cpu = time.thread_time()
+        try:
+            return jobs.choose_move(kind, board, level, seed, budget)
+        finally:
+            spent = time.thread_time() - cpu
+            with self._lock:
+                self.search_cpu += spent
 
     async def analyse(self, search: bool, fn: Callable[..., T], *args: Any, limit: float) -> T:
         """Run `fn(*args)` with a time limit; raises AnalysisTimeout when it is not done by then.
@@ -167,56 +215,18 @@ class EngineRunner:
         loop = asyncio.get_running_loop()
         async with self._slots:
             # The process is started and waited for in a thread: never on the loop thread.
-            return await loop.run_in_executor(self._waiters, self._run_limited, fn, args, limit)
-
-    def _run_limited(self, fn: Callable[..., T], args: tuple[Any, ...], limit: float) -> T:
-        # In an empty context: nothing of the caller's context (a test's simulated clock, say)
-        # may reach multiprocessing's own waits, which read time.monotonic().
-        return contextvars.Context().run(self._run_process, fn, args, limit)
-
-    def _run_process(self, fn: Callable[..., T], args: tuple[Any, ...], limit: float) -> T:
-        context = multiprocessing.get_context("forkserver")
-        receiver, sender = context.Pipe(duplex=False)
-        process = context.Process(target=jobs.send_result, args=(sender, fn, args), daemon=True)
-        self._analysts.add(process)
-        try:
-            process.start()
-            sender.close()
-            if not receiver.poll(limit):
-                raise AnalysisTimeout(f"analysis took over {limit:g} s")
-            ok, value = receiver.recv()
-        except EOFError as exc:
-            raise RuntimeError("the analysis process ended without an answer") from exc
-        finally:
-            receiver.close()
-            if process.is_alive():
-                process.kill()
-            process.join()
-            self._analysts.discard(process)
-        if not ok:
-            raise value
-        return value  # type: ignore[no-any-return]
+            return await loop.run_in_executor(
+                self._waiters, processes.run_limited, fn, args, limit, self._analysts
+            )
 
 
-def _start_forkserver() -> None:
-    """Start the forkserver deaf to SIGINT and SIGTERM, as every engine process it forks is.
-
-    Ctrl-C or SIGTERM sent to the bot's process group reaches them too. The bot's process
-    stops them itself once the changes in flight are done; had the forkserver died at the
-    signal, every worker would look dead to the pool (their exit is reported through it) and
-    the move in flight would be lost; a worker just forked would die with a traceback. They
-    still end with the bot's process, whatever kills it.
-    """
-    if threading.current_thread() is not threading.main_thread():
-        forkserver.ensure_running()  # signal dispositions can only be set on the main thread
-        return
-    endings = (signal.SIGINT, signal.SIGTERM)
-    previous = [signal.signal(ending, signal.SIG_IGN) for ending in endings]
-    try:
-        forkserver.ensure_running()
-    finally:
-        for ending, handler in zip(endings, previous, strict=True):
-            signal.signal(ending, handler)
+def search_budget(budget: float, left: float, waiting: int, threads: int) -> float:
+    """Seconds for a search starting now: its kind's `budget` at most, and the `left` seconds
+    before the click's wait ends shared with the `waiting` searches queued behind it on
+    `threads` threads, so that a burst of clicks is answered within the wait (each search
+    shorter) rather than most of it after (each a second edit and a second save); never less
+    than `SHORTEST`. At people's pace nothing waits and a search gets its whole budget."""
+    return max(SHORTEST, min(budget, left / (1 + waiting / threads)))
 
 
 class Thinking:

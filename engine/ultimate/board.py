@@ -31,17 +31,29 @@ class UltimateBoard(Marks):
     the public cell numbers are global (reading order of the 9x9 grid).
     """
 
-    __slots__ = ("last", "o", "x")
+    __slots__ = ("_state", "last", "o", "x")
     x: int
     o: int
     last: int | None
+    _state: tuple[int, int, int]  # `_status(x, o)`, worked out once
 
     def __init__(self, x: int = 0, o: int = 0, last: int | None = None) -> None:
         _validate(x, o, last)
+        self._set(x, o, last)
+
+    def _set(self, x: int, o: int, last: int | None) -> None:
         _set = object.__setattr__
         _set(self, "x", x)
         _set(self, "o", o)
         _set(self, "last", last)
+        _set(self, "_state", _status(x, o))
+
+    @classmethod
+    def _after(cls, x: int, o: int, last: int) -> UltimateBoard:
+        """A board reached by a legal move (`play` has checked it): not validated again."""
+        board = cls.__new__(cls)
+        board._set(x, o, last)
+        return board
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, UltimateBoard):
@@ -122,7 +134,7 @@ class UltimateBoard(Marks):
 
     def closed(self) -> int:
         """A 9-bit mask of the closed small boards: won, or full."""
-        return _status(self.x, self.o)[2]
+        return self._state[2]
 
     def board_to_play(self) -> int | None:
         """The small board (0-8) the side to move must play in, or None where any open one may
@@ -135,7 +147,9 @@ class UltimateBoard(Marks):
     def outcome(self) -> Outcome | None:
         """None while the game runs; else the winner (None for a draw) and, as `line`, the small
         boards (0-8) of the winning line."""
-        won_x, won_o, closed = _status(self.x, self.o)
+        won_x, won_o, closed = self._state
+        if not won_x and not won_o and closed != FULL:
+            return None
         for mark, won in (("X", won_x), ("O", won_o)):
             for line, cells in zip(LINES, LINE_CELLS, strict=True):
                 if won & line == line:
@@ -174,8 +188,8 @@ class UltimateBoard(Marks):
         if target is not None and board != target:
             raise IllegalMoveError(f"{name} is not in the small board to play")
         if self.turn == "X":
-            return UltimateBoard(self.x | bit, self.o, cell)
-        return UltimateBoard(self.x, self.o | bit, cell)
+            return UltimateBoard._after(self.x | bit, self.o, cell)
+        return UltimateBoard._after(self.x, self.o | bit, cell)
 
 
 def _status(x: int, o: int) -> tuple[int, int, int]:

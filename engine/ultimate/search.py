@@ -22,6 +22,7 @@ try:
     from engine.ultimate import _core
 except ImportError:  # not built: the search in Python below, many times slower
     _core = None  # type: ignore[assignment]
+NATIVE = _core is not None  # the compiled search, which runs without holding the GIL
 
 WIN = 1_000_000
 _EXACT, _LOWER, _UPPER = 0, 1, 2

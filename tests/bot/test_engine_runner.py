@@ -3,6 +3,7 @@ and only a search pays a process's round trip."""
 
 from __future__ import annotations
 
+import asyncio
 import subprocess
 import sys
 import textwrap
@@ -11,15 +12,18 @@ from typing import Any
 
 import pytest
 
-from bot.compute.runner import AnalysisTimeout, EngineRunner
-from bot.games import review, rules
+from bot.compute.processes import AnalysisTimeout
+from bot.compute.runner import SHORTEST, EngineRunner, search_budget
+from bot.games import kinds, review, rules
 from bot.games.record import GameRecord
+from engine import ultimate
 
 
 def big_game(moves: tuple[int, ...]) -> GameRecord:
     """A 5x5 game (4 in a row) against the bot after `moves`."""
     return GameRecord(id=1, guild_id=1, channel_id=2, x_id=3, o_id=4, challenger_id=3, size=5,
                       k=4, ai_side="X", ai_level="unbeatable", moves=moves)  # fmt: skip
+
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -105,3 +109,58 @@ async def test_a_big_board_move_goes_to_a_process_only_when_it_needs_a_search() 
         assert pools == ["thread", "process"]
     finally:
         runner.close()
+
+
+def ultimate_game(moves: tuple[int, ...]) -> GameRecord:
+    """An ultimate game against the bot at its strongest level after `moves`."""
+    return GameRecord(id=2, guild_id=1, channel_id=2, x_id=3, o_id=4, challenger_id=3,
+                      size=9, k=3, ai_side="O", ai_level="expert", moves=moves,
+                      kind="ultimate")  # fmt: skip
+
+
+async def test_an_ultimate_search_runs_in_a_thread_of_the_bot_not_a_process() -> None:
+    """The compiled search lets go of the GIL: it runs in the search threads, no process's
+    round trip, and its CPU is counted."""
+    assert ultimate.NATIVE, "the compiled core is built by the install (pip install -e .)"
+    runner = EngineRunner(workers=1)
+    await runner.start()
+    pools: list[str] = []
+    real_pool_for = runner._pool_for
+
+    def pool_for(search: bool) -> Any:
+        pools.append("process" if search else "thread")
+        return real_pool_for(search)
+
+    runner._pool_for = pool_for  # type: ignore[method-assign]
+    try:
+        game = ultimate_game((40,))
+        cells = await asyncio.gather(*(runner.best_move(game, level="expert") for _ in range(3)))
+        legal = set(kinds.of(game).position(game).legal_moves())
+        assert set(cells) <= legal
+        assert "process" not in pools
+        assert runner.search_cpu > 0
+        assert runner.searching == runner.pending == 0
+    finally:
+        runner.close()
+
+
+def test_a_search_gets_its_whole_budget_when_nothing_waits() -> None:
+    assert search_budget(0.2, 0.45, 0, 1) == 0.2
+
+
+def test_a_burst_of_searches_shares_the_time_left_before_the_click_s_wait_ends() -> None:
+    """Sixty searches queued at once on one thread: each gets its share of the wait, so all of
+    them answer within it; on two threads each thread runs half of them."""
+    first = search_budget(0.2, 0.45, 59, 1)
+    assert first == pytest.approx(0.45 / 60)
+    assert search_budget(0.2, 0.45, 59, 2) == pytest.approx(0.45 / (1 + 59 / 2))
+    # Each later one starts when the earlier ones are done and gets the same share again.
+    left, spent = 0.45, 0.0
+    for waiting in range(59, -1, -1):
+        budget = search_budget(0.2, left - spent, waiting, 1)
+        spent += budget
+    assert spent == pytest.approx(0.45)
+
+
+def test_a_search_past_the_wait_still_gets_the_shortest_search() -> None:
+    assert search_budget(0.2, -1.0, 10, 1) == SHORTEST

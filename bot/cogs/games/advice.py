@@ -15,7 +15,8 @@ from typing import Any
 
 import discord
 
-from bot.compute.runner import AnalysisTimeout, EngineRunner
+from bot.compute.processes import AnalysisTimeout
+from bot.compute.runner import EngineRunner
 from bot.discord_ui import replies
 from bot.games import asking, kinds, rules
 from bot.games.record import GameRecord

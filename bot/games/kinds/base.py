@@ -76,6 +76,9 @@ class Kind(ABC):
     reply_wait: ClassVar[float]  # seconds a click's response waits for the engine's reply
     budget: ClassVar[float]  # seconds of search for one move where the engine searches
     quick: ClassVar[bool] = False  # whether `quick_move` may find a move with no search
+    # Whether its searches run in compiled code that lets go of the GIL: a thread of the bot's
+    # process then runs them without slowing the event loop, with no process pool's round trip.
+    native: ClassVar[bool] = False
 
     # ---------------------------------------------------------------- rules
 

@@ -64,6 +64,7 @@ class Ultimate(Kind):
     # response waits for it (one board update per click), queueing included.
     budget: ClassVar[float] = 0.2
     reply_wait: ClassVar[float] = 0.5
+    native: ClassVar[bool] = ultimate.NATIVE
 
     def build(self, game: GameRecord) -> UltimateBoard:
         return UltimateBoard.from_moves(game.moves)
