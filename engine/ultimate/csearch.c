@@ -11,8 +11,11 @@ static double chance_table[1 << 18];
 static unsigned char won_table[512];
 static uint16_t winning_cells[512];
 static uint64_t zobrist[2][81], zobrist_target[10];
-static Entry *tt = NULL;
-static uint32_t generation = 0;
+/* Each thread searches with a transposition table of its own (the bot runs searches in several
+   threads at once, the GIL released): allocated at a thread's first search, kept for the
+   thread's next ones. The tables above are filled once and only read afterwards. */
+static _Thread_local Entry *tt = NULL;
+static _Thread_local uint32_t generation = 0;
 
 double csearch_now(void) {
     struct timespec ts;

@@ -191,6 +191,28 @@ def test_the_compiled_core_searches_as_the_python_reference(depth: int) -> None:
         assert native.values[native.move] == native.value
 
 
+def test_searches_in_several_threads_at_once_answer_as_one_at_a_time() -> None:
+    """The compiled core lets go of the GIL and each thread has a transposition table of its
+    own: searches run at once in threads (as the bot runs them) give the values of the same
+    searches run one after another."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from engine.ultimate import search
+
+    if search._core is None:
+        pytest.skip("engine.ultimate._core is not built")
+    boards = random_positions(24, seed=7)
+
+    def values(board: UltimateBoard) -> tuple[int, int, dict[int, int]]:
+        found = analyse(board, depth=5, safe=False)
+        return found.move, found.value, found.values
+
+    alone = [values(board) for board in boards]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        together = list(pool.map(values, boards))
+    assert together == alone
+
+
 def test_without_rng_every_level_plays_the_same_in_every_process() -> None:
     """No rng: the same move for the same position, whatever the process's hash seed."""
     code = (
