@@ -41,7 +41,7 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 MOVE_BUDGET = engine.MOVE_BUDGET  # seconds of search for one move on 4x4 and 5x5
 ANALYSES = 2  # deep analyses (reviews, hints) running at once on big boards
-SHORTEST = 0.005  # seconds: the least a native search is given, however long its queue
+SHORTEST = 0.002  # seconds: the least a native search is given, however long its queue
 MARGIN = 0.05  # seconds: a native search ends this long before the click's wait does
 
 
