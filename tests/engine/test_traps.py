@@ -61,7 +61,9 @@ def test_trap_order_puts_a_threat_first() -> None:
 
 
 def test_chance_counts_missed_blocks_and_the_natural_reply() -> None:
-    """After a threat, every reply but the block loses; the natural reply is the block."""
+    """After a threat, every reply but the block loses; the natural reply is the block. The
+    opponent who may miss a block goes wrong often; the one who always blocks only if the block
+    itself loses."""
     board = Board.from_moves([0, 5, 1, 10, 2], size=4, k=4)  # X threatens at 3; O to move
     s = solver(4, 4)
     x, o = board.x, board.o
@@ -69,7 +71,9 @@ def test_chance_counts_missed_blocks_and_the_natural_reply() -> None:
     block_loses = engine.classify(board.play(3)) > 0
     expected = trapsearch.QUIRK * (replies - 1 + block_loses) / replies
     expected += (1 - trapsearch.QUIRK) * block_loses
-    assert trapsearch._chance(s, x, o, 1, 1) == pytest.approx(expected)
+    missing, blocking = trapsearch._chances(s, x, o, 1, 1)
+    assert missing == pytest.approx(expected)
+    assert blocking == pytest.approx(float(block_loses))
 
 
 @pytest.mark.parametrize(("size", "k"), [(4, 3), (4, 4)])
@@ -89,3 +93,24 @@ def test_big_board_moves_keep_the_exact_value(size: int, k: int) -> None:
         move = engine.best_move(board, rng=rng)
         assert values[move] == max(values.values()), board.to_string()
         checked += 1
+
+
+def test_a_quiet_trap_beats_a_threat_that_a_blocker_answers() -> None:
+    """X to move in a drawn 4x4 position. The threat at 5 loses for O unless O blocks at 7 (8 of
+    9 replies lose), a trap only for a player who may miss a block; after 11, 6 of 9 replies lose
+    with no threat to answer, so a player who always blocks can slip there too. The model that
+    misses blocks alone prefers the threat; the mixture prefers the quiet trap."""
+    board = Board.from_moves([3, 0, 4, 10, 6, 8], size=4, k=4)
+    assert max(engine.analyse(board).values()) == 0
+    losing = {}
+    for move in (5, 11):
+        after = board.play(move)
+        losing[move] = sum(engine.classify(after.play(r)) > 0 for r in after.legal_moves())
+    assert losing == {5: 8, 11: 6}
+    s = solver(4, 4)
+    threat = trapsearch._chances(s, board.x | 1 << 5, board.o, 1, 1)
+    quiet = trapsearch._chances(s, board.x | 1 << 11, board.o, 1, 1)
+    assert threat == pytest.approx((trapsearch.QUIRK * 8 / 9, 0.0))
+    assert quiet == pytest.approx((trapsearch.QUIRK * 6 / 9, trapsearch.BLOCKER_QUIRK * 6 / 9))
+    assert threat[0] > quiet[0]
+    assert trapsearch._mixed(quiet) > trapsearch._mixed(threat)
