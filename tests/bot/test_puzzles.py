@@ -185,3 +185,49 @@ async def test_setup_moves_draw_every_puzzle_of_the_set() -> None:
     for puzzle in puzzles():
         moves = setup_moves(puzzle)
         assert Board.from_moves(moves, size=puzzle.board.size, k=puzzle.board.k) == puzzle.board
+
+
+async def test_the_posted_daily_button_gives_each_clicker_the_daily_privately(
+    simcord_env: Env,
+) -> None:
+    """A message of the bot's with the `pz:daily` button (as the daily post carries): each
+    clicker gets today's puzzle of the server as a private attempt of their own, the same one
+    /tictactoe-puzzle gives; once it is over the button says so; the post is never edited."""
+    from bot.discord_ui.board import BoardView
+    from bot.discord_ui.puzzle_board import DAILY_ID
+
+    _, channel, (alice, bob) = guild_with(simcord_env, "alice", "bob")
+    row = {"type": 2, "style": 1, "label": "Play", "custom_id": DAILY_ID}
+    post = await simcord_env.bot.get_channel(channel.id).send(
+        view=BoardView([{"type": 10, "content": "Daily"}, {"type": 1, "components": [row]}])
+    )
+    mine = await alice.click(post, custom_id=DAILY_ID)
+    theirs = await bob.click(post, custom_id=DAILY_ID)
+    assert mine.ephemeral and theirs.ephemeral
+    assert mine.response.id != theirs.response.id != post.id
+    assert puzzle_of(simcord_env, mine.response) == puzzle_of(simcord_env, theirs.response)
+    puzzle = puzzle_of(simcord_env, mine.response)
+    size = puzzle.board.size
+    again = await alice.click(post, custom_id=DAILY_ID)  # the same attempt, shown again
+    assert again.ephemeral
+    assert attempt_id(simcord_env, again.response, size) == attempt_id(
+        simcord_env, mine.response, size
+    )
+    wrong = next(c for c in puzzle.board.legal_moves() if c != puzzle.solution)
+    await click_cell(simcord_env, alice, mine.response, size, wrong)
+    assert "Daily streak: 0." in text(simcord_env, mine.response)
+    over = await alice.click(post, custom_id=DAILY_ID)
+    assert over.ephemeral and "You already tried today's puzzle" in over.response.content
+    assert text(simcord_env, post) == "Daily"
+
+
+async def test_a_puzzle_in_the_bots_dm(simcord_env: Env) -> None:
+    """In the bot's own DM a puzzle is posted there and solved by clicking; ratings there are
+    kept apart from any server's."""
+    alice = simcord_env.create_user("alice")
+    result = await alice.slash("tictactoe-puzzle")
+    assert result.acknowledged and not result.ephemeral
+    message = board_message(alice.dm_channel)
+    assert (await solve(simcord_env, alice, message)).state == "solved"
+    store = simcord_env.bot.store
+    assert (await store.puzzle_player(None, alice.id)).solved == 1
