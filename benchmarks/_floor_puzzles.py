@@ -15,8 +15,6 @@ whose attempt it is. ``--durable`` adds one durable save of each change before i
 
 from __future__ import annotations
 
-import gc
-import itertools
 import random
 import sys
 from dataclasses import dataclass, field
@@ -24,17 +22,14 @@ from pathlib import Path
 from typing import Any
 
 import discord
-from discord import app_commands
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks import _wire_bot
-from benchmarks._floor_bot import PlainLayout
-from benchmarks._floor_store import DurableMoves
+from benchmarks._floor_bot import FloorBot, PlainLayout
 from engine.puzzles import Puzzle, near
 
 MARKS = {"X": "❌", "O": "⭕"}
-DURABLE = "--durable" in sys.argv
 
 
 @dataclass
@@ -83,27 +78,17 @@ def components(a: FloorAttempt) -> list[dict[str, Any]]:
     return out
 
 
-class PuzzleFloor(discord.Client):
+class PuzzleFloor(FloorBot):
+    """The game floor (its start, collector settings and durable store) with the puzzle command
+    and the puzzle clicks in place of the game's."""
+
     def __init__(self, folder: Path) -> None:
-        super().__init__(intents=discord.Intents.default())
-        self.tree = app_commands.CommandTree(self)
+        super().__init__(folder)
         self.attempts: dict[int, FloorAttempt] = {}
-        self.ids = itertools.count(1)
         self.rng = random.Random(1)
         self.tree.command(name="tictactoe-puzzle")(self.puzzle)
-        self.durable = DurableMoves(folder / "floor.db") if DURABLE else None
 
-    async def setup_hook(self) -> None:
-        if self.durable is not None:
-            await self.durable.open()
-        await self.tree.sync()
-
-    async def on_ready(self) -> None:
-        gc.collect()  # as the bot's own start does, with the same thresholds
-        gc.freeze()
-        gc.set_threshold(*_wire_bot.collector())
-
-    async def save(self, a: FloorAttempt) -> None:
+    async def save_attempt(self, a: FloorAttempt) -> None:
         if self.durable is not None:
             n = a.puzzle.board.size
             row = (
@@ -126,7 +111,7 @@ class PuzzleFloor(discord.Client):
             next(self.ids), interaction.user.id, interaction.channel_id or 0, chosen, cells
         )
         self.attempts[a.id] = a
-        await self.save(a)
+        await self.save_attempt(a)
         await interaction.response.send_message(view=PlainLayout(components(a)))
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
@@ -146,7 +131,7 @@ class PuzzleFloor(discord.Client):
                 reply = a.cells.index(".")
                 a.cells[reply] = "O" if side == "X" else "X"
                 a.moves.append(reply)
-        await self.save(a)
+        await self.save_attempt(a)
         await interaction.response.edit_message(view=PlainLayout(components(a)))
 
 
