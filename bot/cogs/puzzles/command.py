@@ -60,7 +60,7 @@ class PuzzleCog(commands.Cog):
         description=_l("Show this server's best puzzle solvers, by puzzle rating."),
     )
     @app_commands.allowed_contexts(guilds=True, dms=False, private_channels=False)
-    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_installs(guilds=True, users=False)
     async def leaderboard(self, interaction: Interaction) -> None:
         """Show this server's best puzzle solvers, by puzzle rating."""
         guild, user = interaction.guild_id, interaction.user.id
