@@ -290,3 +290,46 @@ async def test_a_click_on_a_locked_database_is_refused_and_nothing_changes(
     one_clear_line(caplog, errors[0])
     again = await click_cell(simcord_env, alice, message, size, puzzle.solution)
     assert not again.ephemeral and cells(simcord_env, message, size)[puzzle.solution].mark
+
+
+async def test_a_slow_answer_shows_the_move_first_then_the_defence(
+    simcord_env: Env, monkeypatch: Any
+) -> None:
+    """When the engine outlasts the wait, the click's one response shows the move with the
+    cells disabled, and the defence follows in an edit of that response (no second response)."""
+    from bot.cogs.puzzles import attempts
+
+    monkeypatch.setattr(attempts, "REPLY_WAIT", 0.0)
+    _, channel, (alice,) = guild_with(simcord_env, "alice")
+    await alice.slash(channel, "tictactoe-puzzle")
+    message = board_message(channel)
+    puzzle = puzzle_of(simcord_env, message)
+    size = puzzle.board.size
+    result = await click_cell(simcord_env, alice, message, size, puzzle.solution)
+    assert result.acknowledged and not result.ephemeral and not result.followups
+    after = play(Attempt(puzzle), puzzle.solution)
+    board = cells(simcord_env, message, size)
+    assert board[after.moves[-1]].mark is not None and board[puzzle.solution].disabled
+    assert "is right" in text(simcord_env, message)
+    assert sum(not c.disabled for c in board) == len(after.board.legal_moves())
+    await click_cell(simcord_env, alice, message, size, hint(after)[1])
+    assert channel.last_message.id == message.id
+
+
+async def test_server_puzzles_are_served_in_their_server_only(simcord_env: Env) -> None:
+    """puzzle:server serves a puzzle kept from this server's games; a server with none, and a
+    DM, are told privately where such puzzles come from."""
+    from engine.puzzles import puzzles
+
+    guild, channel, (alice,) = guild_with(simcord_env, "alice")
+    _, elsewhere, (bob,) = guild_with(simcord_env, "bob")
+    kept = puzzles()[-1]
+    await simcord_env.bot.store.add_server_puzzle(guild.id, kept, 7)
+    result = await alice.slash(channel, "tictactoe-puzzle", puzzle="server")
+    assert not result.ephemeral and puzzle_of(simcord_env, board_message(channel)) == kept
+    carol = simcord_env.create_user("carol")
+    for none in (
+        await bob.slash(elsewhere, "tictactoe-puzzle", puzzle="server"),
+        await carol.slash("tictactoe-puzzle", puzzle="server"),  # her DM with the bot
+    ):
+        assert none.ephemeral and "no puzzles from games played here" in none.response.content
