@@ -333,3 +333,26 @@ async def test_server_puzzles_are_served_in_their_server_only(simcord_env: Env) 
         await carol.slash("tictactoe-puzzle", puzzle="server"),  # her DM with the bot
     ):
         assert none.ephemeral and "no puzzles from games played here" in none.response.content
+
+
+async def test_the_engines_answers_are_kept_for_a_position_asked_again() -> None:
+    """An answer asked again (the same puzzle, moves and cell) is the engine's own, hints
+    carried as the attempt has them, and no new search is kept for it."""
+    from bot.cogs.puzzles.answers import Answers
+    from bot.compute.runner import EngineRunner
+    from engine.puzzles import puzzles
+
+    runner = EngineRunner(use_processes=False)
+    await runner.start()
+    try:
+        answers = Answers(runner)
+        puzzle = puzzles()[0]
+        first = await answers.play(Attempt(puzzle, hints=1), puzzle.solution)
+        assert first == play(Attempt(puzzle, hints=1), puzzle.solution)
+        again = await answers.play(Attempt(puzzle), puzzle.solution)
+        assert again == play(Attempt(puzzle), puzzle.solution) and again.hints == 0
+        hinted = [await answers.hint(again) for _ in range(2)]
+        assert hinted == [hint(again)] * 2
+        assert len(answers._kept) == 2  # one move, one hint
+    finally:
+        runner.close()

@@ -19,6 +19,7 @@ from typing import Any
 
 import discord
 
+from bot.cogs.puzzles.answers import Answers
 from bot.compute.runner import EngineRunner
 from bot.discord_ui import access, replies
 from bot.discord_ui import puzzle_board as drawn
@@ -28,7 +29,7 @@ from bot.games.puzzles import AttemptRecord
 from bot.games.rules import THINKING
 from bot.i18n import N_
 from bot.storage.base import Store
-from engine.puzzles import Attempt, Puzzle, daily, hint, near, play
+from engine.puzzles import Attempt, Puzzle, daily, near
 
 log = logging.getLogger(__name__)
 
@@ -61,7 +62,7 @@ class Puzzles:
 
     def __init__(self, *, store: Store, engine: EngineRunner) -> None:
         self.store = store
-        self.engine = engine
+        self.answers = Answers(engine)
         self.rng = random.Random()
         self._busy: set[int] = set()  # attempts whose click is being answered
         # The newest attempts as this process last stored them, so a click reads no row: a
@@ -172,14 +173,14 @@ class Puzzles:
             await interaction.response.edit_message(view=drawn.view(record), allowed_mentions=QUIET)
             return
         if what == drawn.HINT:
-            job: Any = self.engine.call(True, hint, record.attempt)
+            job: Any = self.answers.hint(record.attempt)
             interim = None
         else:
             cell = int(what)
             if cell not in record.attempt.board.legal_moves():
                 await replies.tell(interaction, OFF_BOARD)
                 return
-            job = self.engine.call(True, play, record.attempt, cell)
+            job = self.answers.play(record.attempt, cell)
             interim = drawn.view(record, Extras(thinking=cell))
         task = asyncio.ensure_future(job)
         done, _ = await asyncio.wait({task}, timeout=REPLY_WAIT)
