@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 import sys
 from dataclasses import dataclass, field
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks import _wire_bot
 from benchmarks._floor_bot import FloorBot, PlainLayout
-from engine.puzzles import Puzzle, near
+from engine.puzzles import Puzzle, daily, near
 
 MARKS = {"X": "❌", "O": "⭕"}
 
@@ -105,7 +106,10 @@ class PuzzleFloor(FloorBot):
 
     async def puzzle(self, interaction: discord.Interaction[Any], puzzle: str = "near") -> None:
         """Solve a puzzle."""
-        chosen = near(1500.0, self.rng)  # as the bot picks for a new player (no search)
+        if puzzle == "daily":  # the same for everyone in the server today
+            chosen = daily(date.today().toordinal(), interaction.guild_id or interaction.user.id)
+        else:
+            chosen = near(1500.0, self.rng)  # as the bot picks for a new player (no search)
         cells = list(chosen.board.to_string().replace("/", ""))
         a = FloorAttempt(
             next(self.ids), interaction.user.id, interaction.channel_id or 0, chosen, cells

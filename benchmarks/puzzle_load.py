@@ -1,6 +1,7 @@
 """CPU per puzzle interaction: the project's bot against the floor, on the same traffic.
 
     python benchmarks/puzzle_load.py [--players 20] [--attempts 4] [--rounds 5] [--seed 1]
+                                     [--daily]
 
 Each run starts a fresh local Discord (`tests/support/localdiscord`) with one channel and one
 member per player, and a bot in a process of its own (`_wire.WireBot`): the project's bot
@@ -12,7 +13,9 @@ benchmark's process), against the floors any free cell; either way a slash comma
 puzzle's number of clicks per attempt, each click waiting for its board's answer. Figures: CPU
 of the bot's process tree (its engine worker processes included) per interaction, and without
 the engine's workers; rounds run bot, floor, durable floor, interleaved, and the ratio is taken
-within each round, then its median over the rounds. Measured, not asserted.
+within each round, then its median over the rounds. With --daily every player solves the
+server's daily puzzle (one attempt each, privately: the same puzzle for all, as a server's day
+brings). Measured, not asserted.
 """
 
 from __future__ import annotations
@@ -61,10 +64,12 @@ async def answered(fake: FakeDiscord, iid: int, board: int, before: str) -> None
     await until(lambda: done.answered and ply_of(fake.messages[board]) != before, "an answer")
 
 
-async def player(fake: FakeDiscord, user: Any, channel: Any, attempts: int, solve: bool) -> None:
+async def player(
+    fake: FakeDiscord, user: Any, channel: Any, attempts: int, solve: bool, which: str
+) -> None:
     """Run `attempts` puzzles to their end, one click at a time."""
     for _ in range(attempts):
-        iid = await fake.slash(user, channel, "tictactoe-puzzle")
+        iid = await fake.slash(user, channel, "tictactoe-puzzle", puzzle=which)
         started = fake.interactions[iid]
         await until(lambda: started.answered and started.message_id, "a puzzle")  # noqa: B023
         board = started.message_id
@@ -119,7 +124,7 @@ async def run(
                 )
             await bot.command("begin")
             await asyncio.gather(
-                *(player(fake, u, c, args.attempts, name == "bot") for u, c in seats)
+                *(player(fake, u, c, args.attempts, name == "bot", args.which) for u, c in seats)
             )
             end = await bot.command("end")
         finally:
@@ -147,7 +152,8 @@ async def main(args: argparse.Namespace) -> None:
             file=sys.stderr,
         )
     print(
-        f"\n{args.players} players x {args.attempts} attempts, {args.rounds} interleaved rounds\n"
+        f"\n{args.players} players x {args.attempts} attempts ({args.which}), "
+        f"{args.rounds} interleaved rounds\n"
     )
     print(
         "| bot | interactions | CPU ms/interaction (median) | without engine workers | "
@@ -173,6 +179,10 @@ if __name__ == "__main__":
     parser.add_argument("--attempts", type=int, default=4)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--daily", action="store_true", help="everyone plays the daily puzzle")
     parsed = parser.parse_args()
+    parsed.which = "daily" if parsed.daily else "near"
+    if parsed.daily:
+        parsed.attempts = 1  # one attempt a day
     random.seed(parsed.seed)
     asyncio.run(main(parsed))
