@@ -1,0 +1,56 @@
+"""The engine's answers in puzzle attempts, kept for positions asked again.
+
+Judging a move (and finding the longest defence) or finding a hint is a search, run in the
+engine's worker processes. Its answer depends only on the puzzle, the moves so far and the cell
+played, so the newest answers are kept here: everyone in a server gets the same daily puzzle, and
+the players who find the same line are answered without a second search.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import replace
+
+from bot.compute.runner import EngineRunner
+from engine.puzzles import Attempt, Puzzle, hint, play
+
+KEPT = 4096  # answers kept
+HINT = -1  # the key's cell for a hint
+
+Key = tuple[Puzzle, tuple[int, ...], int]
+Answer = tuple[tuple[int, ...], str, int | None] | int  # a move's outcome, or a hint's cell
+
+
+class Answers:
+    """`play` and `hint` of ``engine.puzzles``, off the event loop, remembered."""
+
+    def __init__(self, engine: EngineRunner) -> None:
+        self.engine = engine
+        self._kept: OrderedDict[Key, Answer] = OrderedDict()
+
+    def _keep(self, key: Key, answer: Answer) -> None:
+        self._kept[key] = answer
+        if len(self._kept) > KEPT:
+            self._kept.popitem(last=False)
+
+    async def play(self, attempt: Attempt, cell: int) -> Attempt:
+        """The attempt after the player's `cell` (and the defence), as ``engine.puzzles.play``."""
+        key = (attempt.puzzle, attempt.moves, cell)
+        known = self._kept.get(key)
+        if isinstance(known, tuple):
+            moves, state, refutation = known
+            return replace(attempt, moves=moves, state=state, refutation=refutation)  # type: ignore[arg-type]
+        after = await self.engine.call(True, play, attempt, cell)
+        self._keep(key, (after.moves, after.state, after.refutation))
+        return after
+
+    async def hint(self, attempt: Attempt) -> tuple[Attempt, int]:
+        """A move that wins in time and the attempt with the hint counted, as
+        ``engine.puzzles.hint``."""
+        key = (attempt.puzzle, attempt.moves, HINT)
+        known = self._kept.get(key)
+        if isinstance(known, int):
+            return replace(attempt, hints=attempt.hints + 1), known
+        hinted, cell = await self.engine.call(True, hint, attempt)
+        self._keep(key, cell)
+        return hinted, cell
