@@ -6,9 +6,11 @@ import logging
 import time
 from typing import Protocol
 
+from bot.games.puzzles import AttemptRecord, PuzzlePlayer, PuzzleRow
 from bot.games.record import GameRecord
 from bot.games.settings import ServerSettings
 from bot.games.stats import LeaderboardRow, PlayerStats
+from engine.puzzles import Puzzle
 
 log = logging.getLogger(__name__)
 
@@ -95,3 +97,51 @@ class Store(Protocol):
 
     async def save_server_settings(self, guild_id: int, settings: ServerSettings) -> None:
         """Store a server's settings in place of its old ones (committed before this returns)."""
+
+    # -- puzzles (``bot.games.puzzles``) -----------------------------------------------------
+
+    async def add_server_puzzle(self, guild_id: int, puzzle: Puzzle, game_id: int) -> None:
+        """Keep a puzzle made from a game of that server (a second one with the same puzzle id
+        for the same server is ignored)."""
+
+    async def server_puzzles(self, guild_id: int) -> list[Puzzle]:
+        """That server's puzzles, oldest first."""
+
+    async def claim_daily_post(self, guild_id: int, day: int) -> bool:
+        """True exactly once per (server, day) across every process and shard (``day``: the
+        UTC date's ``toordinal()``)."""
+
+    async def start_attempt(self, record: AttemptRecord) -> AttemptRecord | None:
+        """Store a new attempt (its id is given here, ``record.id`` is ignored); None if it is a
+        daily puzzle the player already has an attempt at."""
+
+    async def load_attempt(self, attempt_id: int) -> AttemptRecord | None:
+        """The stored attempt, or None."""
+
+    async def daily_attempt(
+        self, guild_id: int | None, user_id: int, day: int
+    ) -> AttemptRecord | None:
+        """A player's attempt at the daily puzzle of a day in a server, if any."""
+
+    async def save_attempt(self, record: AttemptRecord, before: AttemptRecord) -> bool:
+        """Write a move or hint of an attempt still being played over the stored `before`;
+        False, writing nothing, if the stored attempt is no longer `before`."""
+
+    async def finish_attempt(
+        self, record: AttemptRecord, before: AttemptRecord
+    ) -> PuzzlePlayer | None:
+        """Write an attempt's end and, in the same transaction, the player's and the puzzle's
+        new ratings and the daily streak; the player after it, or None (nothing counted) if
+        the stored attempt is no longer `before`."""
+
+    async def puzzle_player(self, guild_id: int | None, user_id: int) -> PuzzlePlayer:
+        """A player's puzzle rating and daily streak in a server."""
+
+    async def puzzles_tried(self, guild_id: int | None, user_id: int) -> set[str]:
+        """The ids of the puzzles a player has started in a server."""
+
+    async def puzzle_ratings(self) -> dict[str, float]:
+        """The rating of every puzzle tried at least once, by puzzle id."""
+
+    async def puzzle_leaderboard(self, guild_id: int | None, *, limit: int = 10) -> list[PuzzleRow]:
+        """The best puzzle ratings of a server's players (at least one finished attempt)."""

@@ -1,5 +1,5 @@
-"""``tictactoe-bot migrate-db``: copy a SQLite file (games, stats, ratings, id counter) into
-PostgreSQL in one transaction, verify the counts, and change nothing if anything differs.
+"""``tictactoe-bot migrate-db``: copy a SQLite file (games, stats, ratings, id counter, puzzles)
+into PostgreSQL in one transaction, verify the counts, and change nothing if anything differs.
 
 A target that already holds games is refused, unless it holds exactly what the file holds (a
 second run: nothing to do) or ``--force`` is given (its games, stats and ratings are replaced).
@@ -15,6 +15,7 @@ import sys
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -29,11 +30,26 @@ COUNTS = (
     "(SELECT COUNT(*) FROM records), (SELECT COUNT(*) FROM ratings), "
     "(SELECT COALESCE(SUM(wins + draws + losses), 0) FROM records), "
     "(SELECT COALESCE(SUM(rated_games), 0) FROM ratings), "
-    "(SELECT GREATEST(MAX(last), (SELECT COALESCE(MAX(id), 0) FROM games)) FROM counter)"
+    "(SELECT GREATEST(MAX(last), (SELECT COALESCE(MAX(id), 0) FROM games)) FROM counter), "
+    "(SELECT COUNT(*) FROM puzzle_players) + (SELECT COUNT(*) FROM puzzle_ratings) + "
+    "(SELECT COUNT(*) FROM puzzle_attempts) + (SELECT COUNT(*) FROM server_puzzles) + "
+    "(SELECT COUNT(*) FROM daily_posts)"
 )
 RECORDS = ("kind", "guild_id", "user_id", "opponent", "wins", "draws", "losses")
 RATINGS = ("kind", "guild_id", "user_id", "rating", "rated_games")
 SETTINGS = ("guild_id", "settings")
+# The puzzle tables (schema version 6), each copied whole, and the sequences behind their ids.
+PUZZLE_TABLES: dict[str, tuple[str, ...]] = {
+    "puzzle_players": ("guild_id", "user_id", "rating", "deviation", "volatility", "attempts",
+                       "solved", "streak", "best_streak", "last_solved"),
+    "puzzle_ratings": ("puzzle_id", "rating", "deviation", "volatility", "attempts"),
+    "puzzle_attempts": ("id", "guild_id", "channel_id", "user_id", "puzzle_id", "puzzle", "moves",
+                        "hints", "state", "refutation", "day", "locale", "interactions_only",
+                        "created_at"),
+    "server_puzzles": ("seq", "guild_id", "puzzle_id", "puzzle", "game_id"),
+    "daily_posts": ("guild_id", "day"),
+}  # fmt: skip
+SEQUENCES = (("puzzle_attempts", "id"), ("server_puzzles", "seq"))
 
 
 @dataclass(frozen=True)
@@ -47,16 +63,18 @@ class Counts:
     results: int  # wins + draws + losses over every record
     rated: int  # rated games over every rating
     last_id: int
+    puzzle_rows: int  # rows of every puzzle table together
 
     @property
     def empty(self) -> bool:
         """Whether there is nothing to lose."""
-        return self.live + self.finished + self.records + self.ratings == 0
+        return self.live + self.finished + self.records + self.ratings + self.puzzle_rows == 0
 
     def __str__(self) -> str:
         return (
             f"{self.live} live and {self.finished} finished games, {self.records} records "
-            f"({self.results} results), {self.ratings} ratings, last id {self.last_id}"
+            f"({self.results} results), {self.ratings} ratings, last id {self.last_id}, "
+            f"{self.puzzle_rows} puzzle rows"
         )
 
 
@@ -69,6 +87,7 @@ class Source:
     records: list[tuple[Any, ...]]
     ratings: list[tuple[Any, ...]]
     settings: list[tuple[Any, ...]]
+    puzzles: dict[str, list[tuple[Any, ...]]]
 
 
 def read_sqlite(path: Path) -> Source:
@@ -83,11 +102,17 @@ def read_sqlite(path: Path) -> Source:
         records = conn.execute(f"SELECT {', '.join(RECORDS)} FROM records").fetchall()
         ratings = conn.execute(f"SELECT {', '.join(RATINGS)} FROM ratings").fetchall()
         settings = conn.execute(f"SELECT {', '.join(SETTINGS)} FROM server_settings").fetchall()
+        puzzles = {
+            table: [
+                _typed(table, row) for row in conn.execute(f"SELECT {', '.join(cols)} FROM {table}")
+            ]
+            for table, cols in PUZZLE_TABLES.items()
+        }
     except sqlite3.Error as exc:
         raise StorageError(f"cannot read {path}: {exc}") from exc
     finally:
         conn.close()
-    return Source(counts, games, records, ratings, settings)
+    return Source(counts, games, records, ratings, settings, puzzles)
 
 
 async def copy(source: Path, url: str, *, force: bool = False) -> tuple[Counts, bool]:
@@ -107,6 +132,7 @@ async def copy(source: Path, url: str, *, force: bool = False) -> tuple[Counts, 
     await sqlite_store.open()
     await sqlite_store.close()
     data = await asyncio.to_thread(read_sqlite, source)
+    puzzle_tables = ", ".join(PUZZLE_TABLES)
     target = PostgresStore(url, timeout=30.0)
     await target.open()  # creates or migrates the schema
     await target.close()
@@ -117,7 +143,8 @@ async def copy(source: Path, url: str, *, force: bool = False) -> tuple[Counts, 
     try:
         async with conn.transaction():
             await conn.execute(
-                "LOCK TABLE games, records, ratings, counter, server_settings IN EXCLUSIVE MODE"
+                f"LOCK TABLE games, records, ratings, counter, server_settings, {puzzle_tables} "
+                "IN EXCLUSIVE MODE"
             )
             before = Counts(*await conn.fetchrow(COUNTS))
             if not before.empty:
@@ -127,7 +154,9 @@ async def copy(source: Path, url: str, *, force: bool = False) -> tuple[Counts, 
                     raise StorageError(
                         f"{where(url)} already holds {before}: give --force to replace them"
                     )
-                await conn.execute("TRUNCATE games, records, ratings, server_settings")
+                await conn.execute(
+                    f"TRUNCATE games, records, ratings, server_settings, {puzzle_tables}"
+                )
             columns = [name.strip() for name in pg_schema.COLUMNS.split(",")]
             await conn.copy_records_to_table("games", records=data.games, columns=columns)
             await conn.copy_records_to_table("records", records=data.records, columns=RECORDS)
@@ -135,6 +164,13 @@ async def copy(source: Path, url: str, *, force: bool = False) -> tuple[Counts, 
             await conn.copy_records_to_table(
                 "server_settings", records=data.settings, columns=SETTINGS
             )
+            for table, cols in PUZZLE_TABLES.items():
+                await conn.copy_records_to_table(table, records=data.puzzles[table], columns=cols)
+            for table, column in SEQUENCES:  # ids after the copied ones
+                await conn.execute(
+                    f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'), "
+                    f"COALESCE(MAX({column}), 0) + 1, false) FROM {table}"
+                )
             await conn.execute("UPDATE counter SET last = $1", data.counts.last_id)
             after = Counts(*await conn.fetchrow(COUNTS))
             if after != data.counts:  # raising here rolls the whole copy back
@@ -146,6 +182,13 @@ async def copy(source: Path, url: str, *, force: bool = False) -> tuple[Counts, 
     finally:
         await conn.close()
     return after, True
+
+
+def _typed(table: str, row: tuple[Any, ...]) -> tuple[Any, ...]:
+    """A puzzle row of the file as PostgreSQL's columns take it (an attempt's flag and time)."""
+    if table != "puzzle_attempts":
+        return row
+    return (*row[:12], bool(row[12]), datetime.fromisoformat(row[13]))
 
 
 def command(argv: Sequence[str], env: Mapping[str, str]) -> int:

@@ -7,7 +7,9 @@ once. Version 2 follows SQLite's: each game's language, each server's settings, 
 unique index on a live game's channel, since a server may allow several games in a channel (a
 channel's server lives on one shard, so one process counts its games). Version 3 too: whether a
 game is shown only through interactions. Version 4 too: each game's look. Version 5 too: each
-game's kind, and the kind in the keys of records and ratings.
+game's kind, and the kind in the keys of records and ratings. Version 6 too: puzzles (players'
+and puzzles' ratings, attempts, server puzzles, daily posts); attempt and server-puzzle ids are
+sequences.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from bot.games.record import GameRecord
-from bot.storage import schema
+from bot.storage import puzzle_sql, schema
 
 # Any constant shared by every process of this bot; pg_advisory_xact_lock takes a bigint.
 MIGRATION_LOCK = 0x7454_5454_0001
@@ -90,6 +92,7 @@ MIGRATIONS: list[Sequence[str]] = [
         "CREATE INDEX ratings_rank ON ratings "
         "(kind, guild_id, rating DESC, rated_games DESC, user_id)",
     ),
+    puzzle_sql.tables(sqlite=False),
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

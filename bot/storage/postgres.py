@@ -25,6 +25,7 @@ from bot.games.settings import ServerSettings
 from bot.games.stats import LeaderboardRow, PlayerStats
 from bot.storage import pg_queries, pg_schema
 from bot.storage.base import Outage, StorageError
+from bot.storage.pg_puzzles import PostgresPuzzles
 from bot.storage.schema import RESULT_ENDINGS, guild_key
 
 log = logging.getLogger(__name__)
@@ -47,7 +48,7 @@ def where(url: str) -> str:
     return f"{host}{port}{parts.path or '/'}"
 
 
-class PostgresStore:
+class PostgresStore(PostgresPuzzles):
     """The bot's ``Store`` on a PostgreSQL database given by a ``postgresql://`` URL.
 
     ``timeout`` (seconds) bounds connecting, waiting for a connection and every statement, so a

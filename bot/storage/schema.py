@@ -1,6 +1,6 @@
 """The database's tables, their migrations, and games as rows (run on the store's own thread).
 
-Layout (schema version 5, kept in ``PRAGMA user_version``):
+Layout (schema version 6, kept in ``PRAGMA user_version``):
 
 - ``games``: one row per game; ``moves`` is a comma-separated list of cells ("0,4,8"),
   ``deadline`` and ``created_at`` are ISO 8601 UTC text with microseconds (exact round trip).
@@ -19,6 +19,12 @@ empty: the default look, as older rows read).
 Version 5 gave ``games`` its ``kind`` ("classic" or "ultimate": ``bot.games.kinds``; older rows
 read as classic), and put the kind in the keys of ``records`` and ``ratings`` (each kind of game
 has its own records, Elo and leaderboard; the rows before it are classic games').
+Version 6 added puzzles (``bot.games.puzzles``; SQL in ``puzzle_sql``), every older row untouched:
+``puzzle_players`` (a player's Glicko-2 puzzle rating and daily streak per server, direct
+messages as server 0), ``puzzle_ratings`` (each puzzle's, by puzzle id, across servers),
+``puzzle_attempts`` (each attempt, its puzzle as a data-file line; at most one per player and
+daily puzzle), ``server_puzzles`` (puzzles made from a server's games, oldest first) and
+``daily_posts`` (the days a server's daily puzzle was posted, claimed once).
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from bot.games.look import Look
 from bot.games.record import PLAYED, Ending, GameRecord, Status
+from bot.storage import puzzle_sql
 
 if TYPE_CHECKING:
     from engine import Level, Side
@@ -126,6 +133,7 @@ MIGRATIONS: list[Sequence[str]] = [
         "CREATE INDEX ratings_rank ON ratings "
         "(kind, guild_id, rating DESC, rated_games DESC, user_id)",
     ),
+    puzzle_sql.tables(sqlite=True),
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

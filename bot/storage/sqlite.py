@@ -23,6 +23,7 @@ from bot.games.settings import ServerSettings
 from bot.games.stats import LeaderboardRow, PlayerStats
 from bot.storage import queries, schema
 from bot.storage.base import Outage, StorageError
+from bot.storage.sqlite_puzzles import SQLitePuzzles
 
 log = logging.getLogger(__name__)
 
@@ -34,7 +35,7 @@ Queued = list[tuple[GameRecord | None, asyncio.Future[int | None]]]
 BATCH = 32
 
 
-class SQLiteStore:
+class SQLiteStore(SQLitePuzzles):
     """The bot's ``Store`` on a SQLite file (created, with its folder, if absent). All SQLite
     work runs on one thread owning one connection, so writes are serialized, never on the event
     loop; ``busy_timeout``: seconds to wait for another process's lock before StorageError."""

@@ -52,13 +52,35 @@ async def test_an_ultimate_game_round_trips_and_counts_apart(
         await store.close()
 
 
+def sqlite_at(path: Path, version: int) -> sqlite3.Connection:
+    """A connection to a new SQLite file at schema `version` (the caller adds rows, commits)."""
+    conn = sqlite3.connect(path)
+    for step in schema.MIGRATIONS[:version]:
+        for statement in step:
+            conn.execute(statement)
+    conn.execute(f"PRAGMA user_version = {version}")
+    return conn
+
+
+async def postgres_at(url: str, version: int, *rows: tuple[str, *tuple[object, ...]]) -> None:
+    """A new PostgreSQL database at schema `version`, then `rows` (statement, arguments)."""
+    conn = await asyncpg.connect(url)
+    try:
+        async with conn.transaction():
+            await conn.execute("CREATE TABLE schema_version (version INTEGER)")
+            await conn.execute("INSERT INTO schema_version VALUES ($1)", version)
+            for step in pg_schema.MIGRATIONS[:version]:
+                for statement in step:
+                    await conn.execute(statement)
+            for statement, *args in rows:
+                await conn.execute(statement, *args)
+    finally:
+        await conn.close()
+
+
 def version_four_file(path: Path) -> None:
     """A SQLite file as schema version 4 left it: a finished game, its records and ratings."""
-    with sqlite3.connect(path) as conn:
-        for step in schema.MIGRATIONS[:4]:
-            for statement in step:
-                conn.execute(statement)
-        conn.execute("PRAGMA user_version = 4")
+    with sqlite_at(path, 4) as conn:
         columns = schema.COLUMNS.removesuffix(", kind")
         row = schema.to_row(finished(7, 1, 2, "X"))[:-1]
         conn.execute(f"INSERT INTO games ({columns}) VALUES ({', '.join('?' * len(row))})", row)
@@ -82,28 +104,19 @@ async def test_a_version_four_sqlite_file_keeps_its_rows_as_classic(tmp_path: Pa
     finally:
         await store.close()
     with sqlite3.connect(path) as conn:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION == 5
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION == 6
         assert conn.execute("PRAGMA quick_check").fetchone()[0] == "ok"
 
 
 async def test_a_version_four_postgres_database_keeps_its_rows_as_classic(
     postgres_url: str,
 ) -> None:
-    conn = await asyncpg.connect(postgres_url)
-    try:
-        async with conn.transaction():
-            await conn.execute("CREATE TABLE schema_version (version INTEGER)")
-            await conn.execute("INSERT INTO schema_version VALUES (4)")
-            for step in pg_schema.MIGRATIONS[:4]:
-                for statement in step:
-                    await conn.execute(statement)
-            await conn.execute(
-                "INSERT INTO records VALUES ($1, 1, 'people', 3, 1, 2), ($1, 1, 'hard', 0, 4, 5)",
-                GUILD,
-            )
-            await conn.execute("INSERT INTO ratings VALUES ($1, 1, 1234.5, 6)", GUILD)
-    finally:
-        await conn.close()
+    await postgres_at(
+        postgres_url,
+        4,
+        ("INSERT INTO records VALUES ($1, 1, 'people', 3, 1, 2), ($1, 1, 'hard', 0, 4, 5)", GUILD),
+        ("INSERT INTO ratings VALUES ($1, 1, 1234.5, 6)", GUILD),
+    )
     store = PostgresStore(postgres_url)
     await store.open()
     try:

@@ -1,0 +1,217 @@
+"""Puzzles in the store, on both backends: server puzzles, daily posts claimed once, attempts that
+survive a new store (a restart), results counted once with both ratings and the streak moved,
+the leaderboard; and a version-5 database (before puzzles) migrated with its rows untouched."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+
+import asyncpg
+
+from bot.games.puzzles import AttemptRecord, puzzle_start
+from bot.storage import schema
+from bot.storage.base import Store
+from bot.storage.postgres import PostgresStore
+from bot.storage.sqlite import SQLiteStore
+from engine.puzzles import play, puzzles
+from tests.bot.test_store import GUILD, finished
+from tests.bot.test_store import new_store as new_store  # the fixture, both backends
+from tests.bot.test_store_kinds import postgres_at, sqlite_at
+
+DAY = 739_580
+SET = puzzles()
+
+
+def record(
+    user: int = 1, *, guild: int | None = GUILD, day: int | None = None, n: int = 0
+) -> AttemptRecord:
+    """A new attempt at the set's puzzle `n`."""
+    return AttemptRecord(0, guild, 500, user, SET[n], day=day, locale="fr")
+
+
+async def test_server_puzzles_are_kept_once_oldest_first(new_store: Callable[[], Store]) -> None:
+    """A server's puzzles come back oldest first; the same puzzle twice is kept once; another
+    server's are apart."""
+    store = new_store()
+    await store.open()
+    try:
+        await store.add_server_puzzle(GUILD, SET[5], 17)
+        await store.add_server_puzzle(GUILD, SET[2], 18)
+        await store.add_server_puzzle(GUILD, SET[5], 19)
+        await store.add_server_puzzle(222, SET[9], 20)
+        assert await store.server_puzzles(GUILD) == [SET[5], SET[2]]
+        assert await store.server_puzzles(222) == [SET[9]]
+        assert await store.server_puzzles(333) == []
+    finally:
+        await store.close()
+
+
+async def test_a_daily_post_is_claimed_once_across_stores(new_store: Callable[[], Store]) -> None:
+    """Two stores on one database (two processes) claiming at once: one wins, once per day."""
+    a, b = new_store(), new_store()
+    await a.open()
+    await b.open()
+    try:
+        claims = await asyncio.gather(*(s.claim_daily_post(GUILD, DAY) for s in (a, b, a, b)))
+        assert sorted(claims) == [False, False, False, True]
+        assert await b.claim_daily_post(GUILD, DAY + 1)
+        assert await a.claim_daily_post(222, DAY)
+        assert not await a.claim_daily_post(GUILD, DAY + 1)
+    finally:
+        await a.close()
+        await b.close()
+
+
+async def test_an_attempt_survives_a_restart_and_counts_once(
+    new_store: Callable[[], Store],
+) -> None:
+    """An attempt gets an id, its moves are saved and read back by a new store; a stale save
+    writes nothing; finishing counts the result once, moving both ratings."""
+    store = new_store()
+    await store.open()
+    try:
+        started = await store.start_attempt(record())
+        assert started is not None and started.id > 0 and started.locale == "fr"
+        assert started.puzzle == SET[0] and started.created_at is not None
+        again = await store.start_attempt(record())
+        assert again is not None and again.id != started.id
+        moved = started.moved(play(started.attempt, SET[0].solution))
+        assert moved.ply == 2 and await store.save_attempt(moved, started)
+        assert not await store.save_attempt(moved, started)  # a second click on the old board
+    finally:
+        await store.close()
+    store = new_store()
+    await store.open()
+    try:
+        assert await store.load_attempt(started.id) == moved
+        assert await store.load_attempt(started.id + 100) is None
+        failed = dataclasses.replace(moved, moves=(*moved.moves, 99), state="draw")
+        player = await store.finish_attempt(failed, moved)
+        assert player is not None and player.attempts == 1 and player.solved == 0
+        assert player.rating.rating < 1500
+        assert await store.finish_attempt(failed, moved) is None  # counted once
+        assert await store.puzzle_player(GUILD, 1) == player
+        ratings = await store.puzzle_ratings()
+        assert ratings[SET[0].id] > puzzle_start(SET[0]).rating
+        assert await store.puzzles_tried(GUILD, 1) == {SET[0].id}
+        assert await store.puzzles_tried(None, 1) == set()
+    finally:
+        await store.close()
+
+
+async def test_the_daily_attempt_is_one_a_day_and_moves_the_streak(
+    new_store: Callable[[], Store],
+) -> None:
+    """One attempt a player a day at the daily puzzle (in DMs too); solving on following days
+    grows the streak, a failure ends it; the leaderboard ranks by puzzle rating."""
+    store = new_store()
+    await store.open()
+    try:
+        for offset, user, solve in ((0, 1, True), (1, 1, True), (2, 1, False), (0, 2, True)):
+            new = await store.start_attempt(record(user, day=DAY + offset, n=offset))
+            assert new is not None
+            assert await store.start_attempt(record(user, day=DAY + offset)) is None
+            assert await store.daily_attempt(GUILD, user, DAY + offset) == new
+            end = dataclasses.replace(new, moves=(1,), state="solved" if solve else "loses")
+            player = await store.finish_attempt(end, new)
+            assert player is not None
+        one, two = await store.puzzle_player(GUILD, 1), await store.puzzle_player(GUILD, 2)
+        assert (one.attempts, one.solved, one.streak, one.best_streak) == (3, 2, 0, 2)
+        assert (two.streak, two.last_solved, two.streak_on(DAY + 1), two.streak_on(DAY + 2)) == (
+            1, DAY, 1, 0)  # fmt: skip
+        dm = await store.start_attempt(record(1, guild=None, day=DAY))
+        assert dm is not None and dm.guild_id is None
+        assert await store.start_attempt(record(1, guild=None, day=DAY)) is None
+        top = await store.puzzle_leaderboard(GUILD)
+        assert [row.rank for row in top] == [1, 2] and {row.user_id for row in top} == {1, 2}
+        assert top[0].rating > top[1].rating
+        assert {(row.user_id, row.best_streak, row.attempts) for row in top} == {
+            (1, 2, 3),
+            (2, 1, 1),
+        }
+        assert await store.puzzle_leaderboard(None) == []
+    finally:
+        await store.close()
+
+
+async def test_a_version_five_sqlite_file_gains_puzzles_and_keeps_its_rows(tmp_path: Path) -> None:
+    """A file from before puzzles (a finished game, a rating) keeps both and takes attempts."""
+    path, played = tmp_path / "old.db", finished(7, 1, 2, "X")
+    with sqlite_at(path, 5) as conn:
+        values = schema.to_row(played)
+        conn.execute(
+            f"INSERT INTO games ({schema.COLUMNS}) VALUES ({', '.join('?' * len(values))})", values
+        )
+        conn.execute("INSERT INTO ratings VALUES ('classic', ?, 1, 1234.5, 6)", (GUILD,))
+    store = SQLiteStore(path)
+    await store.open()
+    try:
+        kept, stats = await store.load_game(7), await store.player_stats(GUILD, 1)
+        assert kept is not None and (kept.moves, kept.winner) == (played.moves, "X")
+        assert (stats.rating, stats.rated_games) == (1234.5, 6)
+        assert await store.start_attempt(record()) is not None
+        assert await store.claim_daily_post(GUILD, DAY)
+    finally:
+        await store.close()
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION == 6
+        assert conn.execute("PRAGMA quick_check").fetchone()[0] == "ok"
+
+
+async def test_a_version_five_postgres_database_gains_puzzles_and_keeps_its_rows(
+    postgres_url: str,
+) -> None:
+    rating = ("INSERT INTO ratings VALUES ($1, 1, 1234.5, 6, 'classic')", GUILD)
+    await postgres_at(postgres_url, 5, rating)
+    store = PostgresStore(postgres_url)
+    await store.open()
+    try:
+        assert (await store.player_stats(GUILD, 1)).rating == 1234.5
+        started = await store.start_attempt(record())
+        assert started is not None and await store.load_attempt(started.id) == started
+        assert await store.claim_daily_post(GUILD, DAY)
+    finally:
+        await store.close()
+    conn = await asyncpg.connect(postgres_url)
+    try:
+        assert await conn.fetchval("SELECT version FROM schema_version") == 6
+    finally:
+        await conn.close()
+
+
+async def test_migrate_db_copies_the_puzzles(tmp_path: Path, postgres_url: str) -> None:
+    """migrate-db copies attempts, ratings, streaks, server puzzles and daily posts; the next
+    attempt id in PostgreSQL follows the copied ones."""
+    from bot.storage.migrate import copy
+
+    path = tmp_path / "games.db"
+    source = SQLiteStore(path)
+    await source.open()
+    try:
+        first = await source.start_attempt(record(day=DAY))
+        playing = await source.start_attempt(record(2, guild=None, n=3))
+        assert first is not None and playing is not None
+        end = dataclasses.replace(first, moves=(1,), state="solved")
+        await source.finish_attempt(end, first)
+        await source.add_server_puzzle(GUILD, SET[7], 3)
+        await source.claim_daily_post(GUILD, DAY)
+    finally:
+        await source.close()
+    counts, copied = await copy(path, postgres_url)
+    assert copied and counts.puzzle_rows == 2 + 1 + 1 + 1 + 1
+    target = PostgresStore(postgres_url)
+    await target.open()
+    try:
+        assert await target.load_attempt(first.id) == end
+        assert await target.load_attempt(playing.id) == playing
+        assert (await target.puzzle_player(GUILD, 1)).streak == 1
+        assert await target.server_puzzles(GUILD) == [SET[7]]
+        assert not await target.claim_daily_post(GUILD, DAY)
+        later = await target.start_attempt(record(3))
+        assert later is not None and later.id > playing.id
+    finally:
+        await target.close()
