@@ -25,10 +25,10 @@ DAY = date(2026, 1, 1).toordinal()  # SimCord's first day
 
 
 async def at_hour(env: Env, hours: int) -> None:
-    """Move the clock `hours` full hours on, a second past each."""
+    """Move the clock `hours` full hours on, and past the task's waking (a second late)."""
     for _ in range(hours):
         await env.advance_time(HOUR)
-    await env.advance_time(1)
+    await env.advance_time(2)
 
 
 async def test_the_puzzle_is_posted_at_the_hour_once(simcord_env: Env) -> None:

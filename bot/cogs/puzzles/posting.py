@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+WAKE_LATE = 1.0  # seconds past the full hour the task wakes, so a clock a little early still counts
 DAILY_ID = "pz:daily"  # the post's button; clicks on it are handled with /tictactoe-puzzle
 SOLVE = N_("Solve it")
 INVITE = N_("Press the button to try it: your attempt is yours alone, and only you see it.")
@@ -120,10 +121,13 @@ class DailyPosting(commands.Cog):
     async def _run(self) -> None:
         await self.client.wait_until_ready()
         while True:
-            await self.post_due()
+            try:
+                await self.post_due()
+            except Exception:  # a bug: said with its traceback, and the next hour still comes
+                log.exception("the daily puzzle posts failed")
             now = self.now()
             hour = now.replace(minute=0, second=0, microsecond=0) + timedelta(hours=1)
-            await asyncio.sleep((hour - now).total_seconds())
+            await asyncio.sleep((hour - now).total_seconds() + WAKE_LATE)
 
     async def post_due(self) -> None:
         """Post today's puzzle for every server of this process whose hour has come."""
