@@ -135,3 +135,14 @@ def settle(
         last_solved=last,
     )
     return after, puzzle_after
+
+
+def setup_moves(puzzle: Puzzle) -> tuple[int, ...]:
+    """Moves from the empty board that reach the puzzle's position (X and O in turn), so the
+    board can be drawn, and its winning line found, as a game's."""
+    board = puzzle.board
+    cells = range(board.size * board.size)
+    xs = [c for c in cells if board.cell(c) == "X"]
+    os = [c for c in cells if board.cell(c) == "O"]
+    moves = [cell for pair in zip(xs, os, strict=False) for cell in pair]
+    return (*moves, *xs[len(os) :])

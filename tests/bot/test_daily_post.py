@@ -12,7 +12,8 @@ import pytest
 from simcord import Env
 
 from bot.client import TicTacToeBot
-from bot.cogs.puzzles.posting import DAILY_ID, as_game
+from bot.cogs.puzzles.posting import as_game
+from bot.discord_ui.puzzle_board import DAILY_ID
 from bot.games import kinds
 from bot.games.settings import ServerSettings
 from engine.puzzles import daily

@@ -18,7 +18,7 @@ from bot.cogs.games.advice import Advice
 from bot.cogs.games.flow import GameFlow, Shown
 from bot.cogs.games.opening import open_game
 from bot.cogs.games.texts import NOT_SAVED, UNSHOWN
-from bot.discord_ui import access, board, grid, readback, replies
+from bot.discord_ui import access, board, grid, puzzle_board, readback, replies
 from bot.games import asking, kinds, rules
 from bot.games.record import Ending, GameRecord, Status
 from bot.games.rules import Refused
@@ -55,6 +55,9 @@ class ClickCog(commands.Cog):
             return
         data: Any = interaction.data or {}
         custom_id = str(data.get("custom_id", ""))
+        if custom_id.startswith(puzzle_board.PREFIX):  # a puzzle's: the puzzle cog answers it
+            interaction.client.dispatch(puzzle_board.CLICK, interaction, custom_id)
+            return
         try:
             parsed = board.parse_id(custom_id)
             if parsed is None:

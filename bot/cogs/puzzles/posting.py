@@ -24,8 +24,10 @@ from discord.ext import commands
 
 from bot.discord_ui import access
 from bot.discord_ui.board import BoardView
+from bot.discord_ui.puzzle_board import DAILY_ID  # clicks on it: /tictactoe-puzzle's cog
 from bot.games import kinds
 from bot.games.kinds.base import ACTION_ROW, BUTTON, TEXT_DISPLAY
+from bot.games.puzzles import setup_moves
 from bot.games.record import GameRecord, Status
 from bot.games.settings import ServerSettings, posting_hour
 from bot.i18n import N_, NP_, has_catalog, translation
@@ -38,7 +40,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 WAKE_LATE = 1.0  # seconds past the full hour the task wakes, so a clock a little early still counts
-DAILY_ID = "pz:daily"  # the post's button; clicks on it are handled with /tictactoe-puzzle
 SOLVE = N_("Solve it")
 INVITE = N_("Press the button to try it: your attempt is yours alone, and only you see it.")
 
@@ -58,15 +59,11 @@ def post_locale(conf: ServerSettings, guild: discord.Guild) -> str:
 
 
 def as_game(puzzle: Puzzle, conf: ServerSettings) -> GameRecord:
-    """The puzzle's position as a game to draw with the server's marks (X's and O's cells
-    replayed in turn)."""
+    """The puzzle's position as a game to draw with the server's marks."""
     board = puzzle.board
-    xs = [c for c in range(board.size**2) if board.cell(c) == "X"]
-    os_ = [c for c in range(board.size**2) if board.cell(c) == "O"]
-    moves = [c for i, x in enumerate(xs) for c in (x, *os_[i : i + 1])]
     return GameRecord(
-        id=0, guild_id=None, channel_id=0, x_id=0, o_id=0, challenger_id=0,
-        size=board.size, k=board.k, moves=tuple(moves), status=Status.ACTIVE, look=conf.look(),
+        id=0, guild_id=None, channel_id=0, x_id=0, o_id=0, challenger_id=0, size=board.size,
+        k=board.k, moves=setup_moves(puzzle), status=Status.ACTIVE, look=conf.look(),
     )  # fmt: skip
 
 

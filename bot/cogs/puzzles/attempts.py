@@ -1,0 +1,209 @@
+"""Puzzle attempts as the player sees them: a puzzle chosen and shown, then each click answered.
+
+Every answer is the interaction's one response: a new message for a new puzzle, an edit of the
+board the button is on for a click (type 7), a private line for a refusal. The engine's work (a
+move judged and the defence found, a hint) is a search, so it runs in the engine's worker
+processes; the response waits for it briefly, and only an answer that takes longer is shown in
+two steps (the move with "thinking", then the defence through the interaction's webhook). The
+attempt is stored before it is shown, so a restart, even by SIGKILL, loses nothing shown.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from datetime import UTC, datetime
+from typing import Any
+
+import discord
+
+from bot.compute.runner import EngineRunner
+from bot.discord_ui import access, replies
+from bot.discord_ui import puzzle_board as drawn
+from bot.discord_ui.board import BoardView
+from bot.discord_ui.puzzle_board import Extras
+from bot.games.puzzles import AttemptRecord
+from bot.games.rules import THINKING
+from bot.i18n import N_
+from bot.storage.base import Store
+from engine.puzzles import Attempt, Puzzle, daily, hint, near, play
+
+log = logging.getLogger(__name__)
+
+Interaction = discord.Interaction[Any]
+
+NEAR, DAILY, SERVER = "near", "daily", "server"
+# A click's response waits this long for the engine (a judged move takes at most a few tenths
+# of a second, docs/figures.md); past it the move is shown first and the defence after.
+REPLY_WAIT = 1.0
+NOT_YOURS = N_("This puzzle is {player}'s; start your own with /tictactoe-puzzle.")
+GONE = N_("This puzzle no longer exists; start another with /tictactoe-puzzle.")
+OFF_BOARD = N_("That cell is taken or not on this board; pick an empty cell.")
+SOLVED_TODAY = N_("You already solved today's puzzle here. A new one comes at midnight UTC.")
+TRIED_TODAY = N_("You already tried today's puzzle here. A new one comes at midnight UTC.")
+NO_SERVER_PUZZLES = N_(
+    "There are no puzzles from games played here yet: they come from games in which a player "
+    "missed a forced win. Try a puzzle near your rating instead."
+)
+QUIET = discord.AllowedMentions.none()
+
+
+def today() -> int:
+    """The day number (``date.toordinal()``) of today, UTC: the daily puzzle's day."""
+    return datetime.now(UTC).date().toordinal()
+
+
+class Puzzles:
+    """Starts attempts and answers the clicks on their boards."""
+
+    def __init__(self, *, store: Store, engine: EngineRunner) -> None:
+        self.store = store
+        self.engine = engine
+        self.rng = random.Random()
+        self._busy: set[int] = set()  # attempts whose click is being answered
+
+    # -- a new attempt -----------------------------------------------------------------------
+
+    async def start(self, interaction: Interaction, which: str = NEAR) -> None:
+        """Choose a puzzle (`which`: near the player's rating, the daily one, or one of the
+        server's) and send it as the interaction's response."""
+        if which == DAILY:
+            await self.daily(interaction)
+            return
+        guild, user = interaction.guild_id, interaction.user.id
+        player, tried, ratings = await asyncio.gather(
+            self.store.puzzle_player(guild, user),
+            self.store.puzzles_tried(guild, user),
+            self.store.puzzle_ratings(),
+        )
+        pool: list[Puzzle] | None = None
+        if which == SERVER:
+            pool = await self.store.server_puzzles(guild) if guild is not None else []
+            if not pool:
+                await replies.tell(interaction, NO_SERVER_PUZZLES)
+                return
+        chosen = near(player.rating.rating, self.rng, done=tried, ratings=ratings, pool=pool)
+        record = await self.store.start_attempt(self._new(interaction, chosen))
+        assert record is not None  # only a daily attempt can be refused
+        await interaction.response.send_message(view=drawn.view(record), allowed_mentions=QUIET)
+
+    async def daily(self, interaction: Interaction) -> None:
+        """Today's puzzle of this place, privately: a new attempt, the one in progress again
+        (its private message may be gone), or what became of today's."""
+        guild, user, day = interaction.guild_id, interaction.user.id, today()
+        record = await self.store.daily_attempt(guild, user, day)
+        if record is None:
+            puzzle = daily(day, guild or user)
+            record = await self.store.start_attempt(self._new(interaction, puzzle, day))
+            # None: another click of this player started it meanwhile.
+            record = record or await self.store.daily_attempt(guild, user, day)
+        if record is None:
+            raise RuntimeError(f"the daily attempt of {user} is neither new nor stored")
+        if record.over:
+            await replies.tell(
+                interaction, SOLVED_TODAY if record.state == "solved" else TRIED_TODAY
+            )
+            return
+        await interaction.response.send_message(
+            view=drawn.view(record), ephemeral=True, allowed_mentions=QUIET
+        )
+
+    def _new(
+        self, interaction: Interaction, puzzle: Puzzle, day: int | None = None
+    ) -> AttemptRecord:
+        return AttemptRecord(
+            id=0,
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id or 0,
+            user_id=interaction.user.id,
+            puzzle=puzzle,
+            day=day,
+            locale=str(interaction.locale),
+            interactions_only=not access.reaches_channel(interaction),
+        )
+
+    # -- a click on a board ------------------------------------------------------------------
+
+    async def click(self, interaction: Interaction, attempt_id: int, what: str, ply: int) -> None:
+        """Answer a click on attempt `attempt_id`'s board drawn at `ply`: a cell, Hint or Next."""
+        if attempt_id in self._busy:
+            await replies.tell(interaction, THINKING)
+            return
+        self._busy.add(attempt_id)
+        try:
+            await self._click(interaction, attempt_id, what, ply)
+        finally:
+            self._busy.discard(attempt_id)
+
+    async def _click(self, interaction: Interaction, attempt_id: int, what: str, ply: int) -> None:
+        record = await self.store.load_attempt(attempt_id)
+        if record is None:
+            await replies.tell(interaction, GONE)
+            return
+        if record.user_id != interaction.user.id:
+            await replies.tell(interaction, N_(NOT_YOURS.msgid, player=f"<@{record.user_id}>"))
+            return
+        if what == drawn.NEXT:
+            await self.start(interaction, NEAR)
+            return
+        if record.over or ply != record.ply:
+            # A board behind its attempt (the last answer never showed): show where it stands.
+            await interaction.response.edit_message(view=drawn.view(record), allowed_mentions=QUIET)
+            return
+        if what == drawn.HINT:
+            job: Any = self.engine.call(True, hint, record.attempt)
+            interim = None
+        else:
+            cell = int(what)
+            if cell not in record.attempt.board.legal_moves():
+                await replies.tell(interaction, OFF_BOARD)
+                return
+            job = self.engine.call(True, play, record.attempt, cell)
+            interim = drawn.view(record, Extras(thinking=cell))
+        task = asyncio.ensure_future(job)
+        done, _ = await asyncio.wait({task}, timeout=REPLY_WAIT)
+        if not done:
+            if interim is None:
+                await interaction.response.defer()
+            else:
+                await interaction.response.edit_message(view=interim, allowed_mentions=QUIET)
+        result = await task
+        try:
+            after, extras = await self._save(record, result)
+        except Exception:
+            if interaction.response.is_done():  # the move was shown thinking: take it back
+                await self._show(interaction, drawn.view(record))
+            raise
+        await self._show(interaction, drawn.view(after, extras))
+
+    async def _save(
+        self, record: AttemptRecord, result: Attempt | tuple[Attempt, int]
+    ) -> tuple[AttemptRecord, Extras]:
+        """Store what the engine answered; the attempt as stored afterwards, and what to say."""
+        extras = Extras()
+        if isinstance(result, tuple):  # a hint: the attempt with it counted, and the cell
+            after = record.moved(result[0])
+            saved = await self.store.save_attempt(after, record)
+            extras = Extras(hint=result[1])
+        elif not (after := record.moved(result)).over:
+            saved = await self.store.save_attempt(after, record)
+        else:
+            before = await self.store.puzzle_player(record.guild_id, record.user_id)
+            player = await self.store.finish_attempt(after, record)
+            saved = player is not None
+            if player is not None:
+                rating = (before.rating.rating, player.rating.rating)
+                streak = None if after.day is None else player.streak
+                extras = Extras(rating=rating, streak=streak)
+        if not saved:  # the stored attempt moved on meanwhile (another process): show it
+            stored = await self.store.load_attempt(record.id)
+            return stored or record, Extras()
+        return after, extras
+
+    async def _show(self, interaction: Interaction, view: BoardView) -> None:
+        """The board as the click's response, or as an edit of it after an early response."""
+        if interaction.response.is_done():
+            await interaction.edit_original_response(view=view, allowed_mentions=QUIET)
+        else:
+            await interaction.response.edit_message(view=view, allowed_mentions=QUIET)
