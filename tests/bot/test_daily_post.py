@@ -16,9 +16,10 @@ from bot.cogs.puzzles.posting import as_game
 from bot.discord_ui.puzzle_board import DAILY_ID
 from bot.games import kinds
 from bot.games.settings import ServerSettings
-from engine.puzzles import daily
+from engine.puzzles import daily, prove
 from tests.bot.game_support import rows, text
 from tests.bot.test_faults_discord import deny, set_bot_overwrite
+from tests.bot.test_puzzles import puzzle_of
 from tests.bot.test_server_settings import server_with_admin
 
 HOUR = 3600
@@ -157,3 +158,18 @@ async def test_a_server_on_another_shard_is_left_to_it(simcord_env: Env) -> None
     await store.save_server_settings(987654321, ServerSettings(puzzle_channel=1, puzzle_hour=0))
     await at_hour(simcord_env, 1)
     assert await store.claim_daily_post(987654321, DAY) is True
+
+
+async def test_solve_it_gives_the_clicker_a_private_attempt(simcord_env: Env) -> None:
+    """A member presses Solve it on the post: a private attempt at a daily puzzle of the
+    server; the post itself is left as it is."""
+    _, channel, admin, (alice,) = server_with_admin(simcord_env, "alice")
+    await admin.slash(channel, "tictactoe-settings set", puzzle_channel=channel, puzzle_hour=1)
+    await at_hour(simcord_env, 1)
+    [post] = channel.history()
+    before = text(simcord_env, post)
+    result = await alice.click(post, custom_id=DAILY_ID)
+    assert result.ephemeral
+    assert prove(puzzle_of(simcord_env, result.response))
+    assert "Daily puzzle of" in text(simcord_env, result.response)
+    assert len(channel.history()) == 1 and text(simcord_env, post) == before
