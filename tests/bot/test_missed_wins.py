@@ -18,7 +18,7 @@ from bot.storage.base import Store
 from engine import Board
 from engine.puzzles import Puzzle, missed_wins, prove, puzzles
 from engine.puzzles.proof import wins_within
-from tests.bot.game_support import board_message, guild_with
+from tests.bot.game_support import board_message, guild_with, text
 
 
 def _a_miss() -> tuple[Puzzle, list[int]]:
@@ -44,7 +44,7 @@ async def _found(store: Store, guild_id: int, want: int) -> list[Puzzle]:
 
 async def _play_then_resign(env: Env, moves: list[int]) -> tuple[Any, Any]:
     """Alice (X) and Bob (O) play `moves` on 4x4 with 3 in a row, then the player to move
-    resigns; the guild and the board message."""
+    resigns; the guild and the channel."""
     guild, channel, (alice, bob) = guild_with(env, "alice", "bob")
     await alice.slash(channel, "tictactoe", opponent=bob, size=4, win_length=3)
     message = board_message(channel)
@@ -54,7 +54,7 @@ async def _play_then_resign(env: Env, moves: list[int]) -> tuple[Any, Any]:
         result = await players[i % 2].click(message, custom_id=f"ttt:1:{cell}")
         assert result.acknowledged and not result.ephemeral
     await players[len(moves) % 2].click(message, label="Resign")
-    return guild, message
+    return guild, channel
 
 
 async def test_a_missed_win_becomes_a_puzzle_of_the_server(simcord_env: Env) -> None:
@@ -69,6 +69,21 @@ async def test_a_missed_win_becomes_a_puzzle_of_the_server(simcord_env: Env) -> 
     assert all(prove(p) for p in kept)
     game = await simcord_env.bot.store.load_game(1)
     assert game is not None and game.ending is Ending.RESIGN
+
+
+async def test_the_missed_win_is_served_in_that_server(simcord_env: Env) -> None:
+    """After the game, /tictactoe-puzzle from the server's games offers one of its missed wins,
+    the shipped puzzle's position among them."""
+    shipped, moves = _a_miss()
+    guild, channel = await _play_then_resign(simcord_env, moves)
+    expected = missed_wins(4, 3, moves)
+    kept = await _found(simcord_env.bot.store, guild.id, len(expected))
+    assert any(p.board == shipped.board and p.id.startswith("m43-") for p in kept)
+    carol = guild.add_member(simcord_env.create_user("carol"))
+    result = await carol.slash(channel, "tictactoe-puzzle", puzzle="server")
+    assert result.acknowledged
+    title = text(simcord_env, board_message(channel)).split("\n")[0]
+    assert any(f"Puzzle {p.id} " in title for p in kept)
 
 
 async def test_a_store_that_fails_costs_the_puzzles_not_the_game(
