@@ -106,6 +106,7 @@ def test_the_template_holds_every_marked_message_of_the_sources() -> None:
 def test_every_localised_command_name_is_valid_for_discord() -> None:
     """Command, group and option names: lowercase, 1-32 letters, digits, - or _."""
     names = ["tictactoe", "tictactoe-stats", "tictactoe-leaderboard", "tictactoe-settings"]
+    names += ["tictactoe-puzzle", "tictactoe-puzzle-leaderboard", "puzzle"]
     names += ["opponent", "difficulty", "first", "size", "win_length", "user", "variant"]
     for locale in LOCALES:
         catalog = translation(locale.replace("_", "-"))
@@ -236,6 +237,7 @@ def test_plural_forms_follow_the_language() -> None:
 def test_commands_named_in_a_translation_are_that_languages_command_names() -> None:
     """A reply that names a command (/morpion) names it as the same language's sync does."""
     commands = ["tictactoe", "tictactoe-stats", "tictactoe-leaderboard", "tictactoe-settings"]
+    commands += ["tictactoe-puzzle", "tictactoe-puzzle-leaderboard"]
     for locale in LOCALES:
         catalog = translation(locale.replace("_", "-"))
         local = {catalog.gettext(name) for name in commands}

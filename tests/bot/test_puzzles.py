@@ -231,3 +231,33 @@ async def test_a_puzzle_in_the_bots_dm(simcord_env: Env) -> None:
     assert (await solve(simcord_env, alice, message)).state == "solved"
     store = simcord_env.bot.store
     assert (await store.puzzle_player(None, alice.id)).solved == 1
+
+
+def test_a_puzzle_board_speaks_its_players_language_within_discords_limits() -> None:
+    """Every language: the board's words translated (not the English), the text within a text
+    display's 4,000 characters, each button label within 80."""
+    import dataclasses
+
+    from bot.discord_ui.puzzle_board import Extras, text, view
+    from bot.games.puzzles import AttemptRecord
+    from bot.i18n import LOCALE_DIR
+    from engine.puzzles import puzzles
+
+    puzzle = max(puzzles(), key=lambda p: (p.board.size, p.moves))
+    english = text(AttemptRecord(1, 2, 3, 4, puzzle, day=739_580))
+    for folder in sorted(p.name for p in LOCALE_DIR.iterdir() if p.is_dir()):
+        locale = folder.replace("_", "-")
+        record = AttemptRecord(1, 2, 3, 4, puzzle, day=739_580, locale=locale)
+        first, reply = puzzle.board.legal_moves()[:2]
+        failed = dataclasses.replace(
+            record, day=None, moves=(first,), state="slower", refutation=reply
+        )
+        for shown, extras in (
+            (record, Extras(hint=0)),
+            (failed, Extras(rating=(1500.0, 1432.0), streak=3)),
+        ):
+            words = text(shown, extras)
+            assert len(words) <= 4000 and words.split("\n")[0] != english.split("\n")[0], locale
+            labels = [b.get("label", "") for c in view(shown, extras).to_components()
+                      for b in c.get("components", [])]  # fmt: skip
+            assert all(len(label) <= 80 for label in labels) and any(labels), locale
