@@ -13,6 +13,7 @@ from simcord import Env
 
 from bot.client import TicTacToeBot
 from bot.cogs.puzzles.posting import as_game
+from bot.config import Settings
 from bot.discord_ui.puzzle_board import DAILY_ID
 from bot.games import kinds
 from bot.games.settings import ServerSettings
@@ -21,6 +22,7 @@ from tests.bot.game_support import rows, text
 from tests.bot.test_faults_discord import deny, set_bot_overwrite
 from tests.bot.test_puzzles import puzzle_of
 from tests.bot.test_server_settings import server_with_admin
+from tests.bot.test_storage_trouble import locked
 
 HOUR = 3600
 DAY = date(2026, 1, 1).toordinal()  # SimCord's first day
@@ -126,6 +128,24 @@ async def test_a_deleted_channel_is_one_line(
     loud = [r for r in caplog.records if r.levelno >= logging.WARNING]
     assert len(loud) == 1 and loud[0].exc_info is None
     assert "gone" in loud[0].getMessage()
+
+
+async def test_a_database_outage_at_the_hour_is_one_line_and_the_post_comes_later(
+    simcord_env: Env, settings: Settings, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The database is locked at 01:00: the store's one outage line (no traceback) and no post;
+    once it answers again, the post comes at the next hour, once."""
+    _, channel, admin, _ = server_with_admin(simcord_env)
+    await admin.slash(channel, "tictactoe-settings set", puzzle_channel=channel, puzzle_hour=1)
+    caplog.set_level(logging.DEBUG, logger="bot.cogs.puzzles.posting")
+    with locked(settings.database_path):
+        await at_hour(simcord_env, 1)
+    assert channel.history() == []
+    loud = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert [r.name for r in loud] == ["bot.storage.base"] and loud[0].exc_info is None
+    assert any("could not claim the daily puzzle post" in r.getMessage() for r in caplog.records)
+    await at_hour(simcord_env, 2)
+    assert len(channel.history()) == 1
 
 
 async def test_the_setting_is_validated_and_only_managers_change_it(simcord_env: Env) -> None:
