@@ -105,6 +105,15 @@ class PuzzleRow:
     best_streak: int
 
 
+@dataclass(frozen=True, slots=True)
+class Settled:
+    """What a finished attempt did: the player before and after it, the puzzle's new rating."""
+
+    before: PuzzlePlayer
+    after: PuzzlePlayer
+    puzzle: glicko.Rating
+
+
 def puzzle_start(puzzle: Puzzle) -> glicko.Rating:
     """A puzzle's rating before anyone tried it."""
     return glicko.Rating(float(puzzle.difficulty), PUZZLE_DEVIATION)

@@ -28,7 +28,8 @@ CHANNEL = "games"
 MEMBERS = ("alice", "bob", "carol")
 TOPIC = (
     "Pick each command and option from the list that opens as you type / (name:value typed as "
-    "text is sent as a plain message). /tictactoe plays the bot; 'Viewing as' (top) switches "
+    "text is sent as a plain message). /tictactoe plays the bot; /tictactoe-puzzle gives a "
+    "puzzle to solve by clicking; 'Viewing as' (top) switches "
     "member; /tictactoe-settings set changes the marks (mark_x, mark_o, mark_empty) and the "
     "input (buttons, reactions or both)."
 )

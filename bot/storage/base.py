@@ -6,7 +6,7 @@ import logging
 import time
 from typing import Protocol
 
-from bot.games.puzzles import AttemptRecord, PuzzlePlayer, PuzzleRow
+from bot.games.puzzles import AttemptRecord, PuzzlePlayer, PuzzleRow, Settled
 from bot.games.record import GameRecord
 from bot.games.settings import ServerSettings
 from bot.games.stats import LeaderboardRow, PlayerStats
@@ -127,12 +127,10 @@ class Store(Protocol):
         """Write a move or hint of an attempt still being played over the stored `before`;
         False, writing nothing, if the stored attempt is no longer `before`."""
 
-    async def finish_attempt(
-        self, record: AttemptRecord, before: AttemptRecord
-    ) -> PuzzlePlayer | None:
+    async def finish_attempt(self, record: AttemptRecord, before: AttemptRecord) -> Settled | None:
         """Write an attempt's end and, in the same transaction, the player's and the puzzle's
-        new ratings and the daily streak; the player after it, or None (nothing counted) if
-        the stored attempt is no longer `before`."""
+        new ratings and the daily streak; the player before and after it and the puzzle's new
+        rating, or None (nothing counted) if the stored attempt is no longer `before`."""
 
     async def puzzle_player(self, guild_id: int | None, user_id: int) -> PuzzlePlayer:
         """A player's puzzle rating and daily streak in a server."""

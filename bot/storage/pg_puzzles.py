@@ -11,7 +11,14 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from bot.games.puzzles import AttemptRecord, PuzzlePlayer, PuzzleRow, puzzle_start, settle
+from bot.games.puzzles import (
+    AttemptRecord,
+    PuzzlePlayer,
+    PuzzleRow,
+    Settled,
+    puzzle_start,
+    settle,
+)
 from bot.storage import puzzle_sql as sql
 from bot.storage.schema import guild_key
 from engine.puzzles import Puzzle
@@ -99,14 +106,12 @@ class PostgresPuzzles:
 
         return await self._transaction(f"save puzzle attempt {record.id}", save, single=True)
 
-    async def finish_attempt(
-        self, record: AttemptRecord, before: AttemptRecord
-    ) -> PuzzlePlayer | None:
+    async def finish_attempt(self, record: AttemptRecord, before: AttemptRecord) -> Settled | None:
         """Write the attempt's end and move both ratings and the streak in one transaction;
         the player after it, or None if the stored attempt had moved on."""
         guild = guild_key(record.guild_id)
 
-        async def finish(conn: Any) -> PuzzlePlayer | None:
+        async def finish(conn: Any) -> Settled | None:
             if await conn.execute(N(sql.SAVE_ATTEMPT), *sql.save_args(record, before)) != (
                 "UPDATE 1"
             ):
@@ -117,14 +122,14 @@ class PostgresPuzzles:
             start = sql.puzzle_rating_args(record.puzzle, puzzle_start(record.puzzle))
             await conn.execute(N(sql.NEW_PUZZLE_RATING), *start)
             row = await conn.fetchrow(N(sql.LOAD_PLAYER) + " FOR UPDATE", guild, record.user_id)
-            player = sql.player_of(record.user_id, row)
+            first = sql.player_of(record.user_id, row)
             row = await conn.fetchrow(N(sql.PUZZLE_RATING) + " FOR UPDATE", record.puzzle.id)
-            player, puzzle = settle(record, player, sql.puzzle_rating_of(record.puzzle, row))
+            player, puzzle = settle(record, first, sql.puzzle_rating_of(record.puzzle, row))
             await conn.execute(N(sql.SAVE_PLAYER), *sql.player_args(guild, player))
             await conn.execute(
                 N(sql.SAVE_PUZZLE_RATING), *sql.puzzle_rating_args(record.puzzle, puzzle)
             )
-            return player
+            return Settled(first, player, puzzle)
 
         return await self._transaction(f"finish puzzle attempt {record.id}", finish)
 

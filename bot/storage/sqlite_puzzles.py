@@ -7,7 +7,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from bot.games.puzzles import AttemptRecord, PuzzlePlayer, PuzzleRow, settle
+from bot.games.puzzles import AttemptRecord, PuzzlePlayer, PuzzleRow, Settled, settle
 from bot.storage import puzzle_sql as sql
 from bot.storage.schema import guild_key, iso
 from engine.puzzles import Puzzle
@@ -90,24 +90,22 @@ class SQLitePuzzles:
             self._write, what, lambda c: c.execute(sql.SAVE_ATTEMPT, args).rowcount == 1
         )
 
-    async def finish_attempt(
-        self, record: AttemptRecord, before: AttemptRecord
-    ) -> PuzzlePlayer | None:
+    async def finish_attempt(self, record: AttemptRecord, before: AttemptRecord) -> Settled | None:
         """Write the attempt's end, and in the same transaction move the player's and the
         puzzle's ratings and the daily streak; the player after it, or None if the stored
         attempt had moved on (then nothing is counted)."""
 
-        def finish(conn: sqlite3.Connection) -> PuzzlePlayer | None:
+        def finish(conn: sqlite3.Connection) -> Settled | None:
             if conn.execute(sql.SAVE_ATTEMPT, sql.save_args(record, before)).rowcount != 1:
                 return None
             guild = guild_key(record.guild_id)
             row = conn.execute(sql.LOAD_PLAYER, (guild, record.user_id)).fetchone()
-            player = sql.player_of(record.user_id, row)
+            first = sql.player_of(record.user_id, row)
             row = conn.execute(sql.PUZZLE_RATING, (record.puzzle.id,)).fetchone()
-            player, puzzle = settle(record, player, sql.puzzle_rating_of(record.puzzle, row))
+            player, puzzle = settle(record, first, sql.puzzle_rating_of(record.puzzle, row))
             conn.execute(sql.SAVE_PLAYER, sql.player_args(guild, player))
             conn.execute(sql.SAVE_PUZZLE_RATING, sql.puzzle_rating_args(record.puzzle, puzzle))
-            return player
+            return Settled(first, player, puzzle)
 
         return await self._run(self._write, f"finish puzzle attempt {record.id}", finish)
 

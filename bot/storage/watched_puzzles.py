@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
-from bot.games.puzzles import AttemptRecord, PuzzlePlayer, PuzzleRow
+from bot.games.puzzles import AttemptRecord, PuzzlePlayer, PuzzleRow, Settled
 from engine.puzzles import Puzzle
 
 if TYPE_CHECKING:
@@ -71,11 +71,9 @@ class WatchedPuzzles:
             await self._watch("save_attempt", lambda: self.inner.save_attempt(record, before))
         )
 
-    async def finish_attempt(
-        self, record: AttemptRecord, before: AttemptRecord
-    ) -> PuzzlePlayer | None:
+    async def finish_attempt(self, record: AttemptRecord, before: AttemptRecord) -> Settled | None:
         """Write an attempt's end, with ratings and streak."""
-        result: PuzzlePlayer | None = await self._watch(
+        result: Settled | None = await self._watch(
             "finish_attempt", lambda: self.inner.finish_attempt(record, before)
         )
         return result

@@ -261,3 +261,32 @@ def test_a_puzzle_board_speaks_its_players_language_within_discords_limits() -> 
             labels = [b.get("label", "") for c in view(shown, extras).to_components()
                       for b in c.get("components", [])]  # fmt: skip
             assert all(len(label) <= 80 for label in labels) and any(labels), locale
+
+
+async def test_a_click_on_a_locked_database_is_refused_and_nothing_changes(
+    simcord_env: Env, settings: Any, caplog: Any
+) -> None:
+    """The database locked by another process: a private apology, one log line, the board and
+    the stored attempt unchanged; once the lock is gone the same click plays."""
+    import logging
+
+    from tests.bot.test_storage_trouble import locked, one_clear_line, spy_on_errors
+
+    _, channel, (alice,) = guild_with(simcord_env, "alice")
+    await alice.slash(channel, "tictactoe-puzzle")
+    message = board_message(channel)
+    puzzle = puzzle_of(simcord_env, message)
+    size = puzzle.board.size
+    store = simcord_env.bot.store
+    errors = spy_on_errors(store, "save_attempt")
+    with caplog.at_level(logging.WARNING), locked(settings.database_path):
+        result = await click_cell(simcord_env, alice, message, size, puzzle.solution)
+    assert result.acknowledged and result.ephemeral
+    assert "sorry" in result.response.content.lower()
+    assert cells(simcord_env, message, size)[puzzle.solution].mark is None
+    stored = await store.load_attempt(attempt_id(simcord_env, message, size))
+    assert stored is not None and stored.moves == ()
+    assert len(errors) == 1 and "locked" in str(errors[0])
+    one_clear_line(caplog, errors[0])
+    again = await click_cell(simcord_env, alice, message, size, puzzle.solution)
+    assert not again.ephemeral and cells(simcord_env, message, size)[puzzle.solution].mark

@@ -90,13 +90,15 @@ async def test_an_attempt_survives_a_restart_and_counts_once(
         assert await store.load_attempt(started.id) == moved
         assert await store.load_attempt(started.id + 100) is None
         failed = dataclasses.replace(moved, moves=(*moved.moves, 99), state="draw")
-        player = await store.finish_attempt(failed, moved)
-        assert player is not None and player.attempts == 1 and player.solved == 0
+        settled = await store.finish_attempt(failed, moved)
+        assert settled is not None and settled.before.attempts == 0
+        player = settled.after
+        assert player.attempts == 1 and player.solved == 0
         assert player.rating.rating < 1500
         assert await store.finish_attempt(failed, moved) is None  # counted once
         assert await store.puzzle_player(GUILD, 1) == player
         ratings = await store.puzzle_ratings()
-        assert ratings[SET[0].id] > puzzle_start(SET[0]).rating
+        assert ratings[SET[0].id] == settled.puzzle.rating > puzzle_start(SET[0]).rating
         assert await store.puzzles_tried(GUILD, 1) == {SET[0].id}
         assert await store.puzzles_tried(None, 1) == set()
     finally:
@@ -117,8 +119,7 @@ async def test_the_daily_attempt_is_one_a_day_and_moves_the_streak(
             assert await store.start_attempt(record(user, day=DAY + offset)) is None
             assert await store.daily_attempt(GUILD, user, DAY + offset) == new
             end = dataclasses.replace(new, moves=(1,), state="solved" if solve else "loses")
-            player = await store.finish_attempt(end, new)
-            assert player is not None
+            assert await store.finish_attempt(end, new) is not None
         one, two = await store.puzzle_player(GUILD, 1), await store.puzzle_player(GUILD, 2)
         assert (one.attempts, one.solved, one.streak, one.best_streak) == (3, 2, 0, 2)
         assert (two.streak, two.last_solved, two.streak_on(DAY + 1), two.streak_on(DAY + 2)) == (

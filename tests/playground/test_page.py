@@ -129,3 +129,24 @@ def test_ultimate_from_the_composer_a_board_then_a_cell(page: Page) -> None:
     expect(button(board, "E5")).to_have_count(1, timeout=WAIT)
     button(board, "E5").click()
     expect(board).to_contain_text("Last move: ⭕", timeout=WAIT)
+
+
+def test_a_puzzle_is_offered_and_solved_on_the_page(page: Page) -> None:
+    """/tictactoe-puzzle from the composer: the puzzle's board; each winning cell clicked is
+    answered by the defence on the same message, until it is solved."""
+    from engine.puzzles import Attempt, by_id, hint, play
+
+    run_command(page, "tictactoe-puzzle")
+    board = last_message(page)
+    expect(board).to_contain_text("find the only move", timeout=WAIT)
+    puzzle = by_id(board.inner_text().split("Puzzle ")[1].split(" ")[0])
+    assert puzzle is not None
+    attempt, size = Attempt(puzzle), puzzle.board.size
+    setup = sum(c in "XO" for c in puzzle.board.to_string())
+    while attempt.state == "playing":
+        _, cell = hint(attempt)
+        cells(board, size)[cell].click()
+        attempt = play(attempt, cell)  # the move and the defence, both drawn
+        expect(placed(board)).to_have_count(setup + len(attempt.moves), timeout=WAIT)
+    expect(board).to_contain_text("Solved:", timeout=WAIT)
+    expect(button(board, "Next puzzle")).to_be_visible()
