@@ -28,7 +28,13 @@ log = logging.getLogger(__name__)
 SCOPES = ("bot", "applications.commands")
 MENTIONED = N_("I only answer slash commands: type /tictactoe to play (or /tictactoe-stats).")
 # Loaded by name, so this module imports no cog: each extension's setup() wires its own parts.
-EXTENSIONS = ("bot.cogs.games", "bot.cogs.puzzles", "bot.cogs.stats", "bot.cogs.ops")
+EXTENSIONS = (
+    "bot.cogs.games",
+    "bot.cogs.puzzles",
+    "bot.cogs.puzzles.posting",
+    "bot.cogs.stats",
+    "bot.cogs.ops",
+)
 # The collector's thresholds once the bot is ready (allocations before a young collection, then
 # collections of each generation before the next one's). Measured (`load.py --modes gc`,
 # docs/figures.md, "Under load"): Python's (700, 10, 10) collects about 700 times in a

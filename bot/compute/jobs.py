@@ -17,7 +17,8 @@ from typing import Any
 
 import engine
 from bot.games.kinds import KINDS, Position
-from engine import ultimate
+from engine import puzzles, ultimate
+from engine.puzzles import Puzzle
 
 
 def choose_move(
@@ -36,6 +37,15 @@ def quick_move(kind: str, board: Position, level: str, seed: int | None) -> int 
     the same seed, `choose_move` plays the same move."""
     rng = random.Random(seed) if seed is not None else None
     return KINDS[kind].quick_move(board, level, rng)
+
+
+def missed_wins(
+    size: int, k: int, moves: tuple[int, ...], sides: tuple[str, ...], budget: float
+) -> list[Puzzle]:
+    """The puzzles a finished classic game left behind (``engine.puzzles.missed_wins``), the
+    positions not judged within `budget` seconds of the worker's own clock left out."""
+    deadline = time.monotonic() + budget
+    return puzzles.missed_wins(size, k, moves, sides=sides, deadline=deadline)
 
 
 def exit_with_parent() -> None:

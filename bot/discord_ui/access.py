@@ -37,6 +37,8 @@ BOARD = discord.Permissions(
 # What the invite asks for: a board's needs, and for boards moved by reactions, adding them and
 # removing the ones read (Manage Messages: without it reactions still play).
 INVITE = BOARD | discord.Permissions(add_reactions=True, manage_messages=True)
+# What the daily puzzle's post needs in its channel.
+POST = discord.Permissions(view_channel=True, send_messages=True)
 GONE_CODES = frozenset({10003, 10008})  # Unknown Channel, Unknown Message
 # Said to whoever starts a board moved by reactions where the bot can't remove them.
 CANNOT_CLEAN_UP = N_(
@@ -154,5 +156,24 @@ def still_missing(names: list[str]) -> Text:
         "Note: I'm missing the {permissions} permissions in this channel, so I can't edit the "
         "board between clicks (for example to end the game on time). Ask a moderator to fix it.",
         len(names),
+        permissions=_listing(names),
+    )
+
+
+def cannot_post(channel: discord.abc.GuildChannel) -> list[str]:
+    """The permissions the bot lacks to post in `channel` of a server it is in, by name."""
+    have = channel.permissions_for(channel.guild.me)
+    return [NAMES[flag] for flag in ("view_channel", "send_messages") if not getattr(have, flag)]
+
+
+def no_post(names: list[str], channel: discord.abc.GuildChannel) -> Text:
+    """The refusal of a daily puzzle channel where the bot lacks `names`."""
+    return NP_(
+        "I can't post the daily puzzle in {channel}: I'm missing the {permissions} permission "
+        "there. Give it to me in that channel, or pick another one.",
+        "I can't post the daily puzzle in {channel}: I'm missing the {permissions} permissions "
+        "there. Give them to me in that channel, or pick another one.",
+        len(names),
+        channel=channel.mention,
         permissions=_listing(names),
     )

@@ -1,6 +1,6 @@
 """A server's own settings for games: where and who may play, the defaults of /tictactoe, the
-clocks, games at once per channel, the language of the shared board, and its look (the marks,
-and moves by buttons, reactions or both).
+clocks, games at once per channel, the language of the shared board, its look (the marks, and
+moves by buttons, reactions or both), and where and when the daily puzzle is posted.
 
 Pure values. Every setting a server has not set is None (or empty) and means "the bot's own
 default" (from the environment, see ``bot.config``). Stored as a JSON object of the settings
@@ -23,6 +23,8 @@ TURN_TIMEOUT = (30, 86_400)
 CHALLENGE_TIMEOUT = (15, 3_600)
 CHALLENGE_COOLDOWN = (0, 3_600)
 GAMES_PER_CHANNEL = (1, 10)
+PUZZLE_HOUR = (0, 23)  # the hour (UTC) of the daily puzzle's post
+DEFAULT_PUZZLE_HOUR = 0  # a new day's puzzle is posted as the day begins (UTC)
 MAX_LISTED = 25  # channels or roles a server may list (keeps /tictactoe-settings show readable)
 # The board languages a server can choose: the Discord locales with a catalog, and English.
 BOARD_LANGUAGES = {
@@ -64,6 +66,8 @@ class ServerSettings:
     mark_o: str | None = None
     mark_empty: str | None = None
     input: str | None = None  # "buttons", "reactions" or "both"
+    puzzle_channel: int | None = None  # where the daily puzzle is posted (None: not posted)
+    puzzle_hour: int | None = None  # at which hour, UTC (None: DEFAULT_PUZZLE_HOUR)
 
     def look(self) -> Look:
         """The look a new board of this server takes."""
@@ -102,6 +106,11 @@ class ServerSettings:
 DEFAULTS = ServerSettings()  # a server that set nothing
 
 
+def posting_hour(settings: ServerSettings) -> int:
+    """The hour (UTC) at which the server's daily puzzle is posted."""
+    return DEFAULT_PUZZLE_HOUR if settings.puzzle_hour is None else settings.puzzle_hour
+
+
 def validated(settings: ServerSettings) -> ServerSettings:
     """The settings with every value out of its bounds dropped (back to the default)."""
 
@@ -127,6 +136,7 @@ def validated(settings: ServerSettings) -> ServerSettings:
         mark_o=_mark(settings.mark_o),
         mark_empty=_mark(settings.mark_empty),
         input=settings.input if settings.input in looks.INPUTS else None,
+        puzzle_hour=within(settings.puzzle_hour, PUZZLE_HOUR),
     )
 
 

@@ -7,8 +7,9 @@ every game up again.
 
 Deadlines are kept in a heap watched by a single task, not a sleeping task per game: a thousand
 live games cost a thousand heap entries, and a start-up re-arms them all at once. When one comes
-due the registry calls ``on_due(game_id)``, which the game cog turns into an event. The clock
-itself is passed in (``now``), so a simulated Discord can move it.
+due the registry calls ``on_due(game_id)``, which the game cog turns into an event; so is a live
+game that leaves it finished (``on_end(game)``). The clock itself is passed in (``now``), so
+a simulated Discord can move it.
 """
 
 from __future__ import annotations
@@ -29,7 +30,13 @@ RESERVED = 0  # a channel whose game is being created (no id yet)
 class GameRegistry:
     """Live games of this process, and the locks, clock and tasks that go with them."""
 
-    def __init__(self, *, on_due: Callable[[int], None], now: Callable[[], datetime]) -> None:
+    def __init__(
+        self,
+        *,
+        on_due: Callable[[int], None],
+        now: Callable[[], datetime],
+        on_end: Callable[[GameRecord], None] | None = None,
+    ) -> None:
         self._games: dict[int, GameRecord] = {}
         # channel id -> its live games' ids (RESERVED for one being created)
         self._channels: dict[int, list[int]] = {}
@@ -37,6 +44,7 @@ class GameRegistry:
         # never real: forged clicks) leave nothing behind.
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._on_due = on_due
+        self._on_end = on_end
         self.now = now  # the clock deadlines are read on (aware UTC)
         self._deadlines: dict[int, datetime] = {}  # game id -> when it is due
         self._heap: list[tuple[datetime, int]] = []  # (when, game id); stale entries skipped
@@ -70,7 +78,8 @@ class GameRegistry:
                 else:
                     ids.append(game.id)
         else:
-            self._games.pop(game.id, None)
+            if self._games.pop(game.id, None) is not None and self._on_end is not None:
+                self._on_end(game)  # it was live: it has just ended
             self._unverified.discard(game.id)
             self._leave(game.channel_id, game.id)
         live = rules.is_live(game) and game.deadline is not None

@@ -2,7 +2,8 @@
 
 ``setup`` builds what the game cogs share (this process's registry of live games and the flow
 that changes them) and hands it to each; no part holds a pointer back to what built it. A
-deadline coming due is an event the registry raises through ``bot.dispatch``.
+deadline coming due is an event the registry raises through ``bot.dispatch``, and so is a live
+game that ends.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from bot.cogs.games.command import GameCog
 from bot.cogs.games.flow import GameFlow
 from bot.cogs.games.keys import KeyCog
 from bot.cogs.games.marks import MarkCog
+from bot.cogs.games.missed import ENDED, MissedWins
 from bot.cogs.games.reactions import ReactionCog
 from bot.cogs.games.settings import SettingsCog
 from bot.cogs.games.watch import DEADLINE, BoardWatch
@@ -30,7 +32,9 @@ async def setup(bot: TicTacToeBot) -> None:
     """Add the game cogs to the bot (``load_extension("bot.cogs.games")``)."""
     servers = await bot.store.server_settings()  # each server's own settings, kept up to date
     games = GameRegistry(
-        on_due=lambda game_id: bot.dispatch(DEADLINE, game_id), now=discord.utils.utcnow
+        on_due=lambda game_id: bot.dispatch(DEADLINE, game_id),
+        now=discord.utils.utcnow,
+        on_end=lambda game: bot.dispatch(ENDED, game),
     )
     flow = GameFlow(
         client=bot,
@@ -49,3 +53,4 @@ async def setup(bot: TicTacToeBot) -> None:
     await bot.add_cog(KeyCog(client=bot, games=games, flow=flow))
     await bot.add_cog(ReactionCog(client=bot, games=games, flow=flow))
     await bot.add_cog(MarkCog(store=bot.store, games=games, flow=flow, servers=servers))
+    await bot.add_cog(MissedWins(store=bot.store, engine=bot.engine))

@@ -21,9 +21,9 @@ from discord.ext import commands
 from bot.cogs.games import server
 from bot.cogs.games.command import LEVEL_CHOICES, SIZE_CHOICES
 from bot.config import Settings
-from bot.discord_ui import board, emoji, replies
+from bot.discord_ui import access, board, emoji, replies
 from bot.games import look as looks
-from bot.games.settings import BOARD_LANGUAGES, ServerSettings, validated
+from bot.games.settings import BOARD_LANGUAGES, ServerSettings, posting_hour, validated
 from bot.i18n import N_, Text, translation
 from bot.storage.base import StorageError, Store
 
@@ -45,6 +45,8 @@ SETTINGS = (
     "mark_o",
     "mark_empty",
     "input",
+    "puzzle_channel",
+    "puzzle_hour",
 )
 ADMINS_ONLY = N_(
     "Only members with the Manage Server permission can change these settings; "
@@ -69,6 +71,8 @@ LABELS = {
     "mark_o": N_("Mark of O"),
     "mark_empty": N_("Mark of an empty cell"),
     "input": N_("How players move"),
+    "puzzle_channel": N_("Channel of the daily puzzle"),
+    "puzzle_hour": N_("Hour of the daily puzzle"),
 }
 INPUT_NAMES = {
     "buttons": N_("buttons"),
@@ -78,6 +82,7 @@ INPUT_NAMES = {
 INPUTS = [Choice(name=_l(name), value=name) for name in ("buttons", "reactions", "both")]
 ALL_CHANNELS = N_("all")
 EVERYONE = N_("everyone")
+NO_POST = N_("none (the daily puzzle is not posted)")
 AUTO_LANGUAGE = N_("the server's language if it is a Community server, else the starter's")
 LANGUAGES = [Choice(name=name, value=code) for code, name in BOARD_LANGUAGES.items()]
 ACTIONS = [Choice(name=_l("allow"), value="allow"), Choice(name=_l("remove"), value="remove")]
@@ -107,6 +112,8 @@ def describe(conf: ServerSettings, settings: Settings, catalog: Any) -> str:
         "mark_o": (look.o, conf.mark_o is None),
         "mark_empty": (look.empty, conf.mark_empty is None),
         "input": (INPUT_NAMES[look.input], conf.input is None),
+        "puzzle_channel": (f"<#{conf.puzzle_channel}>" if conf.puzzle_channel else NO_POST, False),
+        "puzzle_hour": (f"{posting_hour(conf):02d}:00 UTC", conf.puzzle_hour is None),
     }
     lines = []
     for name in SETTINGS:
@@ -157,6 +164,8 @@ class SettingsCog(commands.Cog):
         mark_o=_l("Mark of O: one emoji (Unicode, this server's, or one of mine)"),
         mark_empty=_l("Mark of an empty cell: one emoji"),
         input=_l("How players move: buttons, reactions under the board, or both"),
+        puzzle_channel=_l("Channel where I post the daily puzzle"),
+        puzzle_hour=_l("Hour (UTC, 0-23) of the daily puzzle's post"),
     )
     @app_commands.choices(difficulty=LEVEL_CHOICES, language=LANGUAGES, input=INPUTS)
     @app_commands.choices(size=SIZE_CHOICES)
@@ -175,6 +184,8 @@ class SettingsCog(commands.Cog):
         mark_o: str | None = None,
         mark_empty: str | None = None,
         input: str | None = None,
+        puzzle_channel: discord.TextChannel | None = None,
+        puzzle_hour: Range[int, 0, 23] | None = None,
     ) -> None:
         """Only members with Manage Server."""
         given = {
@@ -190,10 +201,17 @@ class SettingsCog(commands.Cog):
             "mark_o": mark_o,
             "mark_empty": mark_empty,
             "input": input,
+            "puzzle_channel": puzzle_channel.id if puzzle_channel else None,
+            "puzzle_hour": puzzle_hour,
         }
         changes = {name: value for name, value in given.items() if value is not None}
         if not changes:
             await replies.tell(interaction, NOTHING)
+            return
+        # Others than managers are told they may not change it (by `_change`).
+        lacking = access.cannot_post(puzzle_channel) if puzzle_channel else []
+        if puzzle_channel and lacking and interaction.permissions.manage_guild:
+            await replies.tell(interaction, access.no_post(lacking, puzzle_channel))
             return
         for name, mark in (("mark_x", mark_x), ("mark_o", mark_o), ("mark_empty", mark_empty)):
             if mark is not None:

@@ -1,0 +1,177 @@
+"""The daily puzzle posted by the bot: at the hour a server sets (``/tictactoe-settings set
+puzzle_channel puzzle_hour``, UTC), today's puzzle of that server in its channel.
+
+The post shows the position as a game's board is drawn (the server's marks), who is to move and
+in how many moves, and one button, ``pz:daily``, that gives whoever presses it today's puzzle as
+an attempt of their own (handled with /tictactoe-puzzle). A task wakes at each full hour (and
+once at start-up, so an hour missed while the bot was down is made up the same day) and posts
+for every server of this process's shards whose hour has come and whose post is not done yet:
+``Store.claim_daily_post`` lets one post through per server and day, whatever the restarts or
+processes. A channel gone, a permission missing or the database away is one log line, never a
+traceback; the clock is passed in (``now``), so a simulated Discord can move it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from datetime import date, datetime, timedelta
+from typing import TYPE_CHECKING
+
+import discord
+from discord.ext import commands
+
+from bot.discord_ui import access
+from bot.discord_ui.board import BoardView
+from bot.discord_ui.puzzle_board import DAILY_ID  # clicks on it: /tictactoe-puzzle's cog
+from bot.games import kinds
+from bot.games.kinds.base import ACTION_ROW, BUTTON, TEXT_DISPLAY
+from bot.games.puzzles import setup_moves
+from bot.games.record import GameRecord, Status
+from bot.games.settings import ServerSettings, posting_hour
+from bot.i18n import N_, NP_, has_catalog, translation
+from bot.storage.base import StorageError, Store
+from engine.puzzles import Puzzle, daily
+
+if TYPE_CHECKING:
+    from bot.client import TicTacToeBot
+
+log = logging.getLogger(__name__)
+
+WAKE_LATE = 1.0  # seconds past the full hour the task wakes, so a clock a little early still counts
+SOLVE = N_("Solve it")
+INVITE = N_("Press the button to try it: your attempt is yours alone, and only you see it.")
+
+
+def today(now: datetime) -> int:
+    """The day number of `now` (an aware UTC time): its date's ``toordinal()``."""
+    return now.date().toordinal()
+
+
+def post_locale(conf: ServerSettings, guild: discord.Guild) -> str:
+    """The post's language: the server's board language, else its own language when it is a
+    Community server, else English (as a game's board, with nobody starting it)."""
+    if conf.language is not None:
+        return conf.language
+    locale = str(guild.preferred_locale)
+    return locale if "COMMUNITY" in guild.features and has_catalog(locale) else "en-US"
+
+
+def as_game(puzzle: Puzzle, conf: ServerSettings) -> GameRecord:
+    """The puzzle's position as a game to draw with the server's marks."""
+    board = puzzle.board
+    return GameRecord(
+        id=0, guild_id=None, channel_id=0, x_id=0, o_id=0, challenger_id=0, size=board.size,
+        k=board.k, moves=setup_moves(puzzle), status=Status.ACTIVE, look=conf.look(),
+    )  # fmt: skip
+
+
+def message(puzzle: Puzzle, day: int, conf: ServerSettings, locale: str) -> BoardView:
+    """The post: title, task, board, how to try it, and the button."""
+    catalog = translation(locale)
+    board = puzzle.board
+    game = as_game(puzzle, conf)
+    task = NP_(
+        "{size}×{size}, {k} in a row: {mark} to play and win in {n} move.",
+        "{size}×{size}, {k} in a row: {mark} to play and win in {n} moves.",
+        puzzle.moves,
+        size=board.size,
+        k=board.k,
+        mark=game.look.mark(board.turn),
+    )
+    title = N_("Daily puzzle · {date}", date=date.fromordinal(day).isoformat()).render(catalog)
+    lines = [f"### 🧩 {title}", task.render(catalog)]
+    text = "\n\n".join(["\n".join(lines), kinds.CLASSIC.grid(game, keyed=False)])
+    text += f"\n\n{INVITE.render(catalog)}"
+    button = {
+        "type": BUTTON,
+        "style": discord.ButtonStyle.primary.value,
+        "label": SOLVE.render(catalog),
+        "emoji": {"name": "🧩"},
+        "custom_id": DAILY_ID,
+    }
+    return BoardView(
+        [{"type": TEXT_DISPLAY, "content": text}, {"type": ACTION_ROW, "components": [button]}]
+    )
+
+
+class DailyPosting(commands.Cog):
+    """Posts each server's daily puzzle in its channel at its hour."""
+
+    def __init__(
+        self, *, client: discord.Client, store: Store, now: Callable[[], datetime]
+    ) -> None:
+        self.client = client
+        self.store = store
+        self.now = now
+        self._done: set[tuple[int, int]] = set()  # (server, day) posted or given up on here
+        self._task: asyncio.Task[None] | None = None
+
+    async def cog_load(self) -> None:
+        self._task = asyncio.create_task(self._run(), name="ttt-daily-puzzle")
+
+    async def cog_unload(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+
+    async def _run(self) -> None:
+        await self.client.wait_until_ready()
+        while True:
+            try:
+                await self.post_due()
+            except Exception:  # a bug: said with its traceback, and the next hour still comes
+                log.exception("the daily puzzle posts failed")
+            now = self.now()
+            hour = now.replace(minute=0, second=0, microsecond=0) + timedelta(hours=1)
+            await asyncio.sleep((hour - now).total_seconds() + WAKE_LATE)
+
+    async def post_due(self) -> None:
+        """Post today's puzzle for every server of this process whose hour has come."""
+        now = self.now()
+        day = today(now)
+        self._done = {done for done in self._done if done[1] == day}
+        try:
+            servers = await self.store.server_settings()
+        except StorageError as exc:
+            log.debug("could not read the servers' settings for the daily puzzle: %s", exc)
+            return
+        for guild_id, conf in servers.items():
+            if conf.puzzle_channel is None or now.hour < posting_hour(conf):
+                continue
+            guild = self.client.get_guild(guild_id)  # None: another shard's, or the bot left
+            if guild is not None and (guild_id, day) not in self._done:
+                await self._post(guild, conf, day)
+
+    async def _post(self, guild: discord.Guild, conf: ServerSettings, day: int) -> None:
+        channel = guild.get_channel(conf.puzzle_channel or 0)
+        if not isinstance(channel, discord.TextChannel):
+            self._done.add((guild.id, day))
+            log.warning("no daily puzzle in server %s: its channel is gone", guild.id)
+            return
+        lacking = access.cannot_post(channel)
+        if lacking:
+            self._done.add((guild.id, day))
+            log.warning(
+                "no daily puzzle in server %s: missing %s in channel %s",
+                guild.id, " and ".join(lacking), channel.id,
+            )  # fmt: skip
+            return
+        try:
+            claimed = await self.store.claim_daily_post(guild.id, day)
+        except StorageError as exc:  # tried again at the next hour
+            log.debug("could not claim the daily puzzle post of server %s: %s", guild.id, exc)
+            return
+        self._done.add((guild.id, day))
+        if not claimed:
+            return  # posted already: before a restart, or by another process
+        view = message(daily(day, guild.id), day, conf, post_locale(conf, guild))
+        try:
+            await channel.send(view=view)
+        except discord.HTTPException as exc:
+            log.warning("could not post the daily puzzle in channel %s: %s", channel.id, exc)
+
+
+async def setup(bot: TicTacToeBot) -> None:
+    """Add the daily puzzle's posting to the bot (``load_extension``)."""
+    await bot.add_cog(DailyPosting(client=bot, store=bot.store, now=discord.utils.utcnow))

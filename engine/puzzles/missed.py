@@ -1,0 +1,104 @@
+"""Missed wins: the puzzles a finished game leaves behind.
+
+A position of a game is a missed win when the player to move could force a win within
+`MOST_MOVES` of their moves and played a move that wins more slowly, or not at all. It becomes a
+puzzle when it is one by `prove`'s rule: the fastest win takes 2 to `MOST_MOVES` moves (a missed
+win in one is a blunder, not a puzzle) and exactly one first move wins that fast. 3x3 boards
+have no puzzles (`prove` refuses them: every 3x3 position is in the engine's table, and its wins
+are too short to ask for).
+
+Each position costs one null-window search of the solver whose horizon is `MOST_MOVES` moves of
+the mover; only positions that pass it (a forced win exists) are searched further, so a game costs
+a few milliseconds unless it is full of wins.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from engine import book
+from engine.api import _sides
+from engine.board import Board
+from engine.puzzles.proof import MOST_MOVES, Puzzle, difficulty, prove, wins_within
+from engine.rules import WIN
+from engine.search import SearchTimeout, solver, trim_tables
+
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing at run time
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+
+def puzzle_id(board: Board) -> str:
+    """A missed-win puzzle's id, from its position alone: the same position from two games is
+    one puzzle. ``m`` (not a shipped id), the board's size and k, and 12 hex digits of a hash."""
+    digest = hashlib.sha256(f"{board.size}:{board.k}:{board.to_string()}".encode()).hexdigest()
+    return f"m{board.size}{board.k}-{digest[:12]}"
+
+
+def _wins_within(board: Board, moves: int) -> bool:
+    """Whether the side to move on the running `board` forces a win within `moves` moves."""
+    known = book.value(board)  # the opening, where proving that no win exists costs the most
+    if known is not None:
+        return known >= WIN - (2 * moves - 1)
+    s = solver(board.size, board.k)
+    trim_tables()
+    me, opp = _sides(board)
+    target = WIN - board.ply - (2 * moves - 1)
+    return s.search(me, opp, target - 1, target) >= target
+
+
+def missed_at(board: Board, played: int) -> Puzzle | None:
+    """The puzzle on `board` if the side to move, who played `played` there, missed a win
+    (see the module's docstring); None if they took it, had none, or it is no puzzle."""
+    if board.size == 3 or board.outcome() is not None or not _wins_within(board, MOST_MOVES):
+        return None
+    fastest = next(n for n in range(1, MOST_MOVES + 1) if _wins_within(board, n))
+    if fastest < 2 or wins_within(board, played, fastest):
+        return None
+    # The solution: the move the root search found first (the table keeps it), else the first
+    # that wins in time; `prove` then checks that no other move wins as fast.
+    s = solver(board.size, board.k)
+    hinted = s.table_move(*_sides(board))
+    order = sorted(board.legal_moves(), key=lambda c: c != hinted)
+    solution = next(c for c in order if wins_within(board, c, fastest))
+    puzzle = Puzzle(
+        puzzle_id(board), board, fastest, solution, difficulty(board, solution, fastest)
+    )
+    return puzzle if prove(puzzle) else None
+
+
+def missed_wins(
+    size: int,
+    k: int,
+    moves: Iterable[int],
+    *,
+    sides: Iterable[str] = ("X", "O"),
+    deadline: float | None = None,
+) -> list[Puzzle]:
+    """The puzzles of a finished classic game (its moves in order, X first): each position where
+    a player of `sides` missed a win, in the order played, one per position.
+
+    With `deadline` (a time.monotonic() value) the positions not judged by then are left out:
+    the cost of a game is bounded whatever it holds.
+    """
+    wanted = frozenset(sides)
+    board = Board.empty(size, k)
+    found: list[Puzzle] = []
+    if size == 3:
+        return found
+    s = solver(size, k)
+    s.deadline = deadline
+    try:
+        for cell in moves:
+            if board.outcome() is not None:
+                break
+            if board.turn in wanted:
+                puzzle = missed_at(board, cell)
+                if puzzle is not None and puzzle.id not in {p.id for p in found}:
+                    found.append(puzzle)
+            board = board.play(cell)
+    except SearchTimeout:
+        pass  # the rest of the game is left unjudged
+    finally:
+        s.deadline = None
+    return found

@@ -1,0 +1,152 @@
+"""Missed wins: the puzzles a finished game leaves behind, on games whose answer is known."""
+
+from __future__ import annotations
+
+import random
+import time
+from itertools import zip_longest
+
+from engine import Board
+from engine.api import optimal_move
+from engine.puzzles import (
+    MOST_MOVES,
+    Attempt,
+    Puzzle,
+    hint,
+    missed_at,
+    missed_wins,
+    play,
+    prove,
+    puzzle_id,
+    puzzles,
+)
+from engine.puzzles.proof import wins_within
+
+
+def _moves_to(board: Board) -> list[int]:
+    """A game's moves reaching `board` (X's and O's cells alternating, X first)."""
+    xs = [c for c in range(board.size**2) if board.cell(c) == "X"]
+    os_ = [c for c in range(board.size**2) if board.cell(c) == "O"]
+    out: list[int] = []
+    for i, x in enumerate(xs):
+        out.append(x)
+        if i < len(os_):
+            out.append(os_[i])
+    return out
+
+
+def _finish(board: Board, moves: list[int], rng: random.Random) -> list[int]:
+    """`moves` played on to the end of the game at random from `board`."""
+    while board.outcome() is None:
+        cell = rng.choice(board.legal_moves())
+        moves.append(cell)
+        board = board.play(cell)
+    return moves
+
+
+def _sample(n: int) -> list[Puzzle]:
+    rng = random.Random(7)
+    chosen: list[Puzzle] = []
+    for size, k in ((4, 3), (4, 4), (5, 3), (5, 4)):
+        pool = [p for p in puzzles() if (p.board.size, p.board.k) == (size, k)]
+        chosen += rng.sample(pool, n)
+    return chosen
+
+
+def _checked(found: list[Puzzle], game: list[int], size: int, k: int) -> None:
+    """Every result is proven, and is a position of the game where the move played was slower."""
+    boards = {}
+    board = Board.empty(size, k)
+    for cell in game:
+        boards[board] = cell
+        board = board.play(cell)
+    for p in found:
+        assert prove(p), p
+        assert p.id == puzzle_id(p.board)
+        assert not wins_within(p.board, boards[p.board], p.moves)
+
+
+def test_a_missed_win_is_found_as_the_proven_puzzle() -> None:
+    """A game that reaches a shipped puzzle's position and plays a move that does not win as
+    fast: that position is among the game's missed wins, with the same N and solution."""
+    rng = random.Random(1)
+    for p in _sample(6):
+        prefix = _moves_to(p.board)
+        slower = [c for c in p.board.legal_moves() if not wins_within(p.board, c, p.moves)]
+        wrong = rng.choice(slower)
+        game = _finish(p.board.play(wrong), [*prefix, wrong], rng)
+        found = missed_wins(p.board.size, p.board.k, game)
+        _checked(found, game, p.board.size, p.board.k)
+        mine = [f for f in found if f.board == p.board]
+        assert [(f.moves, f.solution) for f in mine] == [(p.moves, p.solution)]
+        assert missed_at(p.board, wrong) == mine[0]
+
+
+def test_a_taken_win_gives_no_puzzle_from_there_on() -> None:
+    """A game that reaches a puzzle's position, then wins it with the fastest moves against the
+    longest defence: no missed win at that position or after it."""
+    for p in _sample(4):
+        attempt = Attempt(p)
+        while attempt.state == "playing":
+            attempt, cell = hint(attempt)
+            attempt = play(attempt, cell)
+        game = [*_moves_to(p.board), *attempt.moves]
+        assert attempt.state == "solved"
+        found = missed_wins(p.board.size, p.board.k, game)
+        _checked(found, game, p.board.size, p.board.k)
+        assert all(f.board.ply < p.board.ply for f in found)
+
+
+def test_perfect_games_have_no_missed_win() -> None:
+    """Both sides playing the exact solver's move (the fastest win, the longest defence): won
+    games (4x4 and 5x5 with 3 in a row) and drawn ones (4 in a row) leave no puzzle."""
+    for size, k in ((4, 3), (5, 3), (4, 4)):
+        board = Board.empty(size, k)
+        game: list[int] = []
+        while board.outcome() is None:
+            cell = optimal_move(board, rng=random.Random(len(game)))
+            game.append(cell)
+            board = board.play(cell)
+        outcome = board.outcome()
+        assert outcome is not None
+        assert outcome.winner == ("X" if k == 3 else None)
+        assert missed_wins(size, k, game) == []
+
+
+def test_the_id_is_the_position() -> None:
+    """The same position reached by two move orders is one puzzle; another position another."""
+    p = next(p for p in puzzles() if p.board.size == 5 and p.board.k == 4)
+    wrong = next(c for c in p.board.legal_moves() if not wins_within(p.board, c, p.moves))
+    first = missed_at(p.board, wrong)
+    assert first is not None
+    moves = _moves_to(p.board)
+    xs, os_ = moves[::2][::-1], moves[1::2][::-1]  # the same marks, played in another order
+    reordered = [c for pair in zip_longest(xs, os_) for c in pair if c is not None]
+    assert reordered != moves
+    assert puzzle_id(Board.from_moves(reordered, p.board.size, p.board.k)) == first.id
+    assert puzzle_id(Board.empty(5, 4).play(12)) != first.id
+    assert not first.id.startswith(tuple({q.id[:3] for q in puzzles()}))
+
+
+def test_only_the_chosen_sides_and_never_3x3() -> None:
+    """A miss by X is not reported when only O is asked for; a 3x3 game gives nothing (no 3x3
+    puzzles), even one where X let a win in two go."""
+    p = next(p for p in puzzles() if p.board.turn == "X" and p.board.size == 4)
+    wrong = next(c for c in p.board.legal_moves() if not wins_within(p.board, c, p.moves))
+    game = _finish(p.board.play(wrong), [*_moves_to(p.board), wrong], random.Random(2))
+    assert all(f.board.turn == "O" for f in missed_wins(4, p.board.k, game, sides=("O",)))
+    assert any(f.board == p.board for f in missed_wins(4, p.board.k, game, sides=("X",)))
+    # 3x3: X at 0 and 4, O at 1 and 8; X to move wins in two with 6 (forks 3 and 2) but plays 7.
+    assert missed_wins(3, 3, [0, 1, 4, 8, 7, 6, 2, 3, 5]) == []
+
+
+def test_a_deadline_leaves_the_rest_unjudged() -> None:
+    """With a deadline already past, what is found is a proven part of the full answer."""
+    p = next(p for p in puzzles() if p.board.size == 5 and p.board.k == 4 and p.moves == 4)
+    wrong = next(c for c in p.board.legal_moves() if not wins_within(p.board, c, p.moves))
+    game = _finish(p.board.play(wrong), [*_moves_to(p.board), wrong], random.Random(3))
+    full = missed_wins(5, 4, game)
+    cut = missed_wins(5, 4, game, deadline=time.monotonic() - 1)
+    assert all(f in full for f in cut)
+    assert full
+    assert max(f.moves for f in full) <= MOST_MOVES
