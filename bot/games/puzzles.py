@@ -24,6 +24,12 @@ SOLVED = "solved"
 PUZZLE_DEVIATION = 150.0
 
 
+def day_of(now: datetime) -> int:
+    """The day number of `now` (an aware UTC time): its date's ``toordinal()``, the daily
+    puzzle's day."""
+    return now.date().toordinal()
+
+
 @dataclass(frozen=True, slots=True)
 class AttemptRecord:
     """One attempt as stored: the puzzle, the moves since its position (the player's and the

@@ -181,15 +181,17 @@ async def test_a_server_on_another_shard_is_left_to_it(simcord_env: Env) -> None
 
 
 async def test_solve_it_gives_the_clicker_a_private_attempt(simcord_env: Env) -> None:
-    """A member presses Solve it on the post: a private attempt at a daily puzzle of the
-    server; the post itself is left as it is."""
-    _, channel, admin, (alice,) = server_with_admin(simcord_env, "alice")
+    """A member presses Solve it on the post: a private attempt at the very puzzle posted (the
+    post and the attempt read the same clock); the post itself is left as it is."""
+    guild, channel, admin, (alice,) = server_with_admin(simcord_env, "alice")
     await admin.slash(channel, "tictactoe-settings set", puzzle_channel=channel, puzzle_hour=1)
     await at_hour(simcord_env, 1)
     [post] = channel.history()
     before = text(simcord_env, post)
     result = await alice.click(post, custom_id=DAILY_ID)
     assert result.ephemeral
-    assert prove(puzzle_of(simcord_env, result.response))
-    assert "Daily puzzle of" in text(simcord_env, result.response)
+    attempt = puzzle_of(simcord_env, result.response)
+    assert prove(attempt)
+    assert attempt == daily(DAY, guild.id)
+    assert "Daily puzzle of 2026-01-01" in text(simcord_env, result.response)
     assert len(channel.history()) == 1 and text(simcord_env, post) == before

@@ -14,7 +14,6 @@ import asyncio
 import logging
 import random
 from collections import OrderedDict
-from datetime import UTC, datetime
 from typing import Any
 
 import discord
@@ -25,7 +24,7 @@ from bot.discord_ui import access, replies
 from bot.discord_ui import puzzle_board as drawn
 from bot.discord_ui.board import BoardView
 from bot.discord_ui.puzzle_board import Extras
-from bot.games.puzzles import AttemptRecord
+from bot.games.puzzles import AttemptRecord, day_of
 from bot.games.rules import THINKING
 from bot.i18n import N_
 from bot.storage.base import Store
@@ -53,8 +52,8 @@ QUIET = discord.AllowedMentions.none()
 
 
 def today() -> int:
-    """The day number (``date.toordinal()``) of today, UTC: the daily puzzle's day."""
-    return datetime.now(UTC).date().toordinal()
+    """Today's day number, UTC, by the bot's clock (as the daily post reads it)."""
+    return day_of(discord.utils.utcnow())
 
 
 class Puzzles:

@@ -27,7 +27,7 @@ from bot.discord_ui.board import BoardView
 from bot.discord_ui.puzzle_board import DAILY_ID  # clicks on it: /tictactoe-puzzle's cog
 from bot.games import kinds
 from bot.games.kinds.base import ACTION_ROW, BUTTON, TEXT_DISPLAY
-from bot.games.puzzles import setup_moves
+from bot.games.puzzles import day_of, setup_moves
 from bot.games.record import GameRecord, Status
 from bot.games.settings import ServerSettings, posting_hour
 from bot.i18n import N_, NP_, has_catalog, translation
@@ -42,11 +42,6 @@ log = logging.getLogger(__name__)
 WAKE_LATE = 1.0  # seconds past the full hour the task wakes, so a clock a little early still counts
 SOLVE = N_("Solve it")
 INVITE = N_("Press the button to try it: your attempt is yours alone, and only you see it.")
-
-
-def today(now: datetime) -> int:
-    """The day number of `now` (an aware UTC time): its date's ``toordinal()``."""
-    return now.date().toordinal()
 
 
 def post_locale(conf: ServerSettings, guild: discord.Guild) -> str:
@@ -129,7 +124,7 @@ class DailyPosting(commands.Cog):
     async def post_due(self) -> None:
         """Post today's puzzle for every server of this process whose hour has come."""
         now = self.now()
-        day = today(now)
+        day = day_of(now)
         self._done = {done for done in self._done if done[1] == day}
         try:
             servers = await self.store.server_settings()
