@@ -18,7 +18,7 @@ from bot.games.kinds import CLASSIC as CLASSIC_KIND
 from bot.games.kinds import KINDS
 from bot.games.stats import PlayerStats, Record
 from bot.i18n import N_, NP_, translation
-from bot.storage.base import StorageError, Store
+from bot.storage.base import READ_BUDGET, StorageError, Store
 
 if TYPE_CHECKING:
     from gettext import NullTranslations as Catalog
@@ -28,8 +28,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-# A read must come back in time for the one response Discord waits 3 s for.
-READ_BUDGET = 2.0
 STORAGE_APOLOGY = N_("Sorry, I can't read the records right now. Please try again in a minute.")
 NO_GAMES = N_("no games")
 CLASSIC = CLASSIC_KIND.name

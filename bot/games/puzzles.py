@@ -130,13 +130,16 @@ def settle(
 ) -> tuple[PuzzlePlayer, glicko.Rating]:
     """The player and the puzzle after the finished attempt `record`: both ratings move (a
     clean solve, without a hint, is a win for the player), and a daily puzzle moves the streak
-    (a solve, hinted or not, adds a day; a failure ends the streak)."""
+    (a solve, hinted or not, adds a day; a failure ends the streak; only a day after the last
+    solved counts)."""
     clean = record.state == SOLVED and not record.hints
     rated, puzzle_after = glicko.attempt(player.rating, puzzle, clean)
     streak, best, last = player.streak, player.best_streak, player.last_solved
-    if record.day is not None:
+    # Only the newest day moves the streak: an older daily board finished late (solved or
+    # not) changes nothing, nor does a second attempt at a day already solved.
+    if record.day is not None and (last is None or record.day > last):
         if record.state == SOLVED:
-            streak = player.streak_on(record.day) + 1 if last != record.day else streak
+            streak = player.streak_on(record.day) + 1
             best, last = max(best, streak), record.day
         else:
             streak = 0

@@ -14,6 +14,10 @@ from engine.puzzles import Puzzle
 
 log = logging.getLogger(__name__)
 
+# Seconds a command gives the store's part of its answer, so that the one response Discord waits
+# 3 s for comes in time.
+READ_BUDGET = 2.0
+
 
 class StorageError(Exception):
     """Storage failed; the message is one line saying what and where, the cause is chained."""

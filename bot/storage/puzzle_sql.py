@@ -38,11 +38,12 @@ LOAD_ATTEMPT = f"SELECT {ATTEMPT} FROM puzzle_attempts WHERE id = ?"
 DAILY_ATTEMPT = (
     f"SELECT {ATTEMPT} FROM puzzle_attempts WHERE guild_id = ? AND user_id = ? AND day = ?"
 )
-# A move is saved only onto the moves it followed, and only while the attempt is being played:
-# a stale copy (a second click on the same board) writes nothing.
+# A move is saved only onto the moves and hints it followed, and only while the attempt is being
+# played: a stale copy (a second click on the same board, a copy read before a hint) writes
+# nothing.
 SAVE_ATTEMPT = (
     "UPDATE puzzle_attempts SET moves = ?, hints = ?, state = ?, refutation = ? "
-    "WHERE id = ? AND state = 'playing' AND moves = ?"
+    "WHERE id = ? AND state = 'playing' AND moves = ? AND hints = ?"
 )
 TRIED = "SELECT DISTINCT puzzle_id FROM puzzle_attempts WHERE guild_id = ? AND user_id = ?"
 PUZZLE_RATINGS = "SELECT puzzle_id, rating FROM puzzle_ratings"
@@ -173,7 +174,7 @@ def start_args(record: AttemptRecord, guild: int, when: Any) -> tuple[Any, ...]:
 def save_args(record: AttemptRecord, before: AttemptRecord) -> tuple[Any, ...]:
     """The values of ``SAVE_ATTEMPT``: `record` written over the stored `before`."""
     moves, old = (",".join(map(str, r.moves)) for r in (record, before))
-    return (moves, record.hints, record.state, record.refutation, record.id, old)
+    return (moves, record.hints, record.state, record.refutation, record.id, old, before.hints)
 
 
 def attempt_of(row: Sequence[Any], when: Any = None) -> AttemptRecord:

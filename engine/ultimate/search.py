@@ -12,6 +12,7 @@ place; `engine.ultimate.play` turns an `UltimateBoard` into one and back. Moves 
 from __future__ import annotations
 
 import random
+import threading
 import time
 from array import array
 
@@ -245,11 +246,15 @@ def run(
 
 
 _loaded_fill: list[float] = []
+_loading = threading.Lock()
 
 
 def _load_table(weights: Weights) -> None:
-    """Give the compiled core the chance table for `weights.fill`, once per fill."""
-    if _loaded_fill != [weights.fill]:
-        assert _core is not None
-        _core.set_table(array("d", chances(weights.fill)))
-        _loaded_fill[:] = [weights.fill]
+    """Give the compiled core the chance table for `weights.fill`, once per fill. The table is
+    shared by every thread: searches with different fills must not run in threads at once (the
+    bot's all use the default weights; tuning runs in processes of its own)."""
+    with _loading:
+        if _loaded_fill != [weights.fill]:
+            assert _core is not None
+            _core.set_table(array("d", chances(weights.fill)))
+            _loaded_fill[:] = [weights.fill]

@@ -57,7 +57,7 @@ async def test_the_puzzle_is_posted_at_the_hour_once(simcord_env: Env) -> None:
     mark = "❌" if puzzle.board.turn == "X" else "⭕"
     assert "Daily puzzle · 2026-01-01" in shown
     assert f"{mark} to play and win in {puzzle.moves} moves." in shown
-    assert kinds.CLASSIC.grid(as_game(puzzle, ServerSettings()), keyed=False) in shown
+    assert kinds.CLASSIC.grid(as_game(puzzle), keyed=False) in shown
     [[button]] = rows(simcord_env, post)
     assert button["custom_id"] == DAILY_ID and button["label"] == "Solve it"
     await at_hour(simcord_env, 21)  # 23:00

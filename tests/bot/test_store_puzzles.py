@@ -139,6 +139,44 @@ async def test_the_daily_attempt_is_one_a_day_and_moves_the_streak(
         await store.close()
 
 
+async def test_an_older_daily_board_finished_late_leaves_the_streak(
+    new_store: Callable[[], Store],
+) -> None:
+    """Yesterday's daily board stays clickable after midnight: finished after today's was
+    solved, a solve neither counts a day twice nor moves the last day back, a failure does not
+    end the streak."""
+    store = new_store()
+    await store.open()
+    try:
+        for offset, solve in ((1, True), (0, True), (-1, False)):
+            new = await store.start_attempt(record(day=DAY + offset, n=offset + 1))
+            assert new is not None
+            end = dataclasses.replace(new, moves=(1,), state="solved" if solve else "loses")
+            assert await store.finish_attempt(end, new) is not None
+        one = await store.puzzle_player(GUILD, 1)
+        assert (one.streak, one.best_streak, one.last_solved) == (1, 1, DAY + 1)
+        assert (one.attempts, one.solved) == (3, 2)
+    finally:
+        await store.close()
+
+
+async def test_a_copy_read_before_a_hint_writes_nothing(new_store: Callable[[], Store]) -> None:
+    """A hint changes no move: a copy of the attempt read before it (another process's) cannot
+    save a move over it, so a hinted solve is never rated as clean."""
+    store = new_store()
+    await store.open()
+    try:
+        new = await store.start_attempt(record())
+        assert new is not None
+        hinted = dataclasses.replace(new, hints=1)
+        assert await store.save_attempt(hinted, new)
+        assert not await store.save_attempt(dataclasses.replace(new, moves=(1,)), new)
+        assert await store.finish_attempt(dataclasses.replace(new, state="solved"), new) is None
+        assert await store.load_attempt(new.id) == hinted
+    finally:
+        await store.close()
+
+
 async def test_a_version_five_sqlite_file_gains_puzzles_and_keeps_its_rows(tmp_path: Path) -> None:
     """A file from before puzzles (a finished game, a rating) keeps both and takes attempts."""
     path, played = tmp_path / "old.db", finished(7, 1, 2, "X")

@@ -14,7 +14,8 @@ import asyncio
 import logging
 import random
 from collections import OrderedDict
-from typing import Any
+from collections.abc import Awaitable
+from typing import Any, TypeVar
 
 import discord
 
@@ -27,10 +28,11 @@ from bot.discord_ui.puzzle_board import Extras
 from bot.games.puzzles import AttemptRecord, day_of
 from bot.games.rules import THINKING
 from bot.i18n import N_
-from bot.storage.base import Store
+from bot.storage.base import READ_BUDGET, StorageError, Store
 from engine.puzzles import Attempt, Puzzle, daily, near
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 Interaction = discord.Interaction[Any]
 
@@ -49,6 +51,17 @@ NO_SERVER_PUZZLES = N_(
     "missed a forced win. Try a puzzle near your rating instead."
 )
 QUIET = discord.AllowedMentions.none()
+
+
+async def in_time(work: Awaitable[T]) -> T:
+    """The store's part of an answer, within `READ_BUDGET` so that the interaction's one
+    response comes in time; past it a StorageError (said here in one line: the store's call was
+    cancelled, so the store says nothing)."""
+    try:
+        return await asyncio.wait_for(work, READ_BUDGET)
+    except TimeoutError:
+        log.warning("the store took over %g s for a puzzle's answer", READ_BUDGET)
+        raise StorageError(f"the store took over {READ_BUDGET:g} s") from None
 
 
 def today() -> int:
@@ -89,6 +102,16 @@ class Puzzles:
         if which == DAILY:
             await self.daily(interaction)
             return
+        record = await in_time(self._started(interaction, which))
+        if record is None:
+            await replies.tell(interaction, NO_SERVER_PUZZLES)
+            return
+        self._keep(record)
+        await interaction.response.send_message(view=drawn.view(record), allowed_mentions=QUIET)
+
+    async def _started(self, interaction: Interaction, which: str) -> AttemptRecord | None:
+        """A new attempt at a puzzle chosen for the player, stored; None where the server has
+        no puzzles of its own to choose from."""
         guild, user = interaction.guild_id, interaction.user.id
         if self._ratings is None:
             self._ratings = await self.store.puzzle_ratings()
@@ -100,26 +123,16 @@ class Puzzles:
         if which == SERVER:
             pool = await self.store.server_puzzles(guild) if guild is not None else []
             if not pool:
-                await replies.tell(interaction, NO_SERVER_PUZZLES)
-                return
+                return None
         chosen = near(player.rating.rating, self.rng, done=tried, ratings=ratings, pool=pool)
         record = await self.store.start_attempt(self._new(interaction, chosen))
         assert record is not None  # only a daily attempt can be refused
-        self._keep(record)
-        await interaction.response.send_message(view=drawn.view(record), allowed_mentions=QUIET)
+        return record
 
     async def daily(self, interaction: Interaction) -> None:
         """Today's puzzle of this place, privately: a new attempt, the one in progress again
         (its private message may be gone), or what became of today's."""
-        guild, user, day = interaction.guild_id, interaction.user.id, today()
-        record = await self.store.daily_attempt(guild, user, day)
-        if record is None:
-            puzzle = daily(day, guild or user)
-            record = await self.store.start_attempt(self._new(interaction, puzzle, day))
-            # None: another click of this player started it meanwhile.
-            record = record or await self.store.daily_attempt(guild, user, day)
-        if record is None:
-            raise RuntimeError(f"the daily attempt of {user} is neither new nor stored")
+        record = await in_time(self._daily(interaction, today()))
         if record.over:
             await replies.tell(
                 interaction, SOLVED_TODAY if record.state == "solved" else TRIED_TODAY
@@ -128,6 +141,18 @@ class Puzzles:
         await interaction.response.send_message(
             view=drawn.view(self._keep(record)), ephemeral=True, allowed_mentions=QUIET
         )
+
+    async def _daily(self, interaction: Interaction, day: int) -> AttemptRecord:
+        guild, user = interaction.guild_id, interaction.user.id
+        record = await self.store.daily_attempt(guild, user, day)
+        if record is None:
+            puzzle = daily(day, guild or user)
+            record = await self.store.start_attempt(self._new(interaction, puzzle, day))
+            # None: another click of this player started it meanwhile.
+            record = record or await self.store.daily_attempt(guild, user, day)
+        if record is None:
+            raise RuntimeError(f"the daily attempt of {user} is neither new nor stored")
+        return record
 
     def _new(
         self, interaction: Interaction, puzzle: Puzzle, day: int | None = None
@@ -188,9 +213,8 @@ class Puzzles:
                 await interaction.response.defer()
             else:
                 await interaction.response.edit_message(view=interim, allowed_mentions=QUIET)
-        result = await task
         try:
-            after, extras = await self._save(record, result)
+            after, extras = await self._save(record, await task)
         except Exception:
             if interaction.response.is_done():  # the move was shown thinking: take it back
                 await self._show(interaction, drawn.view(record))

@@ -15,7 +15,7 @@ from discord.ext import commands
 
 from bot.cogs.games.clicks import NOT_MINE
 from bot.cogs.games.texts import NOT_SAVED
-from bot.cogs.puzzles.attempts import DAILY, NEAR, SERVER, Puzzles, today
+from bot.cogs.puzzles.attempts import DAILY, NEAR, SERVER, Puzzles, in_time, today
 from bot.discord_ui import puzzle_board as drawn
 from bot.discord_ui import replies
 from bot.i18n import N_, translation
@@ -25,7 +25,6 @@ log = logging.getLogger(__name__)
 
 Interaction = discord.Interaction[Any]
 
-READ_BUDGET = 2.0  # seconds: a read must come back in time for the one response
 WHICH_CHOICES = [
     Choice(name=_l("Near my puzzle rating"), value=NEAR),
     Choice(name=_l("Today's daily puzzle (private)"), value=DAILY),
@@ -65,13 +64,12 @@ class PuzzleCog(commands.Cog):
         """Show this server's best puzzle solvers, by puzzle rating."""
         guild, user = interaction.guild_id, interaction.user.id
         try:
-            rows, me = await asyncio.wait_for(
+            rows, me = await in_time(
                 asyncio.gather(
                     self.store.puzzle_leaderboard(guild), self.store.puzzle_player(guild, user)
-                ),
-                READ_BUDGET,
+                )
             )
-        except (StorageError, TimeoutError) as error:
+        except StorageError as error:  # said once: by the store, or by `in_time`
             log.debug("puzzle leaderboard read failed: %s", error)
             await replies.tell(interaction, NOT_SAVED)
             return

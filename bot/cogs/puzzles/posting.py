@@ -53,20 +53,21 @@ def post_locale(conf: ServerSettings, guild: discord.Guild) -> str:
     return locale if "COMMUNITY" in guild.features and has_catalog(locale) else "en-US"
 
 
-def as_game(puzzle: Puzzle, conf: ServerSettings) -> GameRecord:
-    """The puzzle's position as a game to draw with the server's marks."""
+def as_game(puzzle: Puzzle) -> GameRecord:
+    """The puzzle's position as a game to draw, with the default marks as every puzzle board
+    (``puzzle_board``) has them, so the post and the attempt it opens look alike."""
     board = puzzle.board
     return GameRecord(
         id=0, guild_id=None, channel_id=0, x_id=0, o_id=0, challenger_id=0, size=board.size,
-        k=board.k, moves=setup_moves(puzzle), status=Status.ACTIVE, look=conf.look(),
+        k=board.k, moves=setup_moves(puzzle), status=Status.ACTIVE,
     )  # fmt: skip
 
 
-def message(puzzle: Puzzle, day: int, conf: ServerSettings, locale: str) -> BoardView:
+def message(puzzle: Puzzle, day: int, locale: str) -> BoardView:
     """The post: title, task, board, how to try it, and the button."""
     catalog = translation(locale)
     board = puzzle.board
-    game = as_game(puzzle, conf)
+    game = as_game(puzzle)
     task = NP_(
         "{size}×{size}, {k} in a row: {mark} to play and win in {n} move.",
         "{size}×{size}, {k} in a row: {mark} to play and win in {n} moves.",
@@ -160,7 +161,7 @@ class DailyPosting(commands.Cog):
         self._done.add((guild.id, day))
         if not claimed:
             return  # posted already: before a restart, or by another process
-        view = message(daily(day, guild.id), day, conf, post_locale(conf, guild))
+        view = message(daily(day, guild.id), day, post_locale(conf, guild))
         try:
             await channel.send(view=view)
         except discord.HTTPException as exc:
