@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING, TypeVar
@@ -18,7 +17,7 @@ from bot.games.kinds import CLASSIC as CLASSIC_KIND
 from bot.games.kinds import KINDS
 from bot.games.stats import PlayerStats, Record
 from bot.i18n import N_, NP_, translation
-from bot.storage.base import READ_BUDGET, StorageError, Store
+from bot.storage.base import StorageError, Store, in_time
 
 if TYPE_CHECKING:
     from gettext import NullTranslations as Catalog
@@ -96,8 +95,8 @@ class StatsCog(commands.Cog):
     async def _read(self, interaction: discord.Interaction, read: Awaitable[T]) -> T | None:
         """Await a store read within the budget; on failure apologise (the one response)."""
         try:
-            return await asyncio.wait_for(read, READ_BUDGET)
-        except (StorageError, TimeoutError) as error:
+            return await in_time(read)
+        except StorageError as error:  # said once: by the store, or by `in_time`
             log.debug("stats read failed: %s", error)
             await replies.tell(interaction, STORAGE_APOLOGY)
             return None

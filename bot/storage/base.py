@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
-from typing import Protocol
+from collections.abc import Awaitable
+from typing import Protocol, TypeVar
 
 from bot.games.puzzles import AttemptRecord, PuzzlePlayer, PuzzleRow, Settled
 from bot.games.record import GameRecord
@@ -13,6 +15,7 @@ from bot.games.stats import LeaderboardRow, PlayerStats
 from engine.puzzles import Puzzle
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 # Seconds a command gives the store's part of its answer, so that the one response Discord waits
 # 3 s for comes in time.
@@ -21,6 +24,17 @@ READ_BUDGET = 2.0
 
 class StorageError(Exception):
     """Storage failed; the message is one line saying what and where, the cause is chained."""
+
+
+async def in_time(work: Awaitable[T]) -> T:
+    """The store's part of a command's answer, within `READ_BUDGET` so that the interaction's
+    one response comes in time; past it a StorageError (said here in one line: the store's call
+    was cancelled, so the store says nothing)."""
+    try:
+        return await asyncio.wait_for(work, READ_BUDGET)
+    except TimeoutError:
+        log.warning("the store took over %g s for a command's answer", READ_BUDGET)
+        raise StorageError(f"the store took over {READ_BUDGET:g} s") from None
 
 
 class Outage:

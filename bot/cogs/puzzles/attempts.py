@@ -14,8 +14,7 @@ import asyncio
 import logging
 import random
 from collections import OrderedDict
-from collections.abc import Awaitable
-from typing import Any, TypeVar
+from typing import Any
 
 import discord
 
@@ -28,11 +27,10 @@ from bot.discord_ui.puzzle_board import Extras
 from bot.games.puzzles import AttemptRecord, day_of
 from bot.games.rules import THINKING
 from bot.i18n import N_
-from bot.storage.base import READ_BUDGET, StorageError, Store
+from bot.storage.base import Store, in_time
 from engine.puzzles import Attempt, Puzzle, daily, near
 
 log = logging.getLogger(__name__)
-T = TypeVar("T")
 
 Interaction = discord.Interaction[Any]
 
@@ -51,17 +49,6 @@ NO_SERVER_PUZZLES = N_(
     "missed a forced win. Try a puzzle near your rating instead."
 )
 QUIET = discord.AllowedMentions.none()
-
-
-async def in_time(work: Awaitable[T]) -> T:
-    """The store's part of an answer, within `READ_BUDGET` so that the interaction's one
-    response comes in time; past it a StorageError (said here in one line: the store's call was
-    cancelled, so the store says nothing)."""
-    try:
-        return await asyncio.wait_for(work, READ_BUDGET)
-    except TimeoutError:
-        log.warning("the store took over %g s for a puzzle's answer", READ_BUDGET)
-        raise StorageError(f"the store took over {READ_BUDGET:g} s") from None
 
 
 def today() -> int:

@@ -15,11 +15,11 @@ from discord.ext import commands
 
 from bot.cogs.games.clicks import NOT_MINE
 from bot.cogs.games.texts import NOT_SAVED
-from bot.cogs.puzzles.attempts import DAILY, NEAR, SERVER, Puzzles, in_time, today
+from bot.cogs.puzzles.attempts import DAILY, NEAR, SERVER, Puzzles, today
 from bot.discord_ui import puzzle_board as drawn
 from bot.discord_ui import replies
 from bot.i18n import N_, translation
-from bot.storage.base import StorageError, Store
+from bot.storage.base import StorageError, Store, in_time
 
 log = logging.getLogger(__name__)
 
