@@ -1,0 +1,89 @@
+"""The standings of a tournament, pure: recounted from its games every time, never kept apart.
+
+Swiss: the score (a win 1, a draw ½, a bye 1), then Buchholz (the sum of the opponents' scores;
+a bye adds nothing), then Sonneborn-Berger (the scores of the opponents beaten, and half those of
+the opponents drawn), then head-to-head (the points scored in the games between the players
+still tied), then the seed. Arena: the points (`arena.points`), then the wins, then the seed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from bot.games.tournaments import arena
+from bot.games.tournaments.record import Bye, Game, Tally, tally
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One line of the standings (``score`` is the arena's points in an arena)."""
+
+    rank: int
+    player: int
+    score: float
+    buchholz: float
+    sonneborn_berger: float
+    played: int
+    on_fire: bool = False
+
+
+def swiss(
+    entrants: Sequence[int], games: Iterable[Game], byes: Iterable[Bye] = ()
+) -> list[Standing]:
+    """Every entrant (strongest seed first), ranked."""
+    games = [game for game in games if game.result is not None]
+    records = tally(games, byes)
+    record = {player: records.get(player, Tally()) for player in entrants}
+    score = {player: record[player].score for player in entrants}
+
+    def buchholz(player: int) -> float:
+        return sum(score.get(other, 0.0) for other in record[player].opponents)
+
+    def sonneborn_berger(player: int) -> float:
+        return sum(
+            score.get(game.opponent_of(player), 0.0) * (game.score_of(player) or 0.0)
+            for game in games
+            if player in (game.x, game.o)
+        )
+
+    keys = {p: (score[p], buchholz(p), sonneborn_berger(p)) for p in entrants}
+    seed = {player: index for index, player in enumerate(entrants)}
+    ordered = sorted(entrants, key=lambda p: (tuple(-v for v in keys[p]), seed[p]))
+    ranked: list[int] = []
+    start = 0
+    while start < len(ordered):
+        end = start
+        while end < len(ordered) and keys[ordered[end]] == keys[ordered[start]]:
+            end += 1
+        tied = ordered[start:end]
+        between = _head_to_head(set(tied), games)
+        ranked += sorted(tied, key=lambda p: (-between.get(p, 0.0), seed[p]))
+        start = end
+    return [
+        Standing(rank, p, keys[p][0], keys[p][1], keys[p][2], len(record[p].results))
+        for rank, p in enumerate(ranked, 1)
+    ]
+
+
+def _head_to_head(tied: set[int], games: list[Game]) -> dict[int, float]:
+    """Each tied player's points in the games between tied players."""
+    out: dict[int, float] = {}
+    for game in games:
+        if len(tied) > 1 and game.x in tied and game.o in tied:
+            for player in (game.x, game.o):
+                out[player] = out.get(player, 0.0) + (game.score_of(player) or 0.0)
+    return out
+
+
+def arena_standings(entrants: Sequence[int], games: Iterable[Game]) -> list[Standing]:
+    """Every entrant (strongest seed first), ranked by points, then wins, then seed."""
+    records = tally(game for game in games if game.result is not None)
+    seed = {player: index for index, player in enumerate(entrants)}
+    got = {p: arena.points(records.get(p, Tally()).results) for p in entrants}
+    ranked = sorted(entrants, key=lambda p: (-got[p].points, -got[p].wins, seed[p]))
+    played = {p: len(records.get(p, Tally()).results) for p in entrants}
+    return [
+        Standing(rank, p, got[p].points, 0.0, 0.0, played[p], got[p].on_fire)
+        for rank, p in enumerate(ranked, 1)
+    ]
