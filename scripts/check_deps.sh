@@ -10,8 +10,11 @@
 # docs/architecture.md, Development.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-mode=${1:-newest}
-[[ $# -gt 0 ]] && shift
+mode=newest
+if [[ ${1:-} == newest || ${1:-} == lowest ]]; then
+    mode=$1
+    shift
+fi
 venv=.venv-deps
 rm -rf "$venv"
 python3 -m venv "$venv"
@@ -30,10 +33,6 @@ case "$mode" in
             --resolution lowest-direct --python-version 3.11 --no-header -o "$lowest"
         "$venv/bin/python" -m pip install --quiet -r "$lowest"
         "$venv/bin/python" -m pip install --quiet --no-deps --no-build-isolation -e .
-        ;;
-    *)
-        echo "usage: scripts/check_deps.sh [newest|lowest] [pytest arguments]" >&2
-        exit 2
         ;;
 esac
 "$venv/bin/python" -m pip list --format freeze > "$venv/versions.txt"
