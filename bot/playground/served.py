@@ -77,15 +77,15 @@ SENT = """onCommandMode?.(false, detachedReply); detachedReply = null;
       if (!document.activeElement || document.activeElement === document.body) input.focus();"""
 CHANGES: dict[str, tuple[Change, ...]] = {
     "index.html": (
-        Change("the page's title", "<title>SimCord Preview</title>", "<title>tictactoe</title>"),
+        Change("its title", "<title>SimCord Preview</title>", "<title>tictactoe</title>"),
         Change(
-            "the playground's stylesheet",
+            "its stylesheet",
             '<link rel="stylesheet" href="/preview.css">',
             '<link rel="stylesheet" href="/preview.css">\n'
             '    <link rel="stylesheet" href="/playground.css">',
         ),
         Change(
-            "the playground's script",
+            "its script",
             '<script type="module" src="/app.js"></script>',
             '<script type="module" src="/app.js"></script>\n'
             '    <script type="module" src="/playground.js"></script>',
@@ -93,24 +93,24 @@ CHANGES: dict[str, tuple[Change, ...]] = {
     ),
     "commands.js": (
         Change(
-            "each option to add shows its description, not an ellipsis",
+            "the options' descriptions (SimCord shows an ellipsis)",
             'if (optional) item.append(node("span", "command-suggestion-ellipsis", "…"));',
             "if (optional) item.append(node("
             '"span", "command-suggestion-description", String(value.description || "")));',
         ),
-        Change("Enter, Tab and the arrows as in Discord", "function handleKey(event) {\n", KEYS),
+        Change("Discord's Enter, Tab and arrows", "function handleKey(event) {\n", KEYS),
         Change(
-            "a value picked keeps the focus in the box",
+            "the focus kept in the box after a value is picked",
             "drafts.focus(next?.name || null);\n    renderCompose({ focus: Boolean(next) });",
             CHOSEN,
         ),
         Change(
-            "a command sent leaves the focus in the box",
+            "the focus kept in the box after a command is sent",
             "onCommandMode?.(false, detachedReply); detachedReply = null;",
             SENT,
         ),
         Change(
-            "a value list opens on the value already picked",
+            "the value already picked, highlighted when its list opens",
             "if (listItems.length) suggestionListbox.setActive(0, { scroll: false });",
             "if (listItems.length) suggestionListbox.setActive(Math.max(0, listItems.findIndex(\n"
             "      (item) => owner instanceof HTMLInputElement && owner.value !== ''\n"
@@ -125,8 +125,9 @@ def changed(name: str, text: str, changes: tuple[Change, ...]) -> str:
     for change in changes:
         if text.count(change.old) != 1:
             raise SetupError(
-                f"this SimCord's page ({name}) has changed: the playground cannot give it "
-                f"{change.why}; install the SimCord it names: pip install -e '.[playground]'"
+                f"the installed SimCord's page ({name}) is not the one the playground changes, "
+                f"so the page would lack {change.why}: pip install -e '.[playground]' installs "
+                "the SimCord it needs"
             )
         text = text.replace(change.old, change.new)
     return text

@@ -56,7 +56,9 @@ def button(message: Locator, label: str) -> Locator:
 
 
 def type_command(page: Page, command: str) -> None:
-    """Click in the box and type the command, as a person does; its list opens."""
+    """Once the page is ready (nothing of its own in flight), click in the box and type the
+    command, as a person does; its list opens."""
+    page.wait_for_function("() => window.simcordPreview?.ready === true", timeout=WAIT)
     page.locator("#channel-composer-input").click()
     page.keyboard.type(f"/{command}")
     entry = page.locator(".command-popup .command-entry", has_text=f"/{command}")

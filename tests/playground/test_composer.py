@@ -38,7 +38,7 @@ def test_type_the_command_pick_it_press_enter_a_board(page: Page) -> None:  # no
     board = last_message(page)
     expect(board).to_contain_text("Tic-tac-toe", timeout=WAIT)
     expect(board).to_contain_text("your move")
-    expect(page.locator("#channel-composer-input")).to_be_focused()
+    expect(page.locator("#channel-composer-input")).to_be_focused(timeout=WAIT)
 
     page.locator("#developer-tools").click()
     for tool in TOOLS:
@@ -65,7 +65,7 @@ def test_an_option_and_its_value_by_keyboard_then_enter_sends(page: Page) -> Non
 
     page.keyboard.press("Enter")
     expect(last_message(page)).to_contain_text("Ultimate tic-tac-toe", timeout=WAIT)
-    expect(page.locator("#channel-composer-input")).to_be_focused()
+    expect(page.locator("#channel-composer-input")).to_be_focused(timeout=WAIT)
 
 
 def test_an_option_and_its_value_by_mouse_then_enter_sends(page: Page) -> None:  # noqa: F811
@@ -80,4 +80,4 @@ def test_an_option_and_its_value_by_mouse_then_enter_sends(page: Page) -> None: 
 
     page.keyboard.press("Enter")
     expect(last_message(page)).to_contain_text("challenges you", timeout=WAIT)
-    expect(page.locator("#channel-composer-input")).to_be_focused()
+    expect(page.locator("#channel-composer-input")).to_be_focused(timeout=WAIT)
