@@ -42,7 +42,8 @@ class Change:
 KEYS = """function playgroundKey(event) {
     // The playground's keys, before SimCord's. Tab picks what the open list highlights. In the
     // list of options to add (under the command), Enter sends the command; it picks an option
-    // only once the arrows moved in that list. In a list of values, Enter picks the value.
+    // only once the arrows or letters typed moved in that list. In a list of values, Enter picks
+    // the value.
     if (!draft || event.isComposing || event.keyCode === 229) return false;
     const target = event.target instanceof HTMLElement ? event.target : null;
     const open = Boolean(target && popup && !popupElement().hidden && currentPopupOwner === target);
@@ -56,6 +57,18 @@ KEYS = """function playgroundKey(event) {
     const adding = Boolean(
       target?.matches(".command-chip") || (list && target?.matches(".command-ghost")),
     );
+    if (adding && list && event.key.length === 1 && !event.ctrlKey && !event.metaKey) {
+      // Letters typed on the command highlight the first option whose name starts with them.
+      const typed = (list.dataset.typed || "") + event.key.toLowerCase();
+      const items = [...list.querySelectorAll(".command-suggestion")];
+      const found = items.findIndex((item) => item.dataset.value.toLowerCase().startsWith(typed));
+      if (found >= 0) {
+        list.dataset.typed = typed;
+        list.dataset.moved = "1";
+        suggestionListbox?.setActive(found);
+      }
+      return true;
+    }
     if (event.key === "Enter" && !event.shiftKey && adding && !(active && list?.dataset.moved)) {
       validateAndRun();
       return true;

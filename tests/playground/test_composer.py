@@ -81,3 +81,23 @@ def test_an_option_and_its_value_by_mouse_then_enter_sends(page: Page) -> None: 
     page.keyboard.press("Enter")
     expect(last_message(page)).to_contain_text("challenges you", timeout=WAIT)
     expect(page.locator("#channel-composer-input")).to_be_focused(timeout=WAIT)
+
+
+def test_letters_typed_on_the_command_highlight_an_option(page: Page) -> None:  # noqa: F811
+    """ "diff" typed once the command is picked highlights `difficulty`, and Enter adds it; its
+    value typed and taken with Enter, then Enter: a game at that level."""
+    type_command(page, "tictactoe")
+    page.keyboard.press("Enter")
+    options_listed(page)
+    page.keyboard.type("diff")
+    active = page.locator(".command-popup .command-suggestion.is-active")
+    expect(active.locator(".command-suggestion-label")).to_have_text("difficulty")
+    page.keyboard.press("Enter")
+    field = page.locator(".command-option-input[data-option='difficulty']")
+    expect(field).to_be_focused()
+
+    page.keyboard.type("eas")
+    page.keyboard.press("Enter")
+    expect(field).to_have_value("easy")
+    page.keyboard.press("Enter")
+    expect(last_message(page)).to_contain_text("(bot, easy)", timeout=WAIT)

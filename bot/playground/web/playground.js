@@ -2,8 +2,8 @@
 // of the command box said under it, and SimCord's developer tools behind one button.
 
 const KEYS = "Type / and pick a command (Enter or a click). Enter sends it. Options: Tab or a "
-  + "click adds the one the list highlights (↑ ↓ move), then pick its value the same way; Esc "
-  + "closes a list.";
+  + "click adds the one the list highlights (↑ ↓ or its first letters move there), then pick "
+  + "its value the same way; Esc closes a list.";
 const TOOLS = "SimCord's tools for a bot's developers: Refresh preview, Capture, Inspector, and "
   + "More (End preview session stops the playground). Playing needs none of them: the page "
   + "shows the bot's answers by itself.";
