@@ -15,12 +15,18 @@ ARG PIP_INDEX_URL
 ARG PIP_EXTRA_INDEX_URL
 WORKDIR /app
 COPY pyproject.toml setup.py MANIFEST.in README.md ./
+COPY requirements/bot.txt ./requirements/
 COPY engine ./engine
 COPY bot ./bot
+# Every dependency at its locked version, checked against its hashes, then the project itself
+# (built with the locked setuptools).
 RUN if [ -s /host-certs/ca-certificates.crt ]; then \
         export PIP_CERT=/host-certs/ca-certificates.crt; fi \
     && python3 -m venv /opt/tictactoe \
-    && /opt/tictactoe/bin/pip install --no-cache-dir --disable-pip-version-check ".[postgres]" \
+    && /opt/tictactoe/bin/pip install --no-cache-dir --disable-pip-version-check \
+        -r requirements/bot.txt \
+    && /opt/tictactoe/bin/pip install --no-cache-dir --disable-pip-version-check \
+        --no-deps --no-build-isolation . \
     && cd / && /opt/tictactoe/bin/python -c "import engine.ultimate._core"
 
 FROM ${BASE}

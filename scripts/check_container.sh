@@ -132,7 +132,7 @@ say "the image holds ultimate's compiled search"
 
 # The topology, played through the local Discord.
 PY=${PYTHON:-$ROOT/.venv/bin/python}
-[[ -x $PY ]] || fail "no $PY: install the project first (python3 -m venv .venv && .venv/bin/pip install -e \".[test]\")"
+[[ -x $PY ]] || fail "no $PY: install the project first (the README's second command)"
 if [[ $ENGINE == podman ]] && ! [[ -x $(dirname "$PY")/podman-compose ]]; then
     say "installing podman-compose into the project's environment"
     "$PY" -m pip install -q "podman-compose>=1.2" || fail "podman-compose could not be installed"
