@@ -92,7 +92,7 @@ def _announce(database: Path | None, opened: Opened) -> None:
     _say(
         "  Pick each command and option from the list that opens as you type / in the page: "
         "/tictactoe-settings, then set, then an option (input, mark_x, ...) and its value; "
-        "name:value typed as text is sent as a plain message."
+        "Enter sends the command. name:value typed as text is sent as a plain message."
     )
     if database is None:
         _say("  Games are kept in a temporary database, deleted when the playground stops.")

@@ -21,14 +21,16 @@ from bot.client import create_bot
 from bot.config import Settings
 from bot.playground.clock import WallClock, start_at_wall_clock
 from bot.playground.pages import open_pages_freely
+from bot.playground.served import serve_playground_page
 
 BOT_NAME = "tictactoe"
 SERVER = "Playground"
 CHANNEL = "games"
 MEMBERS = ("alice", "bob", "carol")
 TOPIC = (
-    "Pick each command and option from the list that opens as you type / (name:value typed as "
-    "text is sent as a plain message). /tictactoe plays the bot; /tictactoe-puzzle gives a "
+    "Pick each command and option from the list that opens as you type / (Enter sends the "
+    "command, Tab or a click adds an option; name:value typed as text is sent as a plain "
+    "message). /tictactoe plays the bot; /tictactoe-puzzle gives a "
     "puzzle to solve by clicking; 'Viewing as' (top) switches "
     "member; /tictactoe-settings set changes the marks (mark_x, mark_o, mark_empty) and the "
     "input (buttons, reactions or both)."
@@ -69,6 +71,7 @@ async def serve(settings: Settings, *, port: int, opened: Callable[[Opened], Non
         try:
             channel, members = build_server(env)
             preview = env.preview(channel, viewers=members, layout="channel", port=port)
+            serve_playground_page(preview)
             async with preview as page:
                 open_pages_freely(page)
                 clock = WallClock(env, page)

@@ -1,14 +1,10 @@
-"""The README and the documentation site: short, every link resolves, the site builds strict."""
+"""The README: short, with the two commands first, every relative link there; the changelog has
+the version. (The site built from docs/: test_site.py.)"""
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
-
-import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
@@ -34,21 +30,3 @@ def test_the_version_has_a_changelog_entry() -> None:
     version = re.search(r'^version = "(.+)"', (ROOT / "pyproject.toml").read_text(), re.M)
     assert version is not None
     assert f"## [{version[1]}] - " in (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
-
-
-def test_the_site_builds_in_strict_mode(tmp_path: Path) -> None:
-    try:
-        import mkdocs  # noqa: F401
-    except ImportError:
-        if os.environ.get("CI") == "true":
-            raise
-        pytest.skip('MkDocs is not installed: pip install -e ".[docs]"')
-    built = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert built.returncode == 0, built.stderr
-    assert (tmp_path / "operating" / "index.html").is_file()

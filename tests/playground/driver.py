@@ -7,6 +7,7 @@ import re
 from playwright.sync_api import Locator, Page, expect
 
 EMPTY = "\u200b"  # an empty cell's label
+WAIT = 15_000  # ms for the page to show the bot's answer
 MARKS = {"❌": "X", "⭕": "O"}
 
 
@@ -52,3 +53,25 @@ def mark(cell: Locator) -> str | None:
 def button(message: Locator, label: str) -> Locator:
     """A control under the board or on a challenge, by its label."""
     return message.locator("button", has=message.page.locator(".button-label", has_text=label))
+
+
+def type_command(page: Page, command: str) -> None:
+    """Once the page is ready (nothing of its own in flight), click in the box and type the
+    command, as a person does; its list opens."""
+    page.wait_for_function("() => window.simcordPreview?.ready === true", timeout=WAIT)
+    page.locator("#channel-composer-input").click()
+    page.keyboard.type(f"/{command}")
+    entry = page.locator(".command-popup .command-entry", has_text=f"/{command}")
+    expect(entry.first).to_be_visible(timeout=WAIT)
+
+
+def options_listed(page: Page) -> dict[str, str]:
+    """The options the list under the command offers, each with the description it shows."""
+    rows = page.locator(".command-popup .command-suggestion")
+    expect(rows.first).to_be_visible(timeout=WAIT)
+    return {
+        row.locator(".command-suggestion-label").inner_text(): row.locator(
+            ".command-suggestion-description"
+        ).inner_text()
+        for row in rows.all()
+    }

@@ -16,6 +16,7 @@ if os.environ.get("CI") != "true":
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from tests.playground.driver import (
+    WAIT,
     button,
     cells,
     last_message,
@@ -24,8 +25,6 @@ from tests.playground.driver import (
     run_command,
     view_as,
 )
-
-WAIT = 15_000  # ms for the page to show the bot's answer
 
 
 @pytest.fixture(scope="module")
