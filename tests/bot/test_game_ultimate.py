@@ -67,7 +67,8 @@ def cell_game(env: Env, message: Any) -> int:
 
 async def test_a_new_game_shows_nine_boards_and_asks_for_a_board(simcord_env: Env) -> None:
     """The grid with the small boards set apart and named cells; free to choose, the buttons
-    are the nine boards, then Hint and Resign; the bot's level is named (expert)."""
+    are the nine boards (the words say any may be chosen), then Hint and Resign; the bot's level
+    is named (expert)."""
     _, channel, (alice,) = guild_with(simcord_env, "alice")
     result = await alice.slash(channel, "tictactoe", variant="ultimate")
     assert result.acknowledged and not result.ephemeral
@@ -77,6 +78,7 @@ async def test_a_new_game_shows_nine_boards_and_asks_for_a_board(simcord_env: En
     lines = shown.split("\n")
     assert any(line.startswith("1️⃣⬜⬜⬜ ⬜⬜⬜ ⬜⬜⬜") for line in lines)
     assert f"{alice.mention}, your move (❌)" in shown
+    assert "First move: choose any of the nine boards, then a cell in it." in shown
     assert ids(simcord_env, message)[:9] == [f"pick{b}@0" for b in range(9)]
     assert labels(simcord_env, message)[:9][4] == "D4–F6"
     assert labels(simcord_env, message)[9:] == ["Hint", "Resign"]
@@ -129,6 +131,7 @@ async def test_a_move_and_the_bots_reply_set_the_board_to_play(simcord_env: Env)
     assert cells_now == [str(c) for c in board_cells(target)]
     assert all(i.endswith("@2") for i in ids(simcord_env, message)[:9])
     assert "Last move: ⭕" in text(simcord_env, message) and "🟨" in text(simcord_env, message)
+    assert "First move" not in text(simcord_env, message)
 
 
 async def test_clicks_on_a_position_the_game_left_or_outside_the_board_play_nothing(

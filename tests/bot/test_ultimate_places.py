@@ -24,7 +24,7 @@ from tests.bot.user_install_support import (
     started,
 )
 from tests.bot.user_install_support import stored as stored_locally
-from tests.support.local_game import Table, buttons
+from tests.support.local_game import Table, buttons, texts
 from tests.support.localdiscord import FakeDiscord
 
 KEYCAPS = [f"{digit}\ufe0f\u20e3" for digit in "123456789"]
@@ -61,6 +61,7 @@ async def test_ultimate_in_a_server_without_the_bot(
     try:
         board = (await table.command(alice, channel, variant="ultimate", difficulty="easy"))
         assert board.message_id is not None
+        assert "choose any of the nine boards" in texts(table.message(board.message_id))
         game_id = table.game_id(board.message_id)
         for _ in range(4):
             clicked = await local_move(table, alice, channel, board.message_id)
@@ -85,6 +86,7 @@ async def test_ultimate_between_friends_in_a_group_dm(
         assert challenge.message_id is not None
         board = challenge.message_id
         await table.click(bob, group, board, "accept")
+        assert "choose any of the nine boards" in texts(table.message(board))
         for player in (alice, bob, alice):
             assert not (await local_move(table, player, group, board)).timing.ephemeral
         game = await stored_locally(bot, table.game_id(board))
@@ -102,6 +104,7 @@ async def test_ultimate_by_reactions_a_board_then_a_cell(simcord_env: Env) -> No
     board = board_message(channel)
     assert bot_keys(simcord_env, board) == KEYCAPS
     assert "react with a board's number" in text(simcord_env, board)
+    assert "choose any of the nine boards" in text(simcord_env, board)
     await alice.react(board, KEYCAPS[4])  # the centre board
     assert "react with a cell's number in the board D4–F6" in text(simcord_env, board)
     await alice.react(board, KEYCAPS[4])  # its centre cell: E5
