@@ -192,6 +192,9 @@ async def test_a_game_against_the_bot_plays_to_the_end_with_review_and_its_own_s
     assert [b.get("label") for b in buttons(simcord_env, message)] == ["Rematch", "Review"]
     review = await alice.click(message, label="Review")
     assert review.ephemeral and review.response.content.startswith("**Review of game 1**")
+    assert "balance" not in review.response.content  # how X stood, in words
+    if "the engine preferred" in review.response.content:
+        assert "For ❌: " in review.response.content
     bot = simcord_env.bot
     assert isinstance(bot, TicTacToeBot)
     ultimate = await bot.store.player_stats(guild.id, alice.id, "ultimate")
@@ -221,6 +224,7 @@ async def test_a_hint_names_a_legal_cell(simcord_env: Env) -> None:
         for c in UltimateBoard.from_moves(game.moves).legal_moves()
     }
     assert words.startswith("💡 Play ") and words.split()[2].rstrip(":") in legal
+    assert "balance" not in words and ("the engine's estimate" in words or "force" in words)
 
 
 async def test_two_friends_play_ultimate_and_an_outsider_is_refused(simcord_env: Env) -> None:
