@@ -11,7 +11,7 @@ from simcord import Env
 from bot.games.puzzles import setup_moves
 from engine import cell_name
 from engine.puzzles import Attempt, by_id, hint, play
-from tests.bot.game_support import board_message, cells, controls, guild_with, text
+from tests.bot.game_support import board_message, cells, controls, guild_with, rows, text
 
 
 def puzzle_of(env: Env, message: Any) -> Any:
@@ -47,8 +47,9 @@ async def solve(env: Env, player: Any, message: Any) -> Attempt:
 
 
 async def test_a_puzzle_is_solved_by_clicking_and_the_defence_answers(simcord_env: Env) -> None:
-    """The board shows the puzzle's position; each right move is answered by the defence on the
-    same message; the solve says so and moves the player's rating up."""
+    """The board shows the puzzle's position, each empty cell's button named (C4); each right
+    move is answered by the defence on the same message; the solve says so and moves the
+    player's rating up."""
     _, channel, (alice,) = guild_with(simcord_env, "alice")
     result = await alice.slash(channel, "tictactoe-puzzle")
     assert result.acknowledged and not result.ephemeral
@@ -59,6 +60,9 @@ async def test_a_puzzle_is_solved_by_clicking_and_the_defence_answers(simcord_en
     assert f"{alice.mention} plays" in shown and f"wins in {puzzle.moves} moves" in shown
     marks = [c.mark for c in cells(simcord_env, message, size)]
     assert marks == [None if m == "." else m for m in puzzle.board.to_string().replace("/", "")]
+    buttons = [b for row in rows(simcord_env, message)[:size] for b in row]
+    named = {b["label"]: cell for cell, b in enumerate(buttons) if "label" in b}
+    assert named == {cell_name(c, size): c for c, m in enumerate(marks) if m is None}
     assert list(controls(simcord_env, message, size)) == ["Hint"]
     first = puzzle.solution
     await click_cell(simcord_env, alice, message, size, first)
