@@ -103,9 +103,10 @@ async def test_a_wrong_first_move_ends_the_attempt_and_says_why(simcord_env: Env
     await click_cell(simcord_env, alice, message, size, wrong)
     failed = play(Attempt(puzzle), wrong)
     shown = text(simcord_env, message)
-    said = {"slower": "still wins, but not this fast", "draw": "slips away to a draw",
-            "loses": "turns the game around"}[failed.state]  # fmt: skip
+    said = {"slower": "still wins, but not this fast", "draw": "lets the win slip",
+            "loses": "loses: "}[failed.state]  # fmt: skip
     assert said in shown and f"The winning move was **{cell_name(puzzle.solution, size)}**" in shown
+    assert "turns the game around" not in shown
     if failed.refutation is not None:
         assert f"**{cell_name(failed.refutation, size)}**" in shown
         assert cells(simcord_env, message, size)[failed.refutation].mark is not None
@@ -358,5 +359,9 @@ async def test_the_engines_answers_are_kept_for_a_position_asked_again() -> None
         hinted = [await answers.hint(again) for _ in range(2)]
         assert hinted == [hint(again)] * 2
         assert len(answers._kept) == 2  # one move, one hint
+        wrong = next(c for c in puzzle.board.legal_moves() if c != puzzle.solution)
+        failed = [await answers.play(Attempt(puzzle), wrong) for _ in range(2)]
+        assert failed == [play(Attempt(puzzle), wrong)] * 2  # the refutation and better kept
+        assert failed[1].better == puzzle.solution and len(answers._kept) == 3
     finally:
         runner.close()
