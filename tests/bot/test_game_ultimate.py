@@ -12,7 +12,7 @@ from bot.games import kinds
 from bot.games.record import GameRecord, Status
 from engine.ultimate import UltimateBoard
 from engine.ultimate.geometry import board_cells
-from tests.bot.game_support import board_message, guild_with, rows, text
+from tests.bot.game_support import board_message, guild_with, resign, rows, text
 from tests.support.burst import click_together
 from tests.support.forge import forged_click
 
@@ -242,7 +242,7 @@ async def test_two_friends_play_ultimate_and_an_outsider_is_refused(simcord_env:
     assert outsider.ephemeral
     assert (await move(simcord_env, bob, message)).acknowledged
     assert len((await stored(simcord_env)).moves) == 2
-    await alice.click(message, label="Resign")
+    await resign(alice, message)
     board = await bob.slash(channel, "tictactoe-leaderboard", variant="ultimate")
     assert "**Ultimate tic-tac-toe leaderboard" in board.response.content
     assert board.response.content.index(bob.mention) < board.response.content.index(alice.mention)

@@ -11,7 +11,7 @@ import pytest
 from simcord import Env
 
 from bot.client import TicTacToeBot
-from tests.bot.game_support import board_message, raw, text
+from tests.bot.game_support import board_message, raw, resign, text
 from tests.bot.test_restart import restart
 from tests.bot.test_server_settings import server_with_admin
 from tests.support.burst import click_together
@@ -113,7 +113,7 @@ async def test_a_board_keeps_its_marks_after_the_setting_changes_and_a_restart(
     assert cell_emojis(simcord_env, board).count("🐱") == 2
     assert "🦊" not in text(simcord_env, board)
 
-    await alice.click(board, label="Resign")
+    await resign(alice, board)
     await alice.click(board, label="Rematch")
     rematch = board_message(channel)
     assert rematch.id != board.id and "🦊" in text(simcord_env, rematch)

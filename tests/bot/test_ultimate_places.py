@@ -53,7 +53,8 @@ async def local_move(table: Table, user: Any, channel: Any, board: int) -> Any:
 async def test_ultimate_in_a_server_without_the_bot(
     local_discord: FakeDiscord, tmp_path: Path
 ) -> None:
-    """Against the bot where it has no channel: every move and reply through interactions."""
+    """Against the bot where it has no channel: every move and reply through interactions, and
+    resigning in two clicks (each answered on the board)."""
     server = local_discord.create_guild("elsewhere", with_bot=False)
     channel = server.create_text_channel("games")
     (alice,) = (server.add_member(u) for u in people(local_discord, "alice"))
@@ -69,6 +70,9 @@ async def test_ultimate_in_a_server_without_the_bot(
         game = await stored_locally(bot, game_id)
         assert game is not None and game.kind == "ultimate" and game.interactions_only
         assert len(game.moves) >= 7  # four of Alice's moves and the bot's replies
+        asked, resigned = await table.resign(alice, channel, board.message_id)
+        assert asked.timing.ack_type == 7 and resigned.timing.ack_type == 7
+        assert "resigned" in texts(table.message(board.message_id))
     finally:
         await bot.stop()
     assert no_channel_route(local_discord)
