@@ -36,6 +36,7 @@ from tests.support.localdiscord.model import (  # noqa: F401  (re-exported for t
 # A cell or a control; ultimate's buttons carry the ply they were drawn at ("@<ply>").
 CELL = re.compile(r"ttt:(\d+):(\d+)(?:@(\d+))?$")
 CONTROL = re.compile(r"ttt:(\d+):([a-z]+)(\d?)(?:@(\d+))?$")
+CONFIRM = re.compile(r"ttt:(\d+):(confirm[xo]\d+)$")  # Resign asking for its second click
 
 
 # ----------------------------------------------------------------------------- statistics
@@ -279,7 +280,13 @@ class Board:
     def over(self) -> bool:
         # Ultimate draws no cell buttons once over: its controls (Rematch, Review) say so.
         shown = self.cells > 0 or (bool(self.controls) and not self.challenge)
-        return shown and not self.free and not self.picks and "resign" not in self.controls
+        return shown and not self.free and not self.picks and not self.resigns
+
+    @property
+    def resigns(self) -> str | None:
+        """The control that resigns now: Resign, or its Confirm resign once asked."""
+        asked = [c for c in self.controls if c.startswith("confirm")]
+        return asked[0] if asked else "resign" if "resign" in self.controls else None
 
 
 def walk_components(components: Iterable[Any]) -> Iterator[dict[str, Any]]:
@@ -312,6 +319,9 @@ def read_board(components: Iterable[Any]) -> Board:
                 taken += 1
             elif not component.get("disabled"):
                 free.append(int(match[2]))
+        elif match := CONFIRM.match(custom_id):
+            game_id = int(match[1])
+            controls.add(match[2])
         elif match := CONTROL.match(custom_id):
             game_id, ply = int(match[1]), match[4] or ply
             if component.get("disabled"):

@@ -200,14 +200,19 @@ class Players:
         if click is None:
             return None
         player, custom_id, kind = click
-        before = board.taken
+        before, resigns = board.taken, board.resigns
         timing: kit.Timing | None = None
 
         def moved(b: kit.Board) -> bool:
             done = b.over or (
                 not b.challenge
                 and game.to_move(b) is not None
-                and (kind == "accept" or (kind == "pick" and bool(b.free)) or b.taken > before)
+                and (
+                    kind == "accept"
+                    or (kind == "pick" and bool(b.free))
+                    or (kind == "resign" and b.resigns != resigns)  # asked, or resigned
+                    or b.taken > before
+                )
             )
             if done and game.vs_bot and b.taken > before + 1 and timing is not None:
                 timing.replied = True  # the board shows the bot's move after the player's
@@ -237,8 +242,8 @@ def next_click(
     player = game.to_move(board)
     if player is None or not (board.free or board.picks):
         return None
-    if board.taken >= max_plies:
-        return player, f"ttt:{board.game_id}:resign", "resign"
+    if board.taken >= max_plies:  # Resign, then (the board asking) its Confirm resign
+        return player, f"ttt:{board.game_id}:{board.resigns or 'resign'}", "resign"
     ply = f"@{board.taken}" if game.variant == ULTIMATE else ""  # the ply its buttons carry
     if not board.free:  # ultimate, free to choose: a small board first
         return player, f"ttt:{board.game_id}:pick{rng.choice(board.picks)}{ply}", "pick"

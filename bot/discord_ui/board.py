@@ -39,10 +39,14 @@ HINT = "hint"
 REVIEW = "review"
 BACK = ultimate.BACK
 PICK = ultimate.PICK
+# Resign's second click: "confirm<x|o><until>", the side that asked and the time (Unix
+# seconds) until which it resigns (``bot.cogs.games.resigning``).
+CONFIRM = "confirm"
 ACTIONS = (ACCEPT, DECLINE, WITHDRAW, RESIGN, REMATCH, HINT, REVIEW, BACK)
 # A cell or an action, then the ply the button was drawn at where its kind stamps one.
 ID_PATTERN = re.compile(
-    r"ttt:(?P<game>[0-9]{1,19}):(?P<what>[0-9]{1,2}|[a-z]{1,16}[0-9]?)(?:@(?P<ply>[0-9]{1,3}))?"
+    r"ttt:(?P<game>[0-9]{1,19}):(?P<what>[0-9]{1,2}|[a-z]{1,16}[0-9]?|confirm[xo][0-9]{1,12})"
+    r"(?:@(?P<ply>[0-9]{1,3}))?"
 )
 
 
@@ -225,7 +229,10 @@ LOOKS: dict[str, tuple[Text, str | None, discord.ButtonStyle]] = {
     REMATCH: (N_("Rematch"), None, _Style.primary),
     REVIEW: (N_("Review"), "🔍", _Style.secondary),
     BACK: (N_("Other boards"), "◀️", _Style.secondary),
+    CONFIRM: (N_("Confirm resign"), "⚠️", _Style.danger),
 }
+CONFIRMING = N_("{player}, click Confirm resign within {seconds} seconds to resign; otherwise "
+                "the game goes on.")  # fmt: skip
 
 
 def controls(game: GameRecord) -> tuple[str, ...]:
@@ -239,15 +246,23 @@ def controls(game: GameRecord) -> tuple[str, ...]:
     return ()
 
 
-def view(game: GameRecord, picked: int | None = None) -> BoardView:
+def view(
+    game: GameRecord, picked: int | None = None, *, confirm: tuple[str, int, int] | None = None
+) -> BoardView:
     """The whole message: text, board rows (row-major, one button per cell, unless moves are
     made by reactions only), controls. `picked`: a column chosen by reaction on 5x5, waiting for
-    its row.
+    its row. `confirm`: Resign clicked, asking for its confirmation (the confirm button's
+    action, the player asked and the seconds left), in place of Resign.
 
     While the engine thinks the cells stay clickable, so a click then gets a polite refusal
     rather than nothing at all.
     """
-    parts: list[dict[str, Any]] = [{"type": TEXT_DISPLAY, "content": text(game, picked)}]
+    content = text(game, picked)
+    if confirm is not None:
+        asked = CONFIRMING.msgid  # the words of whoever asked, in the board's language
+        content += "\n\n" + _t(translation(game.locale), asked, player=f"<@{confirm[1]}>",
+                                seconds=confirm[2])  # fmt: skip
+    parts: list[dict[str, Any]] = [{"type": TEXT_DISPLAY, "content": content}]
     kind = kinds.of(game)
     if has_board(game) and game.look.buttons:
         parts += kind.cell_rows(game, picked)
@@ -256,10 +271,12 @@ def view(game: GameRecord, picked: int | None = None) -> BoardView:
         catalog = translation(game.locale)
         row = []
         for action in actions:
+            what = f"{action}@{len(game.moves)}" if action == BACK else action
+            if action == RESIGN and confirm is not None:
+                action, what = CONFIRM, confirm[0]
             label, emoji, style = LOOKS[action]
             name = catalog.gettext(label.msgid)
             shown = None if emoji is None else looks.component_emoji(emoji)
-            what = f"{action}@{len(game.moves)}" if action == BACK else action
             row.append(_button(game.id, what, label=name, emoji=shown, style=style))
         parts.append({"type": ACTION_ROW, "components": row})
     return BoardView(parts)

@@ -12,9 +12,10 @@ puzzle) asks for today's puzzle.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import engine
 from bot.discord_ui.board import LOOKS, BoardView
@@ -24,6 +25,9 @@ from bot.games.kinds.base import ACTION_ROW, BUTTON, SECONDARY, TEXT_DISPLAY
 from bot.games.puzzles import AttemptRecord, setup_moves
 from bot.games.record import Ending, GameRecord, Status
 from bot.i18n import N_, NP_, Text, translation
+
+if TYPE_CHECKING:
+    from engine import Outcome
 
 PREFIX = "pz:"
 CLICK = "ttt_puzzle_click"  # the event a click on a puzzle's button is handed on as
@@ -37,13 +41,20 @@ ID_PATTERN = re.compile(
 NEXT_LABEL = N_("Next puzzle")
 START = N_("Your move: find the only move that wins this fast.")
 SOLVED = N_("Solved: {cell} wins!")
+# A wrong move: what the defender's reply (the refutation) does, in the reply's own words
+# where it ends the game at once (a line it completes is marked on the board).
 FAILED: dict[str, Text] = {
-    "slower": N_("{cell} still wins, but not this fast: {reply} holds out longer."),
-    "draw": N_("After {cell} the win slips away to a draw: {reply} holds."),
-    "loses": N_("{cell} loses: {reply} turns the game around."),
+    "slower": N_("{cell} still wins, but not this fast: the reply {reply} holds out longer."),
+    "draw": N_("{cell} lets the win slip to a draw: the reply {reply} holds it."),
+    "loses": N_("{cell} loses: after the reply {reply}, your opponent wins by force."),
 }
-FIRST_WAS = N_("The winning move was {cell}.")
+REPLY_WINS = N_("{cell} loses: the reply {reply} completes a line and wins at once.")
+REPLY_DRAWS = N_("{cell} lets the win slip: the reply {reply} fills the board, a draw.")
 DRAWN = N_("{cell} fills the board: a draw.")
+# Then what would have won instead (on a later move: one of the moves that still won in time).
+FIRST_WAS = N_("The winning move was {cell}.")
+LATER_WAS = N_("{cell} would still have won in time.")
+TOOK_IT = N_("Your opponent's reply took that very cell.")
 THINKING = N_("You play {cell}; I'm looking for the longest defence…")
 
 
@@ -51,12 +62,14 @@ THINKING = N_("You play {cell}; I'm looking for the longest defence…")
 class Extras:
     """What a message says beyond the attempt itself: a hint just given, the move being
     answered (the engine still thinking), the rating before and after a finished attempt, the
-    daily streak after it."""
+    daily streak after it, and after a wrong move later than the first a move that would have
+    won in time (the first's is the puzzle's solution)."""
 
     hint: int | None = None
     thinking: int | None = None
     rating: tuple[float, float] | None = None
     streak: int | None = None
+    better: int | None = None
 
 
 def parse_id(custom_id: str) -> tuple[int, str, int] | None:
@@ -78,6 +91,9 @@ def as_game(record: AttemptRecord, extras: Extras = Extras()) -> GameRecord:
         moves += (extras.thinking,)
     playing = not record.over and extras.thinking is None
     solved = record.state == "solved"
+    # A refutation that completes a line wins for the defender: its line is marked as a win's.
+    ended = _reply_ends(record)
+    reply_won = None if ended is None else ended.winner
     return GameRecord(
         id=record.id,
         guild_id=record.guild_id,
@@ -89,11 +105,18 @@ def as_game(record: AttemptRecord, extras: Extras = Extras()) -> GameRecord:
         k=board.k,
         moves=moves,
         status=Status.ACTIVE if playing else Status.FINISHED,
-        ending=Ending.WIN if solved else None,
-        winner=board.turn if solved else None,
+        ending=Ending.WIN if solved or reply_won else None,
+        winner=board.turn if solved else reply_won,
         locale=record.locale,
         interactions_only=record.interactions_only,
     )
+
+
+def _reply_ends(record: AttemptRecord) -> Outcome | None:
+    """How the game ends with the refutation of a wrong move, if it ends it at once."""
+    if record.refutation is None:
+        return None
+    return record.attempt.board.play(record.refutation).outcome()
 
 
 def text(record: AttemptRecord, extras: Extras = Extras()) -> str:
@@ -134,13 +157,8 @@ def _status(record: AttemptRecord, extras: Extras) -> list[Text]:
         said.append(N_(THINKING.msgid, cell=name(extras.thinking)))
     elif record.state == "solved":
         said.append(N_(SOLVED.msgid, cell=name(record.moves[-1])))
-    elif record.over and record.refutation is None:  # the move ended the game: a draw
-        said.append(N_(DRAWN.msgid, cell=name(record.moves[-1])))
     elif record.over:
-        reply = name(record.refutation or 0)
-        said.append(N_(FAILED[record.state].msgid, cell=name(record.moves[-1]), reply=reply))
-        if len(record.moves) == 1:
-            said.append(N_(FIRST_WAS.msgid, cell=name(record.puzzle.solution)))
+        said += _failed(record, extras, name)
     elif record.moves:
         said.append(
             NP_(
@@ -165,6 +183,26 @@ def _status(record: AttemptRecord, extras: Extras) -> list[Text]:
         said.append(N_("Your puzzle rating: {before} → {after}.", before=before, after=after))
     if extras.streak is not None:
         said.append(N_("Daily streak: {n}.", n=extras.streak))
+    return said
+
+
+def _failed(record: AttemptRecord, extras: Extras, name: Callable[[int], str]) -> list[Text]:
+    """What a wrong move came to, then the move that would have won (where it is known)."""
+    cell, reply = name(record.moves[-1]), record.refutation
+    if reply is None:  # the move ended the game: a draw
+        said = [N_(DRAWN.msgid, cell=cell)]
+    else:
+        ended = _reply_ends(record)
+        how = FAILED[record.state]
+        if ended is not None:
+            how = REPLY_DRAWS if ended.winner is None else REPLY_WINS
+        said = [N_(how.msgid, cell=cell, reply=name(reply))]
+    first = len(record.moves) == 1
+    better = record.puzzle.solution if first else extras.better
+    if better is not None:
+        said.append(N_((FIRST_WAS if first else LATER_WAS).msgid, cell=name(better)))
+        if better == reply:
+            said.append(TOOK_IT)
     return said
 
 

@@ -27,6 +27,8 @@ def shows(message: discord.Message | None, game: GameRecord | None, *, words: bo
     controls = set()
     for button in grid.buttons_in(message.components):
         what = (button.custom_id or "").rpartition(":")[2].partition("@")[0]
+        if what.startswith(board.CONFIRM):  # Resign, asking for its second click
+            what = board.RESIGN
         if not what.isdigit() and not what.startswith(board.PICK) and what != board.BACK:
             controls.add(what)
     stamped = grid.ply_on(message)

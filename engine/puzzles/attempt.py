@@ -5,7 +5,8 @@ says: the first move is the puzzle's solution, and each later move any that stil
 the moves left (equal wins are all accepted). After a right move that does not end the game the
 defender answers with the reply that holds out longest. A wrong move ends the attempt with the
 reason: the win is slower than the puzzle's, the win has slipped to a draw, or the move loses;
-with it the defender's best answer (the refutation).
+with it the defender's best answer (the refutation) and a move that would have won in time
+instead (the puzzle's solution on the first move).
 """
 
 from __future__ import annotations
@@ -26,13 +27,17 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class Attempt:
     """A puzzle, the moves played since its position (the player's and the defender's, in
-    turn), the hints taken, and the state: playing, solved, or the reason it failed."""
+    turn), the hints taken, and the state: playing, solved, or the reason it failed; after a
+    wrong move, the defender's refutation and a move that would have won in time (`better`:
+    known only to the attempt the wrong move returned; the puzzle's solution if it was the
+    first)."""
 
     puzzle: Puzzle
     moves: tuple[int, ...] = ()
     hints: int = 0
     state: State = "playing"
     refutation: int | None = None
+    better: int | None = None
 
     @property
     def board(self) -> Board:
@@ -67,8 +72,9 @@ def play(attempt: Attempt, cell: int) -> Attempt:
     moves = (*attempt.moves, cell)
     if after.outcome() is not None:
         # A legal move that ends the game here is a win (a right move never fills the board).
-        won = after.outcome().winner is not None  # type: ignore[union-attr]
-        return replace(attempt, moves=moves, state="solved" if won else "draw")
+        if after.outcome().winner is not None:  # type: ignore[union-attr]
+            return replace(attempt, moves=moves, state="solved")
+        return replace(attempt, moves=moves, state="draw", better=hint(attempt)[1])
     right = (
         cell == attempt.puzzle.solution
         if not attempt.moves
@@ -78,7 +84,8 @@ def play(attempt: Attempt, cell: int) -> Attempt:
         return replace(attempt, moves=(*moves, defence(after)))
     sign = classify(after)  # the defender's view
     state: State = "slower" if sign < 0 else "draw" if sign == 0 else "loses"
-    return replace(attempt, moves=moves, state=state, refutation=optimal_move(after))
+    better = hint(attempt)[1]
+    return replace(attempt, moves=moves, state=state, refutation=optimal_move(after), better=better)
 
 
 def defence(board: Board) -> int:

@@ -105,3 +105,11 @@ async def people_game(env: Env) -> tuple[ChannelHandle, Any, Any, Any, Any]:
     message = board_message(channel)
     await bob.click(message, label="Accept")
     return channel, alice, bob, carol, message
+
+
+async def resign(player: Any, message: Any) -> Any:
+    """Resign in the board's two clicks: Resign, which asks on the board itself, then Confirm
+    resign; the second click's result."""
+    asked = await player.click(message, label="Resign")
+    assert asked.acknowledged and not asked.ephemeral
+    return await player.click(message, label="Confirm resign")

@@ -9,7 +9,7 @@ from simcord import Env
 
 from bot.cogs.games import advice
 from engine import Board, analyse, parse_cell
-from tests.bot.game_support import board_message, cells, controls, guild_with
+from tests.bot.game_support import board_message, cells, controls, guild_with, resign
 
 CELL_NAME = re.compile(r"Play ([A-E][1-5])")
 
@@ -61,7 +61,7 @@ async def test_hints_are_for_the_player_against_the_bot_while_the_game_runs(simc
     other = await carol.click(message, label="Hint")
     assert other.ephemeral and f"Only {alice.mention} can ask for hints" in other.response.content
 
-    await alice.click(message, label="Resign")
+    await resign(alice, message)
     assert "Hint" not in controls(simcord_env, message, 3)
 
     _, room, (bob, dave) = guild_with(simcord_env, "bob", "dave")

@@ -25,6 +25,7 @@ from tests.bot.game_support import (
     free,
     game_id_of,
     guild_with,
+    rows,
     text,
 )
 from tests.support import held_engine
@@ -177,13 +178,16 @@ async def while_the_bot_thinks(
 ) -> list[Any]:
     """Deliver `first` (a click that makes the bot think on 5x5), wait until the engine is
     computing, call each of `then` (snapshots, clicks to deliver, opening the gate), then let
-    everything finish. Each item of `then` is a function of no arguments; its result is kept.
+    everything finish. Each item of `then` is a function of no arguments; its result is kept
+    (awaited first where it is a coroutine).
     """
     env._begin_operation("while_the_bot_thinks")
     try:
         results = [_emit_click(*first)]
         await asyncio.wait_for(big_started.wait(), timeout=60)
-        results += [step() for step in then]
+        for step in then:
+            result = step()
+            results.append(await result if asyncio.iscoroutine(result) else result)
         await env._settle_internal(timeout=None, dispatch="INTERACTION_CREATE")
         return results
     finally:
@@ -324,12 +328,24 @@ async def test_resigning_while_the_bot_thinks_ends_the_game_and_drops_its_move(
             gate.touch()  # the resignation is saved: the held search may end
 
     monkeypatch.setattr(store, "save_game", save_then_open)
-    steps = [lambda: _emit_click(alice, message, f"ttt:{game_id}:resign")]
-    events, (_, resigned) = await during_the_search(
-        simcord_env, gate, alice, message, game_id, steps
+
+    async def resign_in_two_clicks() -> tuple[Any, Any]:
+        """Resign, then (once the board asks) Confirm resign, both during the search."""
+        asked = _emit_click(alice, message, f"ttt:{game_id}:resign")
+        for _ in range(10_000):
+            confirm = [b["custom_id"] for row in rows(simcord_env, message) for b in row
+                       if b.get("label") == "Confirm resign"]  # fmt: skip
+            if confirm:
+                return asked, _emit_click(alice, message, confirm[0])
+            await asyncio.sleep(0)
+        raise AssertionError("the board never asked to confirm")
+
+    events, (_, (asked, resigned)) = await during_the_search(
+        simcord_env, gate, alice, message, game_id, [resign_in_two_clicks]
     )
 
     assert events == [("start", 5), ("end", 5)]
+    assert asked.acknowledged and not asked.ephemeral
     assert resigned.acknowledged and not resigned.ephemeral
     resignation = f"🏳️ {alice.mention} resigned. ⭕ <@{bot_id}> wins."
     assert resignation in text(simcord_env, message)

@@ -14,6 +14,7 @@ from tests.bot.game_support import (
     controls,
     guild_with,
     people_game,
+    resign,
     text,
 )
 
@@ -61,12 +62,13 @@ async def test_against_the_bot_only_the_human_has_a_clock(simcord_env: Env):
     )
 
 
-async def test_resign_ends_the_game_at_once(simcord_env: Env):
-    """Bob resigns on Alice's turn: Alice wins, the board is frozen."""
+async def test_resign_and_its_confirmation_end_the_game(simcord_env: Env):
+    """Bob resigns on Alice's turn (Resign, then Confirm resign): Alice wins, the board is
+    frozen."""
     _, alice, bob, _, message = await people_game(simcord_env)
     await alice.click(message, custom_id="ttt:1:0")
 
-    result = await bob.click(message, label="Resign")
+    result = await resign(bob, message)
 
     assert not result.ephemeral
     assert f"🏳️ {bob.mention} resigned. ❌ {alice.mention} wins." in text(simcord_env, message)
@@ -89,7 +91,7 @@ async def test_rematch_against_the_bot_swaps_the_first_move_and_keeps_the_level(
     _, channel, (alice,) = guild_with(simcord_env, "alice")
     await alice.slash(channel, "tictactoe", difficulty="easy")
     first = board_message(channel)
-    await alice.click(first, label="Resign")
+    await resign(alice, first)
 
     result = await alice.click(first, label="Rematch")
 
@@ -108,7 +110,7 @@ async def test_rematch_keeps_the_board_size_and_line_length(simcord_env: Env):
     _, channel, (alice,) = guild_with(simcord_env, "alice")
     await alice.slash(channel, "tictactoe", size=4, win_length=3, difficulty="hard")
     first = board_message(channel)
-    await alice.click(first, label="Resign")
+    await resign(alice, first)
 
     await alice.click(first, label="Rematch")
 
@@ -122,7 +124,7 @@ async def test_rematch_keeps_the_board_size_and_line_length(simcord_env: Env):
 async def test_rematch_against_a_person_is_a_new_challenge_with_sides_swapped(simcord_env: Env):
     """Bob asks for a rematch: Alice is challenged, Bob plays ❌; Alice accepts and plays ⭕."""
     channel, alice, bob, carol, message = await people_game(simcord_env)
-    await alice.click(message, label="Resign")
+    await resign(alice, message)
 
     stranger = await carol.click(message, label="Rematch")
     result = await bob.click(message, label="Rematch")
@@ -140,7 +142,7 @@ async def test_rematch_against_a_person_is_a_new_challenge_with_sides_swapped(si
 async def test_a_second_rematch_points_to_the_first(simcord_env: Env):
     """Both ask for a rematch: one new game, and a link to it for the other."""
     channel, alice, bob, _, message = await people_game(simcord_env)
-    await alice.click(message, label="Resign")
+    await resign(alice, message)
     await bob.click(message, label="Rematch")
 
     again = await alice.click(message, label="Rematch")
@@ -163,7 +165,7 @@ async def end_by_draw(env: Env, alice, bob, message) -> None:
 
 async def end_by_resign(env: Env, alice, bob, message) -> None:
     """Bob resigns on Alice's turn."""
-    await bob.click(message, label="Resign")
+    await resign(bob, message)
 
 
 async def end_by_timeout(env: Env, alice, bob, message) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from simcord import Env
 
-from tests.bot.game_support import board_message, cells, controls, text
+from tests.bot.game_support import board_message, cells, controls, resign, text
 
 
 async def test_a_direct_message_game_shows_the_board_and_the_bot_replies(simcord_env: Env):
@@ -54,7 +54,7 @@ async def test_resign_and_rematch_in_a_direct_message(simcord_env: Env):
     await alice.slash("tictactoe", difficulty="hard")
     first = board_message(alice.dm_channel)
 
-    await alice.click(first, label="Resign")
+    await resign(alice, first)
     result = await alice.click(first, label="Rematch")
 
     assert not result.ephemeral

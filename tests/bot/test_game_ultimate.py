@@ -12,7 +12,7 @@ from bot.games import kinds
 from bot.games.record import GameRecord, Status
 from engine.ultimate import UltimateBoard
 from engine.ultimate.geometry import board_cells
-from tests.bot.game_support import board_message, guild_with, rows, text
+from tests.bot.game_support import board_message, guild_with, resign, rows, text
 from tests.support.burst import click_together
 from tests.support.forge import forged_click
 
@@ -67,7 +67,8 @@ def cell_game(env: Env, message: Any) -> int:
 
 async def test_a_new_game_shows_nine_boards_and_asks_for_a_board(simcord_env: Env) -> None:
     """The grid with the small boards set apart and named cells; free to choose, the buttons
-    are the nine boards, then Hint and Resign; the bot's level is named (expert)."""
+    are the nine boards (the words say any may be chosen), then Hint and Resign; the bot's level
+    is named (expert)."""
     _, channel, (alice,) = guild_with(simcord_env, "alice")
     result = await alice.slash(channel, "tictactoe", variant="ultimate")
     assert result.acknowledged and not result.ephemeral
@@ -77,6 +78,7 @@ async def test_a_new_game_shows_nine_boards_and_asks_for_a_board(simcord_env: En
     lines = shown.split("\n")
     assert any(line.startswith("1️⃣⬜⬜⬜ ⬜⬜⬜ ⬜⬜⬜") for line in lines)
     assert f"{alice.mention}, your move (❌)" in shown
+    assert "First move: choose any of the nine boards, then a cell in it." in shown
     assert ids(simcord_env, message)[:9] == [f"pick{b}@0" for b in range(9)]
     assert labels(simcord_env, message)[:9][4] == "D4–F6"
     assert labels(simcord_env, message)[9:] == ["Hint", "Resign"]
@@ -129,6 +131,7 @@ async def test_a_move_and_the_bots_reply_set_the_board_to_play(simcord_env: Env)
     assert cells_now == [str(c) for c in board_cells(target)]
     assert all(i.endswith("@2") for i in ids(simcord_env, message)[:9])
     assert "Last move: ⭕" in text(simcord_env, message) and "🟨" in text(simcord_env, message)
+    assert "First move" not in text(simcord_env, message)
 
 
 async def test_clicks_on_a_position_the_game_left_or_outside_the_board_play_nothing(
@@ -189,6 +192,9 @@ async def test_a_game_against_the_bot_plays_to_the_end_with_review_and_its_own_s
     assert [b.get("label") for b in buttons(simcord_env, message)] == ["Rematch", "Review"]
     review = await alice.click(message, label="Review")
     assert review.ephemeral and review.response.content.startswith("**Review of game 1**")
+    assert "balance" not in review.response.content  # how X stood, in words
+    if "the engine preferred" in review.response.content:
+        assert "For ❌: " in review.response.content
     bot = simcord_env.bot
     assert isinstance(bot, TicTacToeBot)
     ultimate = await bot.store.player_stats(guild.id, alice.id, "ultimate")
@@ -218,6 +224,7 @@ async def test_a_hint_names_a_legal_cell(simcord_env: Env) -> None:
         for c in UltimateBoard.from_moves(game.moves).legal_moves()
     }
     assert words.startswith("💡 Play ") and words.split()[2].rstrip(":") in legal
+    assert "balance" not in words and ("the engine's estimate" in words or "force" in words)
 
 
 async def test_two_friends_play_ultimate_and_an_outsider_is_refused(simcord_env: Env) -> None:
@@ -235,7 +242,7 @@ async def test_two_friends_play_ultimate_and_an_outsider_is_refused(simcord_env:
     assert outsider.ephemeral
     assert (await move(simcord_env, bob, message)).acknowledged
     assert len((await stored(simcord_env)).moves) == 2
-    await alice.click(message, label="Resign")
+    await resign(alice, message)
     board = await bob.slash(channel, "tictactoe-leaderboard", variant="ultimate")
     assert "**Ultimate tic-tac-toe leaderboard" in board.response.content
     assert board.response.content.index(bob.mention) < board.response.content.index(alice.mention)

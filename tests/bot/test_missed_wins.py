@@ -18,7 +18,7 @@ from bot.storage.base import Store
 from engine import Board
 from engine.puzzles import Puzzle, missed_wins, prove, puzzles
 from engine.puzzles.proof import wins_within
-from tests.bot.game_support import board_message, guild_with, text
+from tests.bot.game_support import board_message, guild_with, resign, text
 
 
 def _a_miss() -> tuple[Puzzle, list[int]]:
@@ -53,7 +53,7 @@ async def _play_then_resign(env: Env, moves: list[int]) -> tuple[Any, Any]:
     for i, cell in enumerate(moves):
         result = await players[i % 2].click(message, custom_id=f"ttt:1:{cell}")
         assert result.acknowledged and not result.ephemeral
-    await players[len(moves) % 2].click(message, label="Resign")
+    await resign(players[len(moves) % 2], message)
     return guild, channel
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from engine import cell_name
 from engine.puzzles import Attempt, Puzzle, by_id, hint, play
 from tests.bot.user_install_support import NEEDS_PROCESSES, no_channel_route, people, started
 from tests.support.local_game import Table, buttons, texts
@@ -63,6 +64,12 @@ async def test_a_puzzle_in_a_server_without_the_bot_and_the_daily_in_a_group_dm(
         board = started_here.message_id
         assert board is not None and not started_here.timing.ephemeral
         puzzle = shown_puzzle(table, board)
+        solution = next(
+            b
+            for b in buttons(table.message(board)["components"])
+            if f":{puzzle.solution}@" in b["custom_id"]
+        )
+        assert solution["label"] == cell_name(puzzle.solution, puzzle.board.size)  # named
         refused = await press(table, erin, channel, board, puzzle.solution)
         assert refused.timing.ephemeral and "start your own" in table.private(refused)
         assert (await solve(table, alice, channel, board, Attempt(puzzle))).state == "solved"

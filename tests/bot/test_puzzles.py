@@ -11,7 +11,7 @@ from simcord import Env
 from bot.games.puzzles import setup_moves
 from engine import cell_name
 from engine.puzzles import Attempt, by_id, hint, play
-from tests.bot.game_support import board_message, cells, controls, guild_with, text
+from tests.bot.game_support import board_message, cells, controls, guild_with, rows, text
 
 
 def puzzle_of(env: Env, message: Any) -> Any:
@@ -47,8 +47,9 @@ async def solve(env: Env, player: Any, message: Any) -> Attempt:
 
 
 async def test_a_puzzle_is_solved_by_clicking_and_the_defence_answers(simcord_env: Env) -> None:
-    """The board shows the puzzle's position; each right move is answered by the defence on the
-    same message; the solve says so and moves the player's rating up."""
+    """The board shows the puzzle's position, each empty cell's button named (C4); each right
+    move is answered by the defence on the same message; the solve says so and moves the
+    player's rating up."""
     _, channel, (alice,) = guild_with(simcord_env, "alice")
     result = await alice.slash(channel, "tictactoe-puzzle")
     assert result.acknowledged and not result.ephemeral
@@ -59,6 +60,9 @@ async def test_a_puzzle_is_solved_by_clicking_and_the_defence_answers(simcord_en
     assert f"{alice.mention} plays" in shown and f"wins in {puzzle.moves} moves" in shown
     marks = [c.mark for c in cells(simcord_env, message, size)]
     assert marks == [None if m == "." else m for m in puzzle.board.to_string().replace("/", "")]
+    buttons = [b for row in rows(simcord_env, message)[:size] for b in row]
+    named = {b["label"]: cell for cell, b in enumerate(buttons) if "label" in b}
+    assert named == {cell_name(c, size): c for c, m in enumerate(marks) if m is None}
     assert list(controls(simcord_env, message, size)) == ["Hint"]
     first = puzzle.solution
     await click_cell(simcord_env, alice, message, size, first)
@@ -99,9 +103,10 @@ async def test_a_wrong_first_move_ends_the_attempt_and_says_why(simcord_env: Env
     await click_cell(simcord_env, alice, message, size, wrong)
     failed = play(Attempt(puzzle), wrong)
     shown = text(simcord_env, message)
-    said = {"slower": "still wins, but not this fast", "draw": "slips away to a draw",
-            "loses": "turns the game around"}[failed.state]  # fmt: skip
+    said = {"slower": "still wins, but not this fast", "draw": "lets the win slip",
+            "loses": "loses: "}[failed.state]  # fmt: skip
     assert said in shown and f"The winning move was **{cell_name(puzzle.solution, size)}**" in shown
+    assert "turns the game around" not in shown
     if failed.refutation is not None:
         assert f"**{cell_name(failed.refutation, size)}**" in shown
         assert cells(simcord_env, message, size)[failed.refutation].mark is not None
@@ -354,5 +359,9 @@ async def test_the_engines_answers_are_kept_for_a_position_asked_again() -> None
         hinted = [await answers.hint(again) for _ in range(2)]
         assert hinted == [hint(again)] * 2
         assert len(answers._kept) == 2  # one move, one hint
+        wrong = next(c for c in puzzle.board.legal_moves() if c != puzzle.solution)
+        failed = [await answers.play(Attempt(puzzle), wrong) for _ in range(2)]
+        assert failed == [play(Attempt(puzzle), wrong)] * 2  # the refutation and better kept
+        assert failed[1].better == puzzle.solution and len(answers._kept) == 3
     finally:
         runner.close()

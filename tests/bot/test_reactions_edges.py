@@ -15,7 +15,7 @@ from bot.client import TicTacToeBot
 from bot.games import look as looks
 from bot.games import rules
 from engine import parse_cell
-from tests.bot.game_support import board_message, text
+from tests.bot.game_support import board_message, resign, text
 from tests.bot.test_faults_discord import CHANNEL_EDIT, deny, set_bot_overwrite, shows_store
 from tests.bot.test_marks import cell_emojis
 from tests.bot.test_reactions import (
@@ -103,7 +103,7 @@ async def test_a_rematch_without_add_reactions_does_not_start(simcord_env: Env) 
     _, channel, _, (alice, _) = await reaction_server(simcord_env)
     await alice.slash(channel, "tictactoe", difficulty="easy")
     board = board_message(channel)
-    await alice.click(board, label="Resign")
+    await resign(alice, board)
     assert (await game_of(simcord_env, board)).ending is not None
     set_bot_overwrite(simcord_env, channel, deny("add_reactions"))
 
@@ -122,7 +122,7 @@ async def test_the_starter_is_told_that_reactions_cannot_be_removed(
     _, channel, _, (alice, _) = await reaction_server(simcord_env, mode)
     kept = await alice.slash(channel, "tictactoe", difficulty="easy")
     assert not kept.followups
-    await alice.click(board_message(channel), label="Resign")
+    await resign(alice, board_message(channel))
 
     set_bot_overwrite(simcord_env, channel, deny("manage_messages"))
     told = await alice.slash(channel, "tictactoe", difficulty="easy")

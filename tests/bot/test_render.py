@@ -88,11 +88,20 @@ def test_3x3_cells_carry_their_names_and_empty_ones_the_empty_mark():
 
 
 @pytest.mark.parametrize("size", [4, 5])
-def test_bigger_boards_show_the_empty_mark_on_empty_cells_and_no_label(size: int):
-    """4x4 and 5x5 (named by the grid's letters and numbers): an emoji on every cell, no label."""
-    cells = [b for row in action_rows(game([0], size=size))[:size] for b in row]
-    assert [b["emoji"]["name"] for b in cells] == ["❌"] + ["⬜"] * (size * size - 1)
-    assert all("label" not in b for b in cells)
+def test_bigger_boards_name_each_empty_cell_and_show_each_taken_cells_mark(size: int):
+    """4x4 and 5x5: an empty cell's button is its name alone (A1 ... E5, as the grid's letters
+    and numbers give it), a taken cell's its mark alone: one thing per button, as narrow as
+    the other, so up to five a row keep their columns."""
+    moves = [0, size + 1]  # A1 and B2
+    cells = [b for row in action_rows(game(moves, size=size))[:size] for b in row]
+    for cell, button in enumerate(cells):
+        if cell in moves:
+            assert "label" not in button and button["emoji"]["name"] == "❌⭕"[moves.index(cell)]
+        else:
+            assert "emoji" not in button and button["label"] == engine.cell_name(cell, size)
+    labels = [b["label"] for b in cells if "label" in b]
+    assert {len(label) for label in labels} == {2}  # a letter and a digit, no wider
+    assert labels[0] == "B1" and labels[-1] == f"{'ABCDE'[size - 1]}{size}"
 
 
 def test_a_win_disables_every_cell_highlights_the_line_and_says_who_won():

@@ -21,7 +21,7 @@ from bot.cogs.games.watch import RETRY
 from bot.config import Settings
 from bot.storage.base import StorageError
 from bot.storage.sqlite import SQLiteStore
-from tests.bot.game_support import board_message, cells, free, guild_with, people_game, text
+from tests.bot.game_support import board_message, cells, free, guild_with, people_game, resign, text
 from tests.bot.test_startup import SETTINGS
 from tests.bot.test_store import game
 from tests.support.discord_http import Answer, discord_answering
@@ -215,7 +215,7 @@ async def test_a_rematch_on_a_locked_database_is_refused_and_can_be_asked_again(
     _, channel, (alice,) = guild_with(simcord_env, "alice")
     await alice.slash(channel, "tictactoe")
     message = board_message(channel)
-    await alice.click(message, label="Resign")
+    await resign(alice, message)
     errors = spy_on_errors(simcord_env.bot.store, "next_game_id")
 
     with caplog.at_level(logging.WARNING), locked(settings.database_path):

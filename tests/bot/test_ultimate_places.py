@@ -24,7 +24,7 @@ from tests.bot.user_install_support import (
     started,
 )
 from tests.bot.user_install_support import stored as stored_locally
-from tests.support.local_game import Table, buttons
+from tests.support.local_game import Table, buttons, texts
 from tests.support.localdiscord import FakeDiscord
 
 KEYCAPS = [f"{digit}\ufe0f\u20e3" for digit in "123456789"]
@@ -53,7 +53,8 @@ async def local_move(table: Table, user: Any, channel: Any, board: int) -> Any:
 async def test_ultimate_in_a_server_without_the_bot(
     local_discord: FakeDiscord, tmp_path: Path
 ) -> None:
-    """Against the bot where it has no channel: every move and reply through interactions."""
+    """Against the bot where it has no channel: every move and reply through interactions, and
+    resigning in two clicks (each answered on the board)."""
     server = local_discord.create_guild("elsewhere", with_bot=False)
     channel = server.create_text_channel("games")
     (alice,) = (server.add_member(u) for u in people(local_discord, "alice"))
@@ -61,6 +62,7 @@ async def test_ultimate_in_a_server_without_the_bot(
     try:
         board = (await table.command(alice, channel, variant="ultimate", difficulty="easy"))
         assert board.message_id is not None
+        assert "choose any of the nine boards" in texts(table.message(board.message_id))
         game_id = table.game_id(board.message_id)
         for _ in range(4):
             clicked = await local_move(table, alice, channel, board.message_id)
@@ -68,6 +70,9 @@ async def test_ultimate_in_a_server_without_the_bot(
         game = await stored_locally(bot, game_id)
         assert game is not None and game.kind == "ultimate" and game.interactions_only
         assert len(game.moves) >= 7  # four of Alice's moves and the bot's replies
+        asked, resigned = await table.resign(alice, channel, board.message_id)
+        assert asked.timing.ack_type == 7 and resigned.timing.ack_type == 7
+        assert "resigned" in texts(table.message(board.message_id))
     finally:
         await bot.stop()
     assert no_channel_route(local_discord)
@@ -85,6 +90,7 @@ async def test_ultimate_between_friends_in_a_group_dm(
         assert challenge.message_id is not None
         board = challenge.message_id
         await table.click(bob, group, board, "accept")
+        assert "choose any of the nine boards" in texts(table.message(board))
         for player in (alice, bob, alice):
             assert not (await local_move(table, player, group, board)).timing.ephemeral
         game = await stored_locally(bot, table.game_id(board))
@@ -102,6 +108,7 @@ async def test_ultimate_by_reactions_a_board_then_a_cell(simcord_env: Env) -> No
     board = board_message(channel)
     assert bot_keys(simcord_env, board) == KEYCAPS
     assert "react with a board's number" in text(simcord_env, board)
+    assert "choose any of the nine boards" in text(simcord_env, board)
     await alice.react(board, KEYCAPS[4])  # the centre board
     assert "react with a cell's number in the board D4–F6" in text(simcord_env, board)
     await alice.react(board, KEYCAPS[4])  # its centre cell: E5

@@ -81,7 +81,8 @@ async def test_a_group_dm_game_with_every_control_and_refusal(
 ) -> None:
     """In a group DM: an outsider's click is refused privately, a challenge is declined and
     one withdrawn, someone outside the group cannot be challenged; against the bot: hint,
-    resign, review and rematch, all through interactions."""
+    resign (asked on the board, put back after its seconds, then confirmed), review and
+    rematch, all through interactions."""
     alice, bob, carol, dave = people(local_discord, "alice", "bob", "carol", "dave")
     group = local_discord.create_group_dm(alice, bob, carol)
     bot, table = await started(local_discord, tmp_path)
@@ -109,8 +110,17 @@ async def test_a_group_dm_game_with_every_control_and_refusal(
         assert hint.timing.ephemeral and table.private(hint)
         moved = await table.click(alice, group, game, 4)
         assert moved.timing.ack_type == 7 and table.marks(game) == 2  # with the bot's reply
-        assert (await table.click(alice, group, game, "resign")).timing.ack_type == 7
-        assert "resign" in texts(table.message(game)).lower()
+        # Resign asks on the board (through the click's response: no channel here), and the
+        # same interaction puts Resign back once the few seconds are up.
+        asked = await table.click(alice, group, game, "resign")
+        assert asked.timing.ack_type == 7 and not asked.timing.ephemeral
+        assert "Confirm resign" in texts(table.message(game))
+        assert "resign" not in table.controls(game)
+        await until(lambda: "resign" in table.controls(game), "Resign back on the board")
+        assert "Confirm resign" not in texts(table.message(game))
+        asked, resigned = await table.resign(alice, group, game)
+        assert asked.timing.ack_type == 7 and resigned.timing.ack_type == 7
+        assert "resigned" in texts(table.message(game))
         review = await table.click(bob, group, game, "review")
         assert review.timing.ephemeral and table.private(review)
         rematch = await table.click(alice, group, game, "rematch")

@@ -96,7 +96,8 @@ def test_a_clean_solve_counts() -> None:
 
 def test_a_wrong_first_move_ends_with_the_reason_and_the_refutation() -> None:
     """A move other than the solution fails: a slower win, a draw, or a loss, as the values
-    say, with the defender's best answer; further moves are refused."""
+    say, with the defender's best answer and the solution as the move that would have won;
+    further moves are refused."""
     reasons = set()
     for puzzle in puzzles()[::60]:
         values = engine.analyse(puzzle.board)
@@ -105,6 +106,7 @@ def test_a_wrong_first_move_ends_with_the_reason_and_the_refutation() -> None:
         v = values[cell]
         assert failed.state == ("slower" if v > 0 else "draw" if v == 0 else "loses")
         assert failed.refutation in failed.board.legal_moves()
+        assert failed.better == puzzle.solution  # what would have won
         reasons.add(failed.state)
         with pytest.raises(IllegalMoveError):
             play(failed, failed.refutation)  # type: ignore[arg-type]
@@ -169,3 +171,21 @@ def test_a_malformed_line_names_its_number() -> None:
         parse(f"{good}\n{good}\n")
     with pytest.raises(PuzzleError, match="line 1"):
         parse("p 5 4 XX 2 1 1000\n")
+
+
+def test_a_wrong_later_move_names_a_move_that_still_won_in_time() -> None:
+    """After a right first move and the defence, a move that does not win in time fails, and
+    `better` is a move that did: played instead, the attempt goes on or is solved."""
+    found = 0
+    for puzzle in [p for p in puzzles() if p.moves >= 2][::40]:
+        right = play(Attempt(puzzle), puzzle.solution)
+        board = right.board
+        values = engine.analyse(board)
+        cell = min(values, key=lambda c: values[c])
+        failed = play(right, cell)
+        if failed.state in ("playing", "solved"):
+            continue
+        found += 1
+        assert failed.better is not None and failed.better != cell
+        assert play(right, failed.better).state in ("playing", "solved")
+    assert found

@@ -106,7 +106,8 @@ def test_the_how_to_of_options_the_names_of_the_cells_and_keys_that_go(
         lefts = {round(boxes[row * 3 + column]["x"]) for row in range(3)}  # type: ignore[index]
         widths = {round(boxes[row * 3 + column]["width"]) for row in range(3)}  # type: ignore[index]
         assert len(lefts) == 1 and len(widths) == 1, (column, lefts, widths)
-    button(board, "Resign").click()
+    button(board, "Resign").click()  # the board asks first
+    button(board, "Confirm resign").click()
     expect(board).to_contain_text("resigned", timeout=WAIT)
 
     run_command(page, "tictactoe-settings set", input="reactions")

@@ -146,6 +146,15 @@ class Table:
         iid = await self.discord.click(str(what), user, channel, message_id, custom_id)
         return await self.answered(iid)
 
+    async def resign(
+        self, user: User, channel: Channel, message_id: int
+    ) -> tuple[Interaction, Interaction]:
+        """Resign in the board's two clicks: Resign (the board asks), then its Confirm resign;
+        both clicks, once answered."""
+        asked = await self.click(user, channel, message_id, "resign")
+        confirm = next(c for c in self.controls(message_id) if c.startswith("confirm"))
+        return asked, await self.click(user, channel, message_id, confirm)
+
     async def answered(self, iid: int) -> Interaction:
         interaction = self.discord.interactions[iid]
         await until(lambda: interaction.answered, f"an answer to interaction {iid}")

@@ -17,6 +17,7 @@ from discord.ext import commands
 from bot.cogs.games.advice import Advice
 from bot.cogs.games.flow import GameFlow, Shown
 from bot.cogs.games.opening import open_game
+from bot.cogs.games.resigning import Resigns, asks
 from bot.cogs.games.texts import NOT_SAVED, UNSHOWN
 from bot.discord_ui import access, board, grid, puzzle_board, readback, replies
 from bot.games import asking, kinds, rules
@@ -47,6 +48,7 @@ class ClickCog(commands.Cog):
         self.games = games
         self.flow = flow
         self.advice = advice
+        self.resigns = Resigns(flow)  # Resign asks for a second click
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: Interaction) -> None:
@@ -94,7 +96,7 @@ class ClickCog(commands.Cog):
             if what == board.BACK or what.startswith(board.PICK):
                 await self._pick(interaction, game, what, ply)
                 return
-            changes = what.isdigit() or what in CHANGES
+            changes = what.isdigit() or what in CHANGES or what.startswith(board.CONFIRM)
             if changes and self.games.is_unsaved(game_id):
                 # A change of the bot's own (its move) waits for the database: nothing can be
                 # saved before it, and it is shown as soon as it is.
@@ -121,6 +123,8 @@ class ClickCog(commands.Cog):
                     else:
                         await replies.tell(interaction, _since_shown(interaction, game, ply))
                         await self.flow.publish(game, interaction)
+                elif not what.isdigit() and game and asks(game, user_id, what, self.games.now()):
+                    await self.resigns.ask(interaction, game, user_id)  # Resign: confirm first
                 else:
                     # On 3x3 the bot's reply is a lookup: both moves go in this one response.
                     shown = await self.flow.change(interaction, await self.flow.with_reply(result))
@@ -274,7 +278,7 @@ def _control(game: GameRecord | None, user_id: int, what: str) -> GameRecord | R
     """The change a control button asks for, or why the clicker may not make it."""
     if what == board.ACCEPT:
         return rules.accept(game, user_id)
-    if what == board.RESIGN:
+    if what == board.RESIGN or what.startswith(board.CONFIRM):
         return rules.resign(game, user_id)
     return rules.decline(game, user_id, withdraw=what == board.WITHDRAW)
 

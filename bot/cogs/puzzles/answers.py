@@ -18,7 +18,8 @@ KEPT = 4096  # answers kept
 HINT = -1  # the key's cell for a hint
 
 Key = tuple[Puzzle, tuple[int, ...], int]
-Answer = tuple[tuple[int, ...], str, int | None] | int  # a move's outcome, or a hint's cell
+# A move's outcome (moves, state, refutation, a move that would have won), or a hint's cell.
+Answer = tuple[tuple[int, ...], str, int | None, int | None] | int
 
 
 class Answers:
@@ -38,10 +39,16 @@ class Answers:
         key = (attempt.puzzle, attempt.moves, cell)
         known = self._kept.get(key)
         if isinstance(known, tuple):
-            moves, state, refutation = known
-            return replace(attempt, moves=moves, state=state, refutation=refutation)  # type: ignore[arg-type]
+            moves, state, refutation, better = known
+            return replace(
+                attempt,
+                moves=moves,
+                state=state,  # type: ignore[arg-type]
+                refutation=refutation,
+                better=better,
+            )
         after = await self.engine.call(True, play, attempt, cell)
-        self._keep(key, (after.moves, after.state, after.refutation))
+        self._keep(key, (after.moves, after.state, after.refutation, after.better))
         return after
 
     async def hint(self, attempt: Attempt) -> tuple[Attempt, int]:

@@ -225,7 +225,7 @@ class Puzzles:
             if settled is not None:
                 rating = (settled.before.rating.rating, settled.after.rating.rating)
                 streak = None if after.day is None else settled.after.streak
-                extras = Extras(rating=rating, streak=streak)
+                extras = Extras(rating=rating, streak=streak, better=result.better)
                 if self._ratings is not None:
                     self._ratings[after.puzzle.id] = settled.puzzle.rating
         if not saved:  # the stored attempt moved on meanwhile (another process): show it

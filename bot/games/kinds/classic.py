@@ -21,7 +21,10 @@ from bot.i18n import N_, Text
 
 COLUMN_LABELS = looks.LETTERS
 ROW_LABELS = looks.KEYCAPS
-NAMES_3X3 = tuple(engine.cell_name(cell, 3) for cell in range(9))  # A1, B1, ... C3
+# Each cell's name by board size: A1, B1, ... C3 on 3x3, up to E5 on 5x5.
+NAMES = {
+    size: tuple(engine.cell_name(c, size) for c in range(size * size)) for size in engine.SIZES
+}
 
 
 class Classic(Kind):
@@ -76,13 +79,16 @@ class Classic(Kind):
         return "\n".join(rows)
 
     def cell_rows(self, game: GameRecord, picked: int | None = None) -> list[dict[str, Any]]:
-        # Each button is one dict literal: a click draws up to 25 of them. Every cell shows an
-        # emoji (an empty one its empty mark), so empty and marked buttons are as wide and the
-        # columns line up; on 3x3 each also carries its name, as win lines and hints say it.
+        # Each button is one dict literal: a click draws up to 25 of them. Every cell is named
+        # as win lines, hints and puzzles name it. On 3x3 each cell shows an emoji (an empty one
+        # its empty mark) and its name. On 4x4 and 5x5 (up to five buttons a row, which must fit
+        # a phone's width) a button carries one thing: an empty cell its name ("C4", two
+        # characters), a taken cell its mark. Both fit within the least width Discord gives a
+        # button, so every button of a row is as wide and the columns line up.
         cells, line, n, look = marks(game.moves, game.size**2), self.winning_line(game), \
             game.size, game.look  # fmt: skip
-        over, prefix = not _active(game), f"ttt:{game.id}:"
-        empty = looks.component_emoji(look.empty)
+        over, prefix, names = not _active(game), f"ttt:{game.id}:", NAMES[game.size]
+        empty = looks.component_emoji(look.empty) if n == 3 else None
         rows = []
         for r in range(n):
             row: list[dict[str, Any]] = []
@@ -93,10 +99,13 @@ class Classic(Kind):
                     "style": SUCCESS if cell in line else SECONDARY,
                     "disabled": over or mark is not None,
                     "custom_id": f"{prefix}{cell}",
-                    "emoji": empty if mark is None else looks.component_emoji(look.mark(mark)),
                 }
-                if n == 3:
-                    button["label"] = NAMES_3X3[cell]
+                if mark is not None:
+                    button["emoji"] = looks.component_emoji(look.mark(mark))
+                elif empty is not None:
+                    button["emoji"] = empty
+                if n == 3 or mark is None:
+                    button["label"] = names[cell]
                 row.append(button)
             rows.append({"type": ACTION_ROW, "components": row})
         return rows

@@ -4,7 +4,8 @@ The grid is the 9x9 board with the small boards set apart (a space between colum
 an empty line between rows of them), column letters A to I and row numbers 1 to 9 around it, so
 every cell has the name hints and reviews use (E5); a won small board shows its winner's mark in
 all nine cells, and the empty cells of the small board to play stand out (🟨). Under the grid:
-the last move, and where the next one goes.
+the last move, and where the next one goes (before the first move: that any board may be
+chosen).
 
 Buttons: when the small board to play is set, its nine cells (taken ones disabled); when the
 player may choose, the open small boards first, then the chosen board's cells with a way back.
@@ -142,8 +143,10 @@ class Ultimate(Kind):
         return "\n".join(lines)
 
     def caption(self, game: GameRecord) -> Text | None:
-        if game.status is not Status.ACTIVE or not game.moves:
+        if game.status is not Status.ACTIVE:
             return None
+        if not game.moves:  # the buttons are the nine boards: say that any may be chosen
+            return N_("First move: choose any of the nine boards, then a cell in it.")
         ply = len(game.moves) - 1
         mark = game.look.x if ply % 2 == 0 else game.look.o
         target = self.position(game).board_to_play()

@@ -2,9 +2,12 @@
 (``engine.ultimate.analyse``). Pure and synchronous: the bot runs them in its engine workers.
 
 Ultimate is not solved: the engine's value of a position is its search's estimate, exact only
-where it sees the end of the game. The review shows it as a balance for X from -100 to +100
-(``balance``: +100 a win X can force, -100 one O can force) before and after the moves that
-moved it most against their player.
+where it sees the end of the game. A player reads it in words (``standing``: a forced win,
+winning, better, even, worse, losing, a forced loss), taken from a balance from -100 to +100
+(``balance``: +100 a win the player can force, -100 one the opponent can force). A hint says
+where the player to move stands after its move; the review how X stood before and after the
+moves that cost their player most, with the balance's numbers only where the words stay the
+same.
 """
 
 from __future__ import annotations
@@ -32,6 +35,40 @@ def balance(value: int) -> int:
     return round(100 * math.tanh(value / 1500))
 
 
+# Where a balance stops being even, a little better, and winning (the same below zero): a slip
+# the review names (`SLIP`) moves an even balance by about 10.
+BETTER, WINNING = 10, 40
+WON, LOST = "won", "lost"
+# How a player stands, in words: as a hint says it, and as a review's "before → after" does.
+HINTS = {
+    "winning": N_("Play {cell}: you are winning (the engine's estimate; no win is forced yet)."),
+    "better": N_("Play {cell}: you are a little better (the engine's estimate)."),
+    "even": N_("Play {cell}: the game is even (the engine's estimate)."),
+    "worse": N_("Play {cell}: you are a little worse (the engine's estimate)."),
+    "losing": N_("Play {cell}: you are losing (the engine's estimate; no loss is forced yet)."),
+}
+WORDS = {
+    WON: N_("a forced win"),
+    "winning": N_("winning"),
+    "better": N_("a little better"),
+    "even": N_("even"),
+    "worse": N_("a little worse"),
+    "losing": N_("losing"),
+    LOST: N_("a forced loss"),
+}
+
+
+def standing(balance: int) -> str:
+    """Where a player stands, from their balance (-100 to +100): a key of `WORDS`."""
+    if abs(balance) >= 100:
+        return WON if balance > 0 else LOST
+    if abs(balance) >= WINNING:
+        return "winning" if balance > 0 else "losing"
+    if abs(balance) >= BETTER:
+        return "better" if balance > 0 else "worse"
+    return "even"
+
+
 def _signed(n: int) -> str:
     return f"+{n}" if n > 0 else str(n).replace("-", "−")
 
@@ -51,8 +88,7 @@ def hint(moves: Sequence[int], seconds: float, keyed: bool = False) -> Text:
     if found.value <= -CERTAIN:
         return N_("Play {cell}: every move loses against best play; it holds out longest.",
                   cell=name)  # fmt: skip
-    return N_("Play {cell} (balance for you: {balance}).", cell=name,
-              balance=_signed(balance(found.value)))  # fmt: skip
+    return N_(HINTS[standing(balance(found.value))].msgid, cell=name)
 
 
 def review(
@@ -62,7 +98,7 @@ def review(
     depth: int = REVIEW_DEPTH,
 ) -> list[Text]:
     """Lines naming the moves that cost their player most (at most `MISTAKES`, in game order),
-    each with the engine's choice and the balance before and after, then a summary line."""
+    each with the engine's choice and how X stood before and after, then a summary line."""
     names, marks = names or {}, marks or {}
     board = UltimateBoard.from_moves(())
     slips: list[tuple[int, int, int, int, int, int]] = []  # loss, number, cell, best, before, after
@@ -90,15 +126,14 @@ def review(
         side = "X" if number % 2 == 1 else "O"
         lines.append(
             N_(
-                "Move {number}: {who} played {cell}; the engine preferred {best} "
-                "(balance for {x}: {before} → {after}).",
+                "Move {number}: {who} played {cell}; the engine preferred {best}. "
+                "For {x}: {change}.",
                 number=number,
                 who=who(side, names, marks),
                 cell=cell_name(cell),
                 best=cell_name(best),
                 x=marks.get("X", "X"),
-                before=_signed(before_x),
-                after=_signed(after_x),
+                change=_change(before_x, after_x),
             )
         )
     if not lines:
@@ -113,3 +148,16 @@ def review(
             )
         )
     return lines
+
+
+def _change(before: int, after: int) -> Text:
+    """How X's standing changed, in words; the balances too where the words stay the same."""
+    was, now = standing(before), standing(after)
+    if was != now:
+        return N_("{before} → {after}", before=WORDS[was], after=WORDS[now])
+    return N_(
+        "{standing} ({before} → {after} on a scale from −100 to +100)",
+        standing=WORDS[was],
+        before=_signed(before),
+        after=_signed(after),
+    )
