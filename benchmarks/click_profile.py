@@ -9,7 +9,7 @@ Each round runs the plain floor, the durable floor and the project's bot (withou
 Prometheus metrics) without a profiler (their CPU per interaction, split by thread: the event
 loop's, the storage thread's, the engine's thread), then each but the durable floor again with
 the loop's thread under cProfile,
-whose shares (`_profile.PARTS`: the save, translations, drawing, rules and registry, click
+whose shares (`measure.profiling.PARTS`: the save, translations, drawing, rules and registry, click
 handling, metrics, logging, discord.py and the loop) split the loop thread's CPU of the run
 without it. Every figure is the median over the rounds, per interaction (a click, or the
 /tictactoe that opens a game: each gets one response).
@@ -26,8 +26,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks import _floor, _wire
-from benchmarks._profile import LOOP, PARTS
+from benchmarks.floors import compare as _floor
+from benchmarks.measure.profiling import LOOP, PARTS
+from benchmarks.wire import client as _wire
 
 KINDS = (("against the bot", True), ("between people", False))
 # (name, script, options); the project's bot takes its own (`_wire.bot_options`) too.
