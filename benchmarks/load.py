@@ -106,7 +106,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import simcord
 
 import engine
-from benchmarks.floors import compare as _floor
+from benchmarks.floors import compare as floor
 from benchmarks.measure import scenario
 from benchmarks.measure import simcord_kit as kit
 from benchmarks.measure.scenario import (
@@ -118,7 +118,7 @@ from benchmarks.measure.scenario import (
     play_mode,
     world_options,
 )
-from benchmarks.wire import client as _wire
+from benchmarks.wire import client as wire
 from benchmarks.wire.bot_process import settings_for
 from bot.client import TicTacToeBot, create_bot
 from bot.compute.runner import MOVE_BUDGET, EngineRunner
@@ -640,7 +640,7 @@ async def main(argv: list[str] | None = None) -> dict[str, Any]:
         return max(counts), size, args.pairs
 
     async def one(mode: str, n: int, size: int) -> None:
-        runner = _wire.wire_run if args.discord == "local" else load_run
+        runner = wire.wire_run if args.discord == "local" else load_run
         runs.append((await runner(mode, n, size, args)).report())
         r = runs[-1]
         print(
@@ -658,25 +658,25 @@ async def main(argv: list[str] | None = None) -> dict[str, Any]:
                     if mode in modes:
                         await one(mode, n, size)
             if "floor" in modes:
-                for pattern in _floor.PATTERNS:
+                for pattern in floor.PATTERNS:
                     floors.append(
-                        await _floor.compare(max(counts), size, args.pairs, args, pattern=pattern)
+                        await floor.compare(max(counts), size, args.pairs, args, pattern=pattern)
                     )
             if "gc" in modes:
                 gcs = [(f"gc {c}", ("--gc", c)) for c in candidates or ["700,10,10"]]
-                variants.append(await _floor.compare_variants(*shape(size), gcs, args))
+                variants.append(await floor.compare_variants(*shape(size), gcs, args))
             if "speed" in modes:
                 speed = [("speed packages", ()), ("without them", ("--without-speed",))]
-                variants.append(await _floor.compare_variants(*shape(size), speed, args))
+                variants.append(await floor.compare_variants(*shape(size), speed, args))
             if "pays" in modes:
                 pays = [("as built", ())]
                 pays += [(f"without {part}", ("--without", part)) for part in args.without]
-                for pattern in _floor.PATTERNS:
+                for pattern in floor.PATTERNS:
                     variants.append(
-                        await _floor.compare_variants(*shape(size), pays, args, pattern=pattern)
+                        await floor.compare_variants(*shape(size), pays, args, pattern=pattern)
                     )
             if "memory" in modes:
-                measure = _wire.wire_memory if args.discord == "local" else measure_memory
+                measure = wire.wire_memory if args.discord == "local" else measure_memory
                 memory.append(await measure(max(counts), size, args))
         if "engine" in modes:
             engines.append(await engine_lag(args, processes=True, replies=args.replies))
@@ -688,8 +688,8 @@ async def main(argv: list[str] | None = None) -> dict[str, Any]:
             remove(server)
     print_tables(runs, memory, engines)
     print_targets(runs, memory, engines)
-    _floor.print_table(floors)
-    _floor.print_variants_table(variants)
+    floor.print_table(floors)
+    floor.print_variants_table(variants)
     result = {
         "command": command,
         "runs": runs,

@@ -27,7 +27,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from benchmarks.wire import client as _wire
+from benchmarks.wire import client as wire
 
 FLOOR_SCRIPT = Path(__file__).with_name("game_bot.py")
 # The floors, each with its options: its board built with discord.ui, as plain data, and as
@@ -40,7 +40,7 @@ FLOORS: tuple[tuple[str, tuple[str, ...]], ...] = (
 PATTERNS = ("burst", "eager")  # the traffic patterns (modes of `measure.scenario.play_mode`)
 
 
-def figures(run: _wire.Run) -> dict[str, Any]:
+def figures(run: wire.Run) -> dict[str, Any]:
     """CPU ms per interaction and interactions a second of one run, and its GC pauses."""
     interactions = len(run.timings)
     per = 1e3 / interactions if interactions else float("nan")
@@ -65,7 +65,7 @@ def bots(args: argparse.Namespace) -> list[tuple[str, Path]]:
     checkout (its own `benchmarks/wire/bot_process.py`, or `benchmarks/_wire_bot.py` in a
     checkout older than benchmarks/'s sub-packages, which imports its own bot/ and engine/)."""
     before = getattr(args, "before", None)
-    found = [("bot", _wire.BOT_SCRIPT)]
+    found = [("bot", wire.BOT_SCRIPT)]
     if before:
         script = Path(before) / "benchmarks" / "wire" / "bot_process.py"
         if not script.exists():
@@ -85,10 +85,10 @@ async def compare(
     for pair in range(pairs):
         row: dict[str, Any] = {"pair": pair + 1, "ratios": {}}
         for name, script in contenders:
-            row[name] = figures(await _wire.wire_run(pattern, n, size, args, script=script))
+            row[name] = figures(await wire.wire_run(pattern, n, size, args, script=script))
         for floor, extra in FLOORS:
-            options = (*_wire.bot_options(args), *extra)  # the bot's collector settings too
-            run = await _wire.wire_run(pattern, n, size, args, script=FLOOR_SCRIPT, extra=options)
+            options = (*wire.bot_options(args), *extra)  # the bot's collector settings too
+            run = await wire.wire_run(pattern, n, size, args, script=FLOOR_SCRIPT, extra=options)
             row[floor] = figures(run)
         for name, _ in contenders:
             mine = row[name]["cpu_ms_per_interaction"]
@@ -178,7 +178,7 @@ async def compare_variants(
     ratios: dict[str, list[float]] = {name: [] for name, _ in variants}
     for round_ in range(rounds):
         for name, options in variants:
-            run = figures(await _wire.wire_run(pattern, n, size, args, extra=options))
+            run = figures(await wire.wire_run(pattern, n, size, args, extra=options))
             runs[name].append(run)
             first = runs[variants[0][0]][round_]["cpu_ms_per_interaction"]
             ratios[name].append(run["cpu_ms_per_interaction"] / first)

@@ -42,7 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from benchmarks.floors.games import MARKS, FloorGame, UltimateGame, ultimate_components
 from benchmarks.floors.store import DurableMoves
 from benchmarks.floors.ultimate_engine import FloorEngine
-from benchmarks.wire import bot_process as _wire_bot
+from benchmarks.wire import bot_process
 
 
 class Layout(discord.ui.LayoutView):
@@ -172,7 +172,7 @@ class FloorBot(discord.Client):
     async def on_ready(self) -> None:
         gc.collect()  # as the bot's own start does (`bot.client`), with the same thresholds
         gc.freeze()
-        gc.set_threshold(*_wire_bot.collector())
+        gc.set_threshold(*bot_process.collector())
 
     async def save(self, game: FloorGame) -> None:
         """One durable save of the game as it now is (with --durable)."""
@@ -256,4 +256,4 @@ class FloorBot(discord.Client):
 
 
 if __name__ == "__main__":
-    _wire_bot.main(FloorBot)
+    bot_process.main(FloorBot)

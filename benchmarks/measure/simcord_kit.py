@@ -23,7 +23,7 @@ from simcord.backend import serializers
 from simcord.enums import AppCommandType, ComponentType, InteractionType
 from simcord.http import router as _router
 
-from benchmarks.measure import instruments as _measure
+from benchmarks.measure import instruments
 from benchmarks.measure.instruments import (  # noqa: F401  (re-exported for the benchmark's modes)
     EPHEMERAL,
     Board,
@@ -47,7 +47,7 @@ from benchmarks.measure.instruments import (  # noqa: F401  (re-exported for the
 )
 
 
-class LagProbe(_measure.LagProbe):
+class LagProbe(instruments.LagProbe):
     """The loop-lag ticker on SimCord's saved real monotonic clock."""
 
     clock = staticmethod(real_monotonic)

@@ -62,8 +62,8 @@ from benchmarks.measure.profiling import Profile  # noqa: E402
 from bot import client  # noqa: E402
 from bot.client import create_bot  # noqa: E402
 from bot.config import Settings, Shards, default_engine_workers  # noqa: E402
+from tests.support.localdiscord import TOKEN  # noqa: E402  (the token the local Discord takes)
 
-TOKEN = "load.test.token"
 # What `--without` can take away: each name, and what the bot does then.
 WITHOUT = {
     "gateway": "parses every message event and caches messages, as discord.py does by default",
