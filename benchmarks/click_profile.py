@@ -9,7 +9,7 @@ Each round runs the plain floor, the durable floor and the project's bot (withou
 Prometheus metrics) without a profiler (their CPU per interaction, split by thread: the event
 loop's, the storage thread's, the engine's thread), then each but the durable floor again with
 the loop's thread under cProfile,
-whose shares (`_profile.PARTS`: the save, translations, drawing, rules and registry, click
+whose shares (`measure.profiling.PARTS`: the save, translations, drawing, rules and registry, click
 handling, metrics, logging, discord.py and the loop) split the loop thread's CPU of the run
 without it. Every figure is the median over the rounds, per interaction (a click, or the
 /tictactoe that opens a game: each gets one response).
@@ -26,32 +26,33 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks import _floor, _wire
-from benchmarks._profile import LOOP, PARTS
+from benchmarks.floors.compare import FLOOR_SCRIPT
+from benchmarks.measure.profiling import LOOP, PARTS
+from benchmarks.wire import client as wire
 
 KINDS = (("against the bot", True), ("between people", False))
-# (name, script, options); the project's bot takes its own (`_wire.bot_options`) too.
+# (name, script, options); the project's bot takes its own (`wire.bot_options`) too.
 BOTS = (
-    ("plain floor", _floor.FLOOR_SCRIPT, ("--plain",)),
-    ("durable floor", _floor.FLOOR_SCRIPT, ("--durable",)),
-    ("bot", _wire.BOT_SCRIPT, ()),
-    ("bot with metrics", _wire.BOT_SCRIPT, ("--metrics",)),  # as with METRICS_PORT set
+    ("plain floor", FLOOR_SCRIPT, ("--plain",)),
+    ("durable floor", FLOOR_SCRIPT, ("--durable",)),
+    ("bot", wire.BOT_SCRIPT, ()),
+    ("bot with metrics", wire.BOT_SCRIPT, ("--metrics",)),  # as with METRICS_PORT set
 )
 PROFILED = ("plain floor", "bot", "bot with metrics")
 THREADS = (("loop", "main"), ("storage", "sqlite"), ("engine", "engine"))
 
 
-async def one(name: str, profiled: bool, vs_bot: bool, args: argparse.Namespace) -> _wire.Run:
+async def one(name: str, profiled: bool, vs_bot: bool, args: argparse.Namespace) -> wire.Run:
     script, options = next((s, o) for n, s, o in BOTS if n == name)
-    options = (*_wire.bot_options(args), *options)  # floors too take the bot's collector
+    options = (*wire.bot_options(args), *options)  # floors too take the bot's collector
     if profiled:
         options = (*options, "--profile")
-    return await _wire.wire_run(
+    return await wire.wire_run(
         "burst", args.games, args.size, args, script=script, extra=options, vs_bot=vs_bot
     )
 
 
-def per_interaction(run: _wire.Run, profile: _wire.Run | None) -> dict[str, float]:
+def per_interaction(run: wire.Run, profile: wire.Run | None) -> dict[str, float]:
     """ms per interaction: the whole process, each thread, and the loop thread by part."""
     n = len(run.timings)
     figures = {"CPU": run.cpu / n * 1e3, "errors": len(run.errors), "unfinished": run.stuck}

@@ -10,8 +10,8 @@ Where Discord is (--discord):
 
 - local (the default): a Discord of our own on 127.0.0.1 (`tests/support/localdiscord`: a gateway
   websocket and the REST routes the bot uses), with the players, in this process; the bot in a
-  process of its own (`_wire_bot`), the real bot and the real discord.py speaking HTTP and the
-  gateway to it. The bot's loop lag, CPU and memory are then its own, with no simulation in its
+  process of its own (`wire/bot_process.py`), the real bot and the real discord.py speaking HTTP and
+  the gateway to it. The bot's loop lag, CPU and memory are then its own, with no simulation in its
   process.
 - simcord: SimCord in this process, the bot on the same event loop. SimCord's cost (building,
   copying and validating every payload, storing its world) then falls in every figure, so they
@@ -32,14 +32,14 @@ challenge, accepted, then random legal moves). Modes:
   bot's reply moves included, is in. The bot then answers a wave of N clicks one after another,
   so its figures measure throughput: the last click of a wave waits for the N - 1 before it.
 - memory: N games opened and one move played in each, all live; memory per live game (see
-  `_wire.wire_memory`, or `measure_memory` with SimCord).
+  `wire.client.wire_memory`, or `measure_memory` with SimCord).
 - floor: the project's bot against the least a discord.py bot can do for the same traffic
-  (`_floor_bot.py`: its board built with discord.ui, as plain data, and as plain data with one
-  durable save of each change), in --pairs interleaved rounds of N games (see `_floor`), in two
-  traffic patterns: the bursts above (waves), and eager players (each clicks again as soon as
-  its own board has answered, the bot's reply included, no waves): CPU per interaction of each,
-  the ratio per round and its median, interactions a second. With --before CHECKOUT, the bot of
-  that checkout (another commit) runs in the same rounds.
+  (`floors/game_bot.py`: its board built with discord.ui, as plain data, and as plain data with one
+  durable save of each change), in --pairs interleaved rounds of N games (see `floors.compare`), in
+  two traffic patterns: the bursts above (waves), and eager players (each clicks again as soon as
+  its own board has answered, the bot's reply included, no waves): CPU per interaction of each, the
+  ratio per round and its median, interactions a second. With --before CHECKOUT, the bot of that
+  checkout (another commit) runs in the same rounds.
 - gc: the project's bot under each of --gc's collector thresholds (A,B,C as `gc.set_threshold`
   takes them, separated by /), in --pairs rounds of N-game bursts: CPU per interaction, its
   ratio to the first threshold's in the same round, GC pauses. Every other mode runs the bot
@@ -49,7 +49,7 @@ challenge, accepted, then random legal moves). Modes:
   N-game bursts; the local Discord compresses the gateway as the bot asks (zstd-stream with
   zstandard, zlib-stream without), as Discord does.
 - pays: what each of the bot's per-click savings gives: the bot as built, then without each
-  part named by --without (see `_wire_bot.WITHOUT`), in --pairs rounds of N games in both
+  part named by --without (see `wire.bot_process.WITHOUT`), in --pairs rounds of N games in both
   traffic patterns of the floor mode: CPU per interaction, its ratio to the bot as built.
 - engine: one 5x5 (4 in a row) game against the unbeatable bot; the loop lag while the engine
   computes its first replies, with the engine in its process pool and, to compare, in a thread.
@@ -106,11 +106,20 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import simcord
 
 import engine
-from benchmarks import _floor, _wire
-from benchmarks import _loadkit as kit
-from benchmarks import _scenario as scenario
-from benchmarks._scenario import SETTLE, Game, Run, build_world, burst, play_mode, world_options
-from benchmarks._wire_bot import settings_for
+from benchmarks.floors import compare as floor
+from benchmarks.measure import scenario
+from benchmarks.measure import simcord_kit as kit
+from benchmarks.measure.scenario import (
+    SETTLE,
+    Game,
+    Run,
+    build_world,
+    burst,
+    play_mode,
+    world_options,
+)
+from benchmarks.wire import client as wire
+from benchmarks.wire.bot_process import settings_for
 from bot.client import TicTacToeBot, create_bot
 from bot.compute.runner import MOVE_BUDGET, EngineRunner
 from bot.games import rules as play
@@ -243,12 +252,13 @@ async def measure_memory(n: int, size: int, args: argparse.Namespace) -> dict[st
     one move and its reply) and left running, after one warm-up game; three views.
 
     - allocated: tracemalloc records every allocation with its stack; a block belongs to the
-      innermost frame in bot/ (and engine/), discord/ or simcord/ (see _loadkit._owner). "bot
-      side" is bot/ + engine/ + discord/ (the bot's game state, its locks and deadline tasks,
-      discord.py's caches); SimCord's simulated world is left out, and so are payloads SimCord
-      built that discord.py kept (a real gateway's would be discord.py's own).
+      innermost frame in bot/ (and engine/), discord/ or simcord/ (see measure.instruments._owner).
+      "bot side" is bot/ + engine/ + discord/ (the bot's game state, its locks and deadline tasks,
+      discord.py's caches); SimCord's simulated world is left out, and so are payloads SimCord built
+      that discord.py kept (a real gateway's would be discord.py's own).
     - held: bytes reachable from the bot object, the walk stopping at SimCord's objects and the
-      event loop (`_loadkit.reachable_bytes`): whatever the bot keeps, whoever allocated it.
+      event loop (`measure.instruments.reachable_bytes`): whatever the bot keeps, whoever allocated
+      it.
     - RSS: the whole process, SimCord's world and allocator slack included.
     """
     rng = random.Random(args.seed + size)
@@ -630,7 +640,7 @@ async def main(argv: list[str] | None = None) -> dict[str, Any]:
         return max(counts), size, args.pairs
 
     async def one(mode: str, n: int, size: int) -> None:
-        runner = _wire.wire_run if args.discord == "local" else load_run
+        runner = wire.wire_run if args.discord == "local" else load_run
         runs.append((await runner(mode, n, size, args)).report())
         r = runs[-1]
         print(
@@ -648,25 +658,25 @@ async def main(argv: list[str] | None = None) -> dict[str, Any]:
                     if mode in modes:
                         await one(mode, n, size)
             if "floor" in modes:
-                for pattern in _floor.PATTERNS:
+                for pattern in floor.PATTERNS:
                     floors.append(
-                        await _floor.compare(max(counts), size, args.pairs, args, pattern=pattern)
+                        await floor.compare(max(counts), size, args.pairs, args, pattern=pattern)
                     )
             if "gc" in modes:
                 gcs = [(f"gc {c}", ("--gc", c)) for c in candidates or ["700,10,10"]]
-                variants.append(await _floor.compare_variants(*shape(size), gcs, args))
+                variants.append(await floor.compare_variants(*shape(size), gcs, args))
             if "speed" in modes:
                 speed = [("speed packages", ()), ("without them", ("--without-speed",))]
-                variants.append(await _floor.compare_variants(*shape(size), speed, args))
+                variants.append(await floor.compare_variants(*shape(size), speed, args))
             if "pays" in modes:
                 pays = [("as built", ())]
                 pays += [(f"without {part}", ("--without", part)) for part in args.without]
-                for pattern in _floor.PATTERNS:
+                for pattern in floor.PATTERNS:
                     variants.append(
-                        await _floor.compare_variants(*shape(size), pays, args, pattern=pattern)
+                        await floor.compare_variants(*shape(size), pays, args, pattern=pattern)
                     )
             if "memory" in modes:
-                measure = _wire.wire_memory if args.discord == "local" else measure_memory
+                measure = wire.wire_memory if args.discord == "local" else measure_memory
                 memory.append(await measure(max(counts), size, args))
         if "engine" in modes:
             engines.append(await engine_lag(args, processes=True, replies=args.replies))
@@ -678,8 +688,8 @@ async def main(argv: list[str] | None = None) -> dict[str, Any]:
             remove(server)
     print_tables(runs, memory, engines)
     print_targets(runs, memory, engines)
-    _floor.print_table(floors)
-    _floor.print_variants_table(variants)
+    floor.print_table(floors)
+    floor.print_variants_table(variants)
     result = {
         "command": command,
         "runs": runs,

@@ -4,8 +4,8 @@
                                      [--daily]
 
 Each run starts a fresh local Discord (`tests/support/localdiscord`) with one channel and one
-member per player, and a bot in a process of its own (`_wire.WireBot`): the project's bot
-(`_wire_bot.py`), the floor (`_floor_puzzles.py`: the least a discord.py bot does for the same
+member per player, and a bot in a process of its own (`wire.client.WireBot`): the project's bot
+(`wire.bot_process`), the floor (`floors.puzzle_bot`: the least a discord.py bot does for the same
 traffic, no storage, no engine) and the durable floor (the floor plus one durable save of each
 change). Every player, all at once, runs /tictactoe-puzzle and clicks until the attempt ends,
 --attempts times: against the project's bot the winning moves (found by the engine in the
@@ -33,12 +33,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks._wire import BOT_SCRIPT, WireBot
+from benchmarks.wire.client import BOT_SCRIPT, WireBot
 from engine.puzzles import Attempt, by_id, hint, play
 from tests.support.local_game import buttons, texts
 from tests.support.localdiscord import FakeDiscord
 
-FLOOR_SCRIPT = Path(__file__).with_name("_floor_puzzles.py")
+FLOOR_SCRIPT = Path(__file__).parent / "floors" / "puzzle_bot.py"
 BOTS = (("bot", BOT_SCRIPT, ()), ("floor", FLOOR_SCRIPT, ()),
         ("durable floor", FLOOR_SCRIPT, ("--durable",)))  # fmt: skip
 TITLE = re.compile(r"Puzzle (\S+)")

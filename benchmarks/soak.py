@@ -5,19 +5,19 @@ then a check of the whole history (measured and checked; its figures go in the R
                               [--json FILE] [--keep DIR]
 
 The local Discord (`tests/support/localdiscord`) on 127.0.0.1, two bot processes (shards 0 and 1
-of 2, `_wire_bot.py`, the real bot and discord.py) on a PostgreSQL server started here, and
---tables channels of people at people's pace (`_soak_play`): against the bot at every level and
+of 2, `wire.bot_process`, the real bot and discord.py) on a PostgreSQL server started here, and
+--tables channels of people at people's pace (`chaos.players`): against the bot at every level and
 between friends, 3x3 to 5x5, some moves by reaction. The local Discord behaves as Discord does
 where it matters here: a callback after 3 s is refused (10062), a connection that misses its
 heartbeats is closed, a resumed session gets the events it missed.
 
 After --warmup seconds of play (each shard's memory and descriptors are noted then), the faults
-of a seeded schedule (`_soak_faults`, printed first: the same --seed replays it) come one after
+of a seeded schedule (`chaos.faults`, printed first: the same --seed replays it) come one after
 another until the last 15 s of --duration, which are played in peace: a shard SIGKILLed and
 started again, a shard SIGSTOPped for longer than the heartbeat, PostgreSQL stopped for a few
 seconds or restarted with a fast shutdown, bursts of 5xx and 429 on Discord's REST routes, a
 shard's gateway dropped with and without a resume. Then the players stop, every live game must
-answer its next click within 3 s, and the history is checked (`_soak_check`): moves lost,
+answer its next click within 3 s, and the history is checked (`chaos.check`): moves lost,
 duplicated, phantom, out of order; boards that differ from the store; live games nobody sees;
 each shard's memory and descriptors within 10% of their level after warm-up; the logs' warnings,
 errors and tracebacks, during a fault or not. The exit status is 1 if any check fails.
@@ -39,9 +39,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks import _soak_check as check
-from benchmarks._measure import percentile
-from benchmarks._soak_faults import (
+from benchmarks.chaos import check
+from benchmarks.chaos.faults import (
     KINDS,
     PER_SHARD,
     Fault,
@@ -50,9 +49,10 @@ from benchmarks._soak_faults import (
     schedule,
     usage,
 )
-from benchmarks._soak_play import KINDS as TABLE_KINDS
-from benchmarks._soak_play import Action, Players, Table
-from benchmarks._wire import _connected, bots_for, fresh_database
+from benchmarks.chaos.players import KINDS as TABLE_KINDS
+from benchmarks.chaos.players import Action, Players, Table
+from benchmarks.measure.instruments import percentile
+from benchmarks.wire.client import _connected, bots_for, fresh_database
 from tests.support.localdiscord import FakeDiscord
 from tests.support.postgres import PgServer, remove, start_server
 

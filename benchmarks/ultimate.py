@@ -1,10 +1,10 @@
 """Ultimate tic-tac-toe: the engine's strength and speed against an independent UCT baseline.
 
-Measured, not asserted; Markdown tables on stdout, progress on stderr. The baseline is a plain
-UCT search in C (benchmarks/_uct.c: random playouts, UCB1 with C = 2, a fresh tree each move,
-the most visited move), compiled on first use into benchmarks/.build/. Before any games, both
-sides' rules are compared on random games at every ply (and again in every game played); a
-mismatch stops the run.
+Measured, not asserted; Markdown tables on stdout, progress on stderr. The baseline is a plain UCT
+search in C (benchmarks/ultimate_match/uct.c: random playouts, UCB1 with C = 2, a fresh tree each
+move, the most visited move), compiled on first use into benchmarks/ultimate_match/.build/. Before
+any games, both sides' rules are compared on random games at every ply (and again in every game
+played); a mismatch stops the run.
 
 - mcts: the engine at --level, with `deadline = time.monotonic() + --time` each move, against
   UCT at --sims simulations a move; sides alternate (the engine is X in even games). CPU a move
@@ -34,9 +34,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks import _ultimate_match as match
-from benchmarks._uct import Uct
-from benchmarks._ultimate_match import Game, Player, pct
+from benchmarks.ultimate_match import games as match
+from benchmarks.ultimate_match.games import Game, Player, pct
+from benchmarks.ultimate_match.uct import Uct
 from engine.ultimate import LEVELS, UltimateBoard
 
 QUICK = {"games": 4, "sims": 1000, "time": 0.2, "check_games": 40, "positions": 12}

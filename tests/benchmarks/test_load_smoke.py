@@ -9,8 +9,8 @@ from pathlib import Path
 
 import simcord
 
-from benchmarks import _loadkit as kit
 from benchmarks import load
+from benchmarks.measure import simcord_kit as kit
 from bot.client import create_bot
 
 FIELDS = {

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from benchmarks import soak
-from benchmarks._soak_faults import KINDS
+from benchmarks.chaos.faults import KINDS
 from tests.support.postgres import PgServer
 
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks import _ultimate_match as match
 from benchmarks import ultimate
-from benchmarks._uct import CompilerMissing, Uct, build
+from benchmarks.ultimate_match import games as match
+from benchmarks.ultimate_match.uct import CompilerMissing, Uct, build
 from engine.ultimate import LEVELS, UltimateBoard
 
 

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import asyncpg
 
-from benchmarks._measure import Board
-from benchmarks._scenario import Game
-from benchmarks._wire import WireBot, WireDriver, _connected, bots_for
+from benchmarks.measure.instruments import Board
+from benchmarks.measure.scenario import Game
+from benchmarks.wire.client import WireBot, WireDriver, _connected, bots_for
 from tests.support.localdiscord import FakeDiscord
 from tests.support.postgres import PgServer
 

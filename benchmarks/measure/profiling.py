@@ -29,7 +29,7 @@ PARTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("metrics", ("/bot/metrics.py", "/prometheus_client/")),
     ("logging", ("/logging/",)),
     ("other bot code", ("/bot/",)),
-    ("the floor's own code", ("_floor_bot.py", "_floor_store.py")),
+    ("the floor's own code", ("/floors/game_bot.py", "/floors/store.py")),
     ("benchmark probes", ("/benchmarks/",)),
     (LOOP, ("/discord/", "/aiohttp/", "/yarl/", "/multidict/", "/selectors.py")),
 )

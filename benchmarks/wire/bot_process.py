@@ -1,6 +1,6 @@
 """The bot in a process of its own, against the load benchmark's Discord on 127.0.0.1.
 
-    python benchmarks/_wire_bot.py PORT FOLDER [-v] [--database-url URL] [--shards COUNT:IDS]
+    python benchmarks/wire/bot_process.py PORT FOLDER [-v] [--database-url URL] [--shards COUNT:IDS]
                                    [--gc A,B,C] [--without-speed] [--without PART[,PART]]
                                    [--profile] [--metrics] [--log-times]
 
@@ -10,7 +10,7 @@ the collector's thresholds the bot sets once ready, in place of its own; ``--wit
 hides discord.py's speed packages (orjson, zstandard, Brotli, aiodns) from this process, as if
 they were not installed; ``--without`` takes parts of the bot's per-click savings away, to
 measure what each gives (`WITHOUT`); ``--profile`` runs the event loop's thread under cProfile
-between ``begin`` and ``end`` and reports its time by part of the click path (`_profile`);
+between ``begin`` and ``end`` and reports its time by part of the click path (`measure.profiling`);
 ``--metrics`` keeps the Prometheus metrics (on a free port), as ``METRICS_PORT`` does;
 ``--log-times`` starts each log line with its time (seconds since the epoch), so a reader can
 tell which lines came during a fault it injected.
@@ -55,15 +55,15 @@ if "--without-speed" in sys.argv:
 import discord  # noqa: E402
 import yarl  # noqa: E402
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from benchmarks import _measure as measure  # noqa: E402
-from benchmarks._profile import Profile  # noqa: E402
+from benchmarks.measure import instruments as measure  # noqa: E402
+from benchmarks.measure.profiling import Profile  # noqa: E402
 from bot import client  # noqa: E402
 from bot.client import create_bot  # noqa: E402
 from bot.config import Settings, Shards, default_engine_workers  # noqa: E402
+from tests.support.localdiscord import TOKEN  # noqa: E402  (the token the local Discord takes)
 
-TOKEN = "load.test.token"
 # What `--without` can take away: each name, and what the bot does then.
 WITHOUT = {
     "gateway": "parses every message event and caches messages, as discord.py does by default",
@@ -136,7 +136,7 @@ class Control:
             "save_service": self.saves.service,
             "save_awaited": self.saves.awaited,
             **profile,  # each thread's CPU; with --profile, the loop thread's by part
-            "setup": {  # what the variants of `_floor.compare_variants` change
+            "setup": {  # what the variants of `floors.compare.compare_variants` change
                 "gc_threshold": gc.get_threshold(),
                 "json": "orjson" if discord.utils.HAS_ORJSON else "json",
                 "gateway": discord.utils._ActiveDecompressionContext.COMPRESSION_TYPE,

@@ -1,5 +1,5 @@
 """Bots compared on the same workload, interleaved: the project's against the floor
-(`_floor_bot.py`), and the project's under several collector thresholds, or with and without
+(`game_bot.py`), and the project's under several collector thresholds, or with and without
 discord.py's speed packages.
 
 Rounds run A B C D A B C D: the project's bot, then the floor, the plain floor (its board as
@@ -27,9 +27,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from benchmarks import _wire
+from benchmarks.wire import client as wire
 
-FLOOR_SCRIPT = Path(__file__).with_name("_floor_bot.py")
+FLOOR_SCRIPT = Path(__file__).with_name("game_bot.py")
 # The floors, each with its options: its board built with discord.ui, as plain data, and as
 # plain data with one durable save of each change (the same SQLite settings as the bot's store).
 FLOORS: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -37,10 +37,10 @@ FLOORS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("plain_floor", ("--plain",)),
     ("durable_floor", ("--durable",)),
 )
-PATTERNS = ("burst", "eager")  # the traffic patterns (modes of `_scenario.play_mode`)
+PATTERNS = ("burst", "eager")  # the traffic patterns (modes of `measure.scenario.play_mode`)
 
 
-def figures(run: _wire.Run) -> dict[str, Any]:
+def figures(run: wire.Run) -> dict[str, Any]:
     """CPU ms per interaction and interactions a second of one run, and its GC pauses."""
     interactions = len(run.timings)
     per = 1e3 / interactions if interactions else float("nan")
@@ -62,11 +62,15 @@ def figures(run: _wire.Run) -> dict[str, Any]:
 
 def bots(args: argparse.Namespace) -> list[tuple[str, Path]]:
     """The project's bots measured: this checkout's, and with --before the one of another
-    checkout (its own `benchmarks/_wire_bot.py`, which imports its own bot/ and engine/)."""
+    checkout (its own `benchmarks/wire/bot_process.py`, or `benchmarks/_wire_bot.py` in a
+    checkout older than benchmarks/'s sub-packages, which imports its own bot/ and engine/)."""
     before = getattr(args, "before", None)
-    found = [("bot", _wire.BOT_SCRIPT)]
+    found = [("bot", wire.BOT_SCRIPT)]
     if before:
-        found.insert(0, ("before", Path(before) / "benchmarks" / "_wire_bot.py"))
+        script = Path(before) / "benchmarks" / "wire" / "bot_process.py"
+        if not script.exists():
+            script = Path(before) / "benchmarks" / "_wire_bot.py"
+        found.insert(0, ("before", script))
     return found
 
 
@@ -81,10 +85,10 @@ async def compare(
     for pair in range(pairs):
         row: dict[str, Any] = {"pair": pair + 1, "ratios": {}}
         for name, script in contenders:
-            row[name] = figures(await _wire.wire_run(pattern, n, size, args, script=script))
+            row[name] = figures(await wire.wire_run(pattern, n, size, args, script=script))
         for floor, extra in FLOORS:
-            options = (*_wire.bot_options(args), *extra)  # the bot's collector settings too
-            run = await _wire.wire_run(pattern, n, size, args, script=FLOOR_SCRIPT, extra=options)
+            options = (*wire.bot_options(args), *extra)  # the bot's collector settings too
+            run = await wire.wire_run(pattern, n, size, args, script=FLOOR_SCRIPT, extra=options)
             row[floor] = figures(run)
         for name, _ in contenders:
             mine = row[name]["cpu_ms_per_interaction"]
@@ -174,7 +178,7 @@ async def compare_variants(
     ratios: dict[str, list[float]] = {name: [] for name, _ in variants}
     for round_ in range(rounds):
         for name, options in variants:
-            run = figures(await _wire.wire_run(pattern, n, size, args, extra=options))
+            run = figures(await wire.wire_run(pattern, n, size, args, extra=options))
             runs[name].append(run)
             first = runs[variants[0][0]][round_]["cpu_ms_per_interaction"]
             ratios[name].append(run["cpu_ms_per_interaction"] / first)

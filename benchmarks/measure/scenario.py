@@ -1,7 +1,7 @@
 """The load benchmark's scenario, whichever Discord the bot talks to: games, players, modes.
 
 A `Players` object emits the players' actions and waits for the bot's answers; its subclasses
-speak to SimCord (in `load.py`) or to the local fake Discord (`_wire.py`). The modes (`burst`,
+speak to SimCord (in `load.py`) or to the local fake Discord (`wire/client.py`). The modes (`burst`,
 `spread`) and the world (`build_world`) are the same for both.
 """
 
@@ -15,8 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from benchmarks import _measure as kit
-from benchmarks._run import Run  # noqa: F401  (re-exported: each driver builds its runs)
+from benchmarks.measure import instruments as kit
+from benchmarks.measure.run import Run  # noqa: F401  (re-exported: each driver builds its runs)
 
 LEVELS = ("easy", "medium", "hard", "unbeatable")
 CHANNELS_PER_GUILD = 450  # Discord allows 500 channels in a guild

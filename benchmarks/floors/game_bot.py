@@ -1,23 +1,23 @@
 """The floor: the least a discord.py bot can do for the load benchmark's traffic.
 
-    python benchmarks/_floor_bot.py PORT FOLDER [-v] [--plain] [--durable] [--gc A,B,C]
+    python benchmarks/floors/game_bot.py PORT FOLDER [-v] [--plain] [--durable] [--gc A,B,C]
 
 The same `/tictactoe` command with the same options, the same board shape (a Components V2
 layout: a text display, one action row of buttons per board row, a row of controls, custom ids
 ``ttt:<game>:<cell|action>``), one ``edit_message`` per click, and nothing else: games live in a
 dict, no storage, no engine (the bot's side plays the first free cell in the same edit), no
 DynamicItem, no checks beyond whose turn it is. Run by the benchmark exactly as the project's bot
-(``_wire_bot.py``: same address changes, same stdin commands), so the two can be compared on the
-same workload; what the project's bot spends above this is its own cost. With ``variant:
-ultimate`` the game is ultimate tic-tac-toe (`_floor_games`), its board always as plain data,
-and the bot's side plays the engine's move as the bot does (`_floor_engine`: ultimate's engine
-searches every move, so a floor without it would compare a search with none).
+(``wire/bot_process.py``: same address changes, same stdin commands), so the two can be compared on
+the same workload; what the project's bot spends above this is its own cost. With ``variant:
+ultimate`` the game is ultimate tic-tac-toe (`games`), its board always as plain data, and the bot's
+side plays the engine's move as the bot does (`ultimate_engine`: ultimate's engine searches every
+move, so a floor without it would compare a search with none).
 
 The board is built with `discord.ui` objects, as a plain discord.py bot builds it; ``--plain``
 builds it as plain component data instead (a view that hands discord.py the dicts), the least
 a discord.py bot can do, and what the project's bot does. ``--durable`` is the plain floor
 plus one durable save of each change before its response (a game's row in a SQLite file in
-FOLDER, as the bot's store sets it up: `_floor_store`), so the price of durability is a figure
+FOLDER, as the bot's store sets it up: `store`), so the price of durability is a figure
 of its own.
 
 Every floor runs with the bot's collector settings (its start-up heap frozen once ready, the
@@ -37,12 +37,12 @@ from typing import Any
 import discord
 from discord import app_commands
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from benchmarks import _wire_bot
-from benchmarks._floor_engine import FloorEngine
-from benchmarks._floor_games import MARKS, FloorGame, UltimateGame, ultimate_components
-from benchmarks._floor_store import DurableMoves
+from benchmarks.floors.games import MARKS, FloorGame, UltimateGame, ultimate_components
+from benchmarks.floors.store import DurableMoves
+from benchmarks.floors.ultimate_engine import FloorEngine
+from benchmarks.wire import bot_process
 
 
 class Layout(discord.ui.LayoutView):
@@ -172,7 +172,7 @@ class FloorBot(discord.Client):
     async def on_ready(self) -> None:
         gc.collect()  # as the bot's own start does (`bot.client`), with the same thresholds
         gc.freeze()
-        gc.set_threshold(*_wire_bot.collector())
+        gc.set_threshold(*bot_process.collector())
 
     async def save(self, game: FloorGame) -> None:
         """One durable save of the game as it now is (with --durable)."""
@@ -256,4 +256,4 @@ class FloorBot(discord.Client):
 
 
 if __name__ == "__main__":
-    _wire_bot.main(FloorBot)
+    bot_process.main(FloorBot)

@@ -1,5 +1,5 @@
 """The durable floor's storage: one durable save of each change, the least a bot that keeps its
-games across a crash can do (`_floor_bot.py --durable`).
+games across a crash can do (`game_bot.py --durable`).
 
 The same database as the bot's store: a SQLite file with the bot's tables (``schema.migrate``),
 in WAL mode with ``synchronous=FULL`` (every commit fsynced before the save returns), written

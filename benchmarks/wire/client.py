@@ -1,11 +1,11 @@
 """The load benchmark against a Discord of our own on 127.0.0.1, the bot in a process of its own.
 
 The benchmark's process runs the local Discord (`tests/support/localdiscord`) and the players; the
-bot runs in a child process (`_wire_bot`), the real bot with the real discord.py, talking HTTP and a
-websocket to the local Discord. So the bot's loop lag, CPU and memory are its own: nothing of the
-simulation shares its process, its event loop or its garbage collector. On a machine with two cores
-the players and the fake Discord have one, the bot (and its storage thread and engine workers) the
-other, as far as the scheduler keeps them apart.
+bot runs in a child process (`bot_process.py`), the real bot with the real discord.py, talking HTTP
+and a websocket to the local Discord. So the bot's loop lag, CPU and memory are its own: nothing of
+the simulation shares its process, its event loop or its garbage collector. On a machine with two
+cores the players and the fake Discord have one, the bot (and its storage thread and engine workers)
+the other, as far as the scheduler keeps them apart.
 
 Acknowledgements are timed in the benchmark's process, from the INTERACTION_CREATE frame
 written to the gateway socket to the bot's callback request parsed by the server: the
@@ -26,8 +26,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from benchmarks import _measure as kit
-from benchmarks._scenario import (
+from benchmarks.measure import instruments as kit
+from benchmarks.measure.scenario import (
     AGAINST,
     Game,
     Players,
@@ -39,7 +39,7 @@ from benchmarks._scenario import (
 )
 from tests.support.localdiscord import FakeDiscord
 
-BOT_SCRIPT = Path(__file__).with_name("_wire_bot.py")
+BOT_SCRIPT = Path(__file__).with_name("bot_process.py")
 _databases = itertools.count(1)
 OPENING_WAVE = 25  # memory: games opened together while RSS is measured
 START_TIMEOUT = 120.0  # seconds for the bot to start (engine pool warm-up included)
@@ -190,7 +190,7 @@ def bots_for(
     extra: tuple[str, ...] = (),
 ) -> list[WireBot]:
     """The bot's processes: one, or one per shard of ``processes`` (PostgreSQL needed), each
-    given the `extra` command-line options of `_wire_bot.py`."""
+    given the `extra` command-line options of `bot_process.py`."""
     options = (*(("--database-url", url) if url else ()), *extra)
     if processes == 1:
         return [WireBot(fake, folder, *options, script=script)]

@@ -343,9 +343,9 @@ def _package_folder(name: str) -> str:
 
 
 ROOTS = {
-    "driver": str(Path(__file__).resolve().parent),  # this benchmark's own players
-    "bot": str(Path(__file__).resolve().parents[1] / "bot"),
-    "engine": str(Path(__file__).resolve().parents[1] / "engine"),
+    "driver": str(Path(__file__).resolve().parents[1]),  # this benchmark's own players
+    "bot": str(Path(__file__).resolve().parents[2] / "bot"),
+    "engine": str(Path(__file__).resolve().parents[2] / "engine"),
     "discord": os.path.dirname(discord.__file__),
     "simcord": _package_folder("simcord"),
 }

@@ -28,7 +28,7 @@ LEVELS = {"easy": "easy", "medium": "medium", "hard": "hard"}  # anything else: 
 class FloorEngine:
     """One search thread, as the bot's default of one engine worker."""
 
-    _processes = None  # no worker processes (``_measure.engine_pids``)
+    _processes = None  # no worker processes (``measure.instruments.engine_pids``)
 
     def __init__(self) -> None:
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="search")

@@ -1,11 +1,11 @@
 """The load benchmark's SimCord side: emitting actions, timing the answers, keeping SimCord light.
 
-The instruments that do not depend on SimCord are in `benchmarks._measure` and are re-exported
-here. SimCord virtualizes ``time.monotonic`` (inside the bot), the loop's timers and
+The instruments that do not depend on SimCord are in `benchmarks.measure.instruments` and are
+re-exported here. SimCord virtualizes ``time.monotonic`` (inside the bot), the loop's timers and
 ``discord.utils.utcnow``; nothing here trusts them. Latencies use ``time.perf_counter`` (never
-patched), the loop-lag ticker schedules on the loop's own clock read outside the bot's scope
-(which is the real monotonic clock), and CPU comes from ``time.process_time`` and, for the engine's
-worker processes, ``/proc/<pid>/stat``.
+patched), the loop-lag ticker schedules on the loop's own clock read outside the bot's scope (which
+is the real monotonic clock), and CPU comes from ``time.process_time`` and, for the engine's worker
+processes, ``/proc/<pid>/stat``.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from simcord.backend import serializers
 from simcord.enums import AppCommandType, ComponentType, InteractionType
 from simcord.http import router as _router
 
-from benchmarks import _measure
-from benchmarks._measure import (  # noqa: F401  (re-exported for the benchmark's modes)
+from benchmarks.measure import instruments
+from benchmarks.measure.instruments import (  # noqa: F401  (re-exported for the benchmark's modes)
     EPHEMERAL,
     Board,
     GcWatch,
@@ -47,7 +47,7 @@ from benchmarks._measure import (  # noqa: F401  (re-exported for the benchmark'
 )
 
 
-class LagProbe(_measure.LagProbe):
+class LagProbe(instruments.LagProbe):
     """The loop-lag ticker on SimCord's saved real monotonic clock."""
 
     clock = staticmethod(real_monotonic)

@@ -1,4 +1,4 @@
-"""The floor's games (`_floor_bot.py`): k in a row on a square board, and ultimate tic-tac-toe.
+"""The floor's games (`game_bot.py`): k in a row on a square board, and ultimate tic-tac-toe.
 
 Ultimate is the least a discord.py bot does for it: the rules in a few lines (a move sends the
 opponent to the small board of the cell's place; a won or full small board is closed, and a
@@ -6,7 +6,7 @@ player sent there picks any open one; three won small boards in a row win), its 
 component data in the project's shape (a text display with the 9x9 grid, three rows of three
 buttons: the cells of the small board to play, or the open small boards to pick first, then a
 row of controls), every button stamped with the ply it was drawn at (``@<ply>``), and the bot's
-side playing the engine's move (`_floor_engine`; ``bot_moves`` here, the first legal cell, is
+side playing the engine's move (`ultimate_engine`; ``bot_moves`` here, the first legal cell, is
 what the floor played before). The pick is kept in the game (one pick per position).
 """
 
@@ -74,7 +74,7 @@ LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4
 class UltimateGame(FloorGame):
     small: list[int | None] = field(default_factory=lambda: [None] * 9)  # each board's winner
     picked: int | None = None  # the small board picked first, when free to choose
-    difficulty: str | None = None  # /tictactoe's, for the engine (`_floor_engine`)
+    difficulty: str | None = None  # /tictactoe's, for the engine (`ultimate_engine`)
 
     def closed(self, board: int) -> bool:
         return self.small[board] is not None or all(self.cells[c] is not None for c in CELLS[board])

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from benchmarks._wire import WireBot
+from benchmarks.wire.client import WireBot
 from tests.support.localdiscord import FakeDiscord
 from tests.support.postgres import PgServer
 

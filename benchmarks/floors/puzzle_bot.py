@@ -1,6 +1,6 @@
 """The puzzle floor: the least a discord.py bot can do for the puzzle benchmark's traffic.
 
-    python benchmarks/_floor_puzzles.py PORT FOLDER [--durable]
+    python benchmarks/floors/puzzle_bot.py PORT FOLDER [--durable]
 
 The same `/tictactoe-puzzle` command, a puzzle of the shipped set near a newcomer's rating,
 the same board
@@ -9,8 +9,8 @@ Hint button, custom ids ``pz:<attempt>:<cell>@<ply>``), one ``edit_message`` per
 nothing else: attempts live in a dict, no storage, no engine (the defence plays the first free
 cell in the same edit; the attempt ends after the puzzle's number of moves), no check beyond
 whose attempt it is. ``--durable`` adds one durable save of each change before its response
-(`_floor_store`, as the game floor's). Run by `puzzle_load.py` exactly as the project's bot
-(`_wire_bot.py`: same address changes, same stdin commands).
+(`floors.store`, as the game floor's). Run by `puzzle_load.py` exactly as the project's bot
+(`wire.bot_process`: same address changes, same stdin commands).
 """
 
 from __future__ import annotations
@@ -24,10 +24,10 @@ from typing import Any
 
 import discord
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from benchmarks import _wire_bot
-from benchmarks._floor_bot import FloorBot, PlainLayout
+from benchmarks.floors.game_bot import FloorBot, PlainLayout
+from benchmarks.wire import bot_process as _wire_bot
 from engine.puzzles import Puzzle, daily, near
 
 MARKS = {"X": "❌", "O": "⭕"}
