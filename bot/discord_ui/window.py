@@ -6,7 +6,8 @@ failed (a 5xx: after 1, 3, 5 and 7 s; a 429: after its Retry-After) on its own, 
 that window many times over, and whoever holds the game's lock meanwhile holds every other
 click on the game. So each call is bounded: a click's, by what is left of its window (set for the
 whole of its handler with `opened`); any other made under a game's lock (the bot's move, a
-deadline, a board catching up), by `EDIT_BUDGET`; none outside a lock but an answer's. A call
+deadline, a board catching up), by what is left of `HOLD_BUDGET` since the lock was taken; none
+outside a lock but an answer's. A call
 cut short raises `Unanswered`, a ``discord.HTTPException``, so it goes the way of any other
 refusal: the board is then behind, and catches up in the background (``cogs.games.behind``).
 """
@@ -21,14 +22,16 @@ from typing import Any, TypeVar
 
 import discord
 
-from bot.live.registry import holding
+from bot.live.registry import held_since
 
 T = TypeVar("T")
 Interaction = discord.Interaction[Any]
 
 WINDOW = 3.0  # seconds Discord waits for an interaction's first response
 MARGIN = 0.25  # of which kept for the answer's way to Discord (and clocks that differ a little)
-EDIT_BUDGET = 1.0  # seconds any other call under a game's lock may take
+# Seconds from taking a game's lock without a click (the bot's move, a deadline, a board catching
+# up) within which its calls to Discord end: a click waiting for the lock has the rest.
+HOLD_BUDGET = 1.5
 
 # Tasks answering a click under its game's lock -> the loop time its window closes at. By task,
 # not by context: a task started meanwhile (a timer, an event) has no click's window.
@@ -77,12 +80,15 @@ async def opened(interaction: Interaction) -> AsyncIterator[None]:
 
 def budget() -> float | None:
     """Seconds the next call to Discord may take here: what is left of the click's window in a
-    click's handler, `EDIT_BUDGET` under any other hold of a game's lock, else no bound."""
+    click's handler, of `HOLD_BUDGET` under any other hold of a game's lock, else no bound."""
     task = asyncio.current_task()
     deadline = _deadlines.get(task) if task is not None else None
-    if deadline is not None:
-        return max(0.0, deadline - asyncio.get_running_loop().time())
-    return EDIT_BUDGET if holding() else None
+    if deadline is None:
+        since = held_since()
+        deadline = None if since is None else since + HOLD_BUDGET
+    if deadline is None:
+        return None
+    return max(0.0, deadline - asyncio.get_running_loop().time())
 
 
 async def within(seconds: float | None, work: Awaitable[T], what: str) -> T:

@@ -26,15 +26,16 @@ from bot.games.record import GameRecord
 
 RESERVED = 0  # a channel whose game is being created (no id yet)
 
-# The tasks holding games' locks, and how many each holds (calls to Discord are bounded then).
-# By task, not by context: a task started under a lock (a timer, an event) holds nothing.
-_holders: weakref.WeakKeyDictionary[asyncio.Task[Any], int] = weakref.WeakKeyDictionary()
+# The tasks holding games' locks -> (how many, the loop time the first was taken): calls to
+# Discord are bounded then. By task, not context: a task started under a lock holds nothing.
+_holders: weakref.WeakKeyDictionary[Any, tuple[int, float]] = weakref.WeakKeyDictionary()
 
 
-def holding() -> bool:
-    """Whether the running task holds a game's lock."""
+def held_since() -> float | None:
+    """The loop time the running task took the game's lock it holds (None: it holds none)."""
     task = asyncio.current_task()
-    return task is not None and _holders.get(task, 0) > 0
+    held = _holders.get(task) if task is not None else None
+    return held[1] if held is not None else None
 
 
 class GameLock(asyncio.Lock):
@@ -45,12 +46,14 @@ class GameLock(asyncio.Lock):
         await super().__aenter__()
         task = asyncio.current_task()
         if task is not None:
-            _holders[task] = _holders.get(task, 0) + 1
+            count, since = _holders.get(task, (0, asyncio.get_running_loop().time()))
+            _holders[task] = (count + 1, since)
 
     async def __aexit__(self, *exc: Any) -> None:
         task = asyncio.current_task()
-        if task is not None and task in _holders:
-            _holders[task] -= 1
+        count, since = _holders.pop(task, (0, 0.0))
+        if count > 1:
+            _holders[task] = (count - 1, since)
         await super().__aexit__(*exc)
 
 

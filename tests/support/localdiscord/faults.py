@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import collections
 import json
+import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -19,6 +20,13 @@ from tests.support.localdiscord.model import now
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 RETRY_AFTER = 0.5  # seconds a fault's 429 asks the bot to wait
+# The routes a click uses, by name: (method, what the path looks like under /api/v10).
+ROUTES = {
+    "answer": ("POST", re.compile(r"/interactions/\d+/[^/]+/callback$")),
+    "follow-up": ("POST", re.compile(r"/webhooks/\d+/[^/]+$")),
+    "webhook edit": ("PATCH", re.compile(r"/webhooks/\d+/[^/]+/messages/[^/]+$")),
+    "channel edit": ("PATCH", re.compile(r"/channels/\d+/messages/\d+$")),
+}
 
 
 class Faults:
@@ -27,6 +35,8 @@ class Faults:
     _links: dict[int, list[Any]]
     # (until, status): REST requests are answered `status` until then (perf_counter seconds).
     rest_fault: tuple[float, int] | None
+    # route name (``ROUTES``) -> (until, status): that route's requests alone, likewise.
+    route_faults: dict[str, tuple[float, int]]
     # Seconds after which an interaction's first response is refused (10062), as Discord
     # refuses one after 3 s; None: never.
     callback_deadline: float | None
@@ -38,11 +48,31 @@ class Faults:
         """Answer every REST request `status` (500, 502, 503 or 429) for `seconds`."""
         self.rest_fault = (now() + seconds, status)
 
+    def fail_route(self, route: str, seconds: float, status: int) -> None:
+        """Answer `status` (a 5xx or 429) to the requests of one route a click uses (a name of
+        ``ROUTES``: the answer, the follow-up, the webhook edit, the channel edit) for
+        `seconds`; the other routes answer as usual."""
+        assert route in ROUTES, route
+        self.route_faults[route] = (now() + seconds, status)
+
+    def _fault_for(self, request: web.Request) -> tuple[float, int] | None:
+        """The fault in force for this request, if any."""
+        if not request.path.startswith("/api/"):
+            return None
+        if self.rest_fault is not None and now() < self.rest_fault[0]:
+            return self.rest_fault
+        path = request.path.removeprefix("/api/v10")
+        for name, (until, status) in self.route_faults.items():
+            method, pattern = ROUTES[name]
+            if now() < until and request.method == method and pattern.match(path):
+                return until, status
+        return None
+
     @web.middleware
     async def faulty(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         """The REST fault in force, if any, instead of the route's answer."""
-        fault = self.rest_fault
-        if fault is None or now() >= fault[0] or not request.path.startswith("/api/"):
+        fault = self._fault_for(request)
+        if fault is None:
             return await handler(request)
         status = fault[1]
         self.injected[f"http {status}"] += 1

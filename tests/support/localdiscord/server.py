@@ -96,6 +96,7 @@ class FakeDiscord(Gateway, Faults, Rest, Reactions):
         self._sessions: dict[str, int] = {}  # session id -> shard
         self._history: dict[int, collections.deque[tuple[int, str]]] = {}
         self.rest_fault: tuple[float, int] | None = None  # see ``faults``
+        self.route_faults: dict[str, tuple[float, int]] = {}
         self.callback_deadline: float | None = None
         self.injected: collections.Counter[str] = collections.Counter()
 
