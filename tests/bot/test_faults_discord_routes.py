@@ -141,8 +141,9 @@ async def test_the_bots_reply_after_a_failed_edit_shows_with_no_click(
     local_discord: FakeDiscord, tmp_path: Path, routes: tuple[str, ...]
 ) -> None:
     """A 4x4 reply follows the click's answer in an edit of it (then of the message through the
-    channel). For each status, those edits (or the follow-up that says why) fail for 2 s: the
-    reply is on the board within a few seconds of Discord answering again, nobody clicking."""
+    channel). For each status, those edits (and the follow-up that says why) fail for 2 s: a
+    click on the game meanwhile is answered within 3 s, and the reply is on the board within a
+    few seconds of Discord answering again, nobody clicking."""
     places = world(local_discord, len(STATUSES))
     bot, table = await running(local_discord, tmp_path, LOCAL_REPLY_WAIT="0")
     try:
@@ -154,8 +155,46 @@ async def test_the_bots_reply_after_a_failed_edit_shows_with_no_click(
             began = time.perf_counter()
             answer = await table.click(alice, channel, board, 5)
             assert in_time(answer)
+            await asyncio.sleep(0.3)  # the reply's edit is failing now: she clicks again
+            again = await clicked(local_discord, table, alice, channel, board, 0)
+            await answered(again)
+            assert in_time(again), (status, again.timing)
             await reply_stored(bot, table, board, 2)
             await caught_up(bot, table, [board], began + 2.0)
             assert table.marks(board) == 2
     finally:
         await bot.stop()
+
+
+async def test_boards_behind_at_a_sigkill_catch_up_after_the_restart(
+    local_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """Every answer and channel edit fails with 503 for 10 s. Alice's move against the bot and
+    Bob's against Alice are stored, the bot's reply too, none shown; the bot is SIGKILLed while
+    it tries again, and started anew: it reads the boards back and shows them within a few
+    seconds of Discord answering again (or of its start, if later), nobody clicking."""
+    (vs_bot, alice, _), (people, carol, bob) = world(local_discord, 2)
+    bot, table = await running(local_discord, tmp_path)
+    try:
+        solo = (await table.command(alice, vs_bot)).message_id
+        duel = (await table.command(carol, people, opponent=bob)).message_id
+        assert solo is not None and duel is not None
+        await table.click(bob, people, duel, "accept")
+        await table.click(carol, people, duel, 0)
+        local_discord.fail_route("answer", 10.0, 503)
+        local_discord.fail_route("channel edit", 10.0, 503)
+        ends = time.perf_counter() + 10.0
+        await clicked(local_discord, table, alice, vs_bot, solo, 4)
+        await clicked(local_discord, table, bob, people, duel, 4)
+        await reply_stored(bot, table, solo, 2)
+        await asyncio.sleep(3.5)  # the answers given up, the boards behind and tried again
+        assert (table.marks(solo), table.marks(duel)) == (0, 1)
+
+        bot.kill()
+        await bot.start()
+
+        await caught_up(bot, table, [solo, duel], max(ends, time.perf_counter()))
+        assert (table.marks(solo), table.marks(duel)) == (2, 2)
+    finally:
+        await bot.stop()
+    assert local_discord.injected["http 503"] > 0
