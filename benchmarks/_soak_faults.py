@@ -25,7 +25,7 @@ KINDS = (
     "pause",  # SIGSTOP of a shard's process for longer than the gateway's heartbeat, SIGCONT
     "pg-stop",  # PostgreSQL stopped (immediate: as a crash) for a few seconds, then started
     "pg-restart",  # PostgreSQL restarted with a fast shutdown
-    "http-5xx",  # Discord's REST answers 500, 502 or 503 for a few seconds
+    "http-5xx",  # Discord's REST answers 500, 502, 503 or 504 for a few seconds
     "http-429",  # Discord's REST answers 429 for a few seconds
     "drop-resume",  # a shard's gateway connection closed; it resumes its session
     "drop-identify",  # a shard's session invalidated; it identifies anew
@@ -72,7 +72,7 @@ def schedule(seed: int, span: float, *, heartbeat: float, shards: int = 2) -> li
             seconds = rng.uniform(2.0, 6.0)
         elif kind.startswith("http"):
             seconds = rng.uniform(1.5, 4.0)
-            status = 429 if kind == "http-429" else rng.choice((500, 502, 503))
+            status = 429 if kind == "http-429" else rng.choice((500, 502, 503, 504))
         fault = Fault(round(at, 1), kind, rng.randrange(shards), round(seconds, 1), status)
         if fault.at + fault.seconds > span:
             return faults

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import collections
 import json
+import random
 import re
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -29,6 +30,9 @@ ROUTES = {
 }
 
 
+INTERACTION_PATH = re.compile(r"/interactions/(?P<iid>\d+)/|/webhooks/\d+/(?P<token>[^/]+)")
+
+
 class Faults:
     """The faults half of ``FakeDiscord``."""
 
@@ -41,12 +45,17 @@ class Faults:
     # refuses one after 3 s; None: never.
     callback_deadline: float | None
     injected: collections.Counter[str]  # what was injected, by kind
+    rest_share: float  # the share of requests `rest_fault` fails
+    faulted: set[int]  # interactions a request about failed (its answer, follow-up or edit)
+    interactions: dict[int, Any]
 
     async def _send(self, ws: web.WebSocketResponse, text: str) -> None: ...
 
-    def fail_rest(self, seconds: float, status: int) -> None:
-        """Answer every REST request `status` (500, 502, 503 or 429) for `seconds`."""
+    def fail_rest(self, seconds: float, status: int, *, share: float = 1.0) -> None:
+        """Answer REST requests `status` (a 5xx or 429) for `seconds`: every one, or a `share`
+        of them picked at random (Discord in an incident fails some calls, not all)."""
         self.rest_fault = (now() + seconds, status)
+        self.rest_share = share
 
     def fail_route(self, route: str, seconds: float, status: int) -> None:
         """Answer `status` (a 5xx or 429) to the requests of one route a click uses (a name of
@@ -60,7 +69,7 @@ class Faults:
         if not request.path.startswith("/api/"):
             return None
         if self.rest_fault is not None and now() < self.rest_fault[0]:
-            return self.rest_fault
+            return self.rest_fault if random.random() < self.rest_share else None
         path = request.path.removeprefix("/api/v10")
         for name, (until, status) in self.route_faults.items():
             method, pattern = ROUTES[name]
@@ -76,6 +85,7 @@ class Faults:
             return await handler(request)
         status = fault[1]
         self.injected[f"http {status}"] += 1
+        self._note_fault(request)
         if status != 429:
             return web.Response(status=status, text="upstream connect error")
         body = {"message": "You are being rate limited.", "retry_after": RETRY_AFTER}
@@ -93,6 +103,17 @@ class Faults:
             status=429, body=json.dumps(body).encode(), content_type="application/json",
             headers=headers,
         )  # fmt: skip
+
+    def _note_fault(self, request: web.Request) -> None:
+        """Remember the interaction a failed request was about (its answer, follow-up or edit)."""
+        match = INTERACTION_PATH.search(request.path)
+        if match is None:
+            return
+        if match["iid"]:
+            self.faulted.add(int(match["iid"]))
+        else:
+            found = [i.id for i in self.interactions.values() if i.token == match["token"]]
+            self.faulted.update(found)
 
     def too_late(self, emitted: float) -> bool:
         """Whether a first response to an interaction emitted at `emitted` comes too late."""
