@@ -198,3 +198,36 @@ async def test_boards_behind_at_a_sigkill_catch_up_after_the_restart(
     finally:
         await bot.stop()
     assert local_discord.injected["http 503"] > 0
+
+
+async def test_where_only_interactions_reach_the_reply_shows_through_the_token_with_no_click(
+    local_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """A group DM (the app installed to Alice's account: no channel route): for each status
+    the edit of her click's answer that should show the bot's 4x4 reply fails for 2 s: her
+    click meanwhile is answered within 3 s, the bot tries the edit again through her click's
+    token, which still lives, and the reply shows within a few seconds of Discord answering
+    again, nobody clicking."""
+    statuses = {}
+    for status in STATUSES:
+        alice, bob = local_discord.create_user("alice"), local_discord.create_user("bob")
+        statuses[status] = (local_discord.create_group_dm(alice, bob), alice)
+    bot, table = await running(local_discord, tmp_path, LOCAL_REPLY_WAIT="0")
+    try:
+        for status, (group, alice) in statuses.items():
+            board = (await table.command(alice, group, size=4)).message_id
+            assert board is not None
+            local_discord.fail_route("webhook edit", 2.0, status)
+            began = time.perf_counter()
+            answer = await table.click(alice, group, board, 5)
+            assert in_time(answer)
+            await asyncio.sleep(0.3)  # the reply's edit is failing now: she clicks again
+            again = await clicked(local_discord, table, alice, group, board, 0)
+            await answered(again)
+            assert in_time(again), (status, again.timing)
+            await reply_stored(bot, table, board, 2)
+            await caught_up(bot, table, [board], began + 2.0)
+            assert table.marks(board) == 2
+    finally:
+        await bot.stop()
+    assert not any("/channels/" in path for _, path in local_discord.requests)
