@@ -43,7 +43,8 @@ class Unanswered(discord.HTTPException):
     have refused it (an interaction's answer after its window) or to let a game go."""
 
     def __init__(self, what: str, seconds: float) -> None:
-        Exception.__init__(self, f"{what}: no answer from Discord within {seconds:.2f} s")
+        late = f"no answer from Discord within {seconds:.2f} s" if seconds else "no time left"
+        Exception.__init__(self, f"{what}: {late}")
         self.response: Any = None
         self.status = 0
         self.code = 0
