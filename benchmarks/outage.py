@@ -1,6 +1,11 @@
-"""How long after a database outage the bot's own pending move reaches the board.
+"""How long after an outage (of the database, or of Discord) every move reaches its board.
 
     python benchmarks/outage.py [--outages 2,5,15,60] [--size 5]
+    python benchmarks/outage.py --discord [--statuses 500,502,503,504,429] [--window 5]
+                                [--share 0.5] [--tables 12] [--warmup 8] [--seed 1]
+
+With --discord: Discord failing part of the bot's calls for a while, at people's pace; see
+``chaos.discord_outage`` for what is measured. Without, the database:
 
 The real bot on a real PostgreSQL server started here on 127.0.0.1, Discord simulated by SimCord.
 For each outage length: a game against the bot; the player moves, and the server is stopped the
@@ -108,7 +113,20 @@ async def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--outages", default="2,5,15,60", help="seconds, comma-separated")
     parser.add_argument("--size", type=int, default=5)
+    parser.add_argument("--discord", action="store_true", help="an outage of Discord's instead")
+    parser.add_argument("--statuses", default="500,502,503,504,429", help="Discord's answers")
+    parser.add_argument("--window", type=float, default=5.0, help="seconds Discord fails")
+    parser.add_argument("--share", type=float, default=0.5, help="of the calls that fail")
+    parser.add_argument("--tables", type=int, default=12)
+    parser.add_argument("--warmup", type=float, default=8.0, help="seconds of play before")
+    parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
+    if args.discord:
+        from benchmarks.chaos import discord_outage
+
+        found = await discord_outage.run(args)
+        discord_outage.print_table(found, args)
+        return found
     server = start_server()
     rows = []
     try:

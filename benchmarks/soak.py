@@ -16,7 +16,10 @@ of a seeded schedule (`chaos.faults`, printed first: the same --seed replays it)
 another until the last 15 s of --duration, which are played in peace: a shard SIGKILLed and
 started again, a shard SIGSTOPped for longer than the heartbeat, PostgreSQL stopped for a few
 seconds or restarted with a fast shutdown, bursts of 5xx and 429 on Discord's REST routes, a
-shard's gateway dropped with and without a resume. Then the players stop, every live game must
+shard's gateway dropped with and without a resume. Half the tables are patient people, who
+wait for a board to change rather than click again. 10 s after the last fault (N,
+``chaos.check.CATCH_UP``) every move stored then must be on its board, nobody having clicked to
+show it. Then the players stop, every live game must
 answer its next click within 3 s, and the history is checked (`chaos.check`): moves lost,
 duplicated, phantom, out of order; boards that differ from the store; live games nobody sees;
 each shard's memory and descriptors within 10% of their level after warm-up; the logs' warnings,
@@ -75,7 +78,9 @@ def world(fake: FakeDiscord, n: int) -> list[Table]:
         human = guild.add_member(fake.create_user(f"p{i}a"))
         friend = guild.add_member(fake.create_user(f"p{i}b")) if kind.level is None else None
         shard = fake.shard_of(guild.id)
-        tables.append(Table(i, kind, channel, human, friend, shard, reactions=i % 4 >= 2))
+        tables.append(
+            Table(i, kind, channel, human, friend, shard, reactions=i % 4 >= 2, patient=i % 2 == 1)
+        )
     return tables
 
 
@@ -129,6 +134,18 @@ def recovery(actions: list[Action], tables: list[Table], faults: list[Fault]) ->
                 waited = after[0].answered - fault.ended
                 longest[fault.kind] = max(longest[fault.kind], waited)
     return longest
+
+
+async def caught_up(url: str, tables: list[Table], fake: FakeDiscord) -> list[str]:
+    """The boards missing a move stored now (each given `SHOW` seconds to show one in
+    flight): a board the store is ahead of must have caught up by itself."""
+    stored = await check.stored_games(url)
+    give_up = time.perf_counter() + check.SHOW
+    while True:
+        behind = check.behind_boards(tables, stored, fake.messages)
+        if not behind or time.perf_counter() > give_up:
+            return behind
+        await asyncio.sleep(0.05)
 
 
 def fds_grew(before: Counter[str], after: Counter[str], pg_port: int) -> str | None:
@@ -198,6 +215,9 @@ async def soak(args: argparse.Namespace, server: PgServer | None = None) -> dict
         tasks += [asyncio.create_task(note_baseline(s)) for s in range(2)]
         await asyncio.sleep(args.warmup)
         await injector.run(faults, time.perf_counter())
+        last = max((f.ended for f in faults), default=time.perf_counter())
+        await asyncio.sleep(max(0.0, last + check.CATCH_UP - time.perf_counter()))
+        behind = await caught_up(url, tables, fake)
         await asyncio.sleep(max(0.0, started + args.duration - time.perf_counter()))
         players.stopping.set()
         await asyncio.wait_for(playing, 60.0)
@@ -220,6 +240,10 @@ async def soak(args: argparse.Namespace, server: PgServer | None = None) -> dict
             }
             (folder / "history.json").write_text(json.dumps(dump, default=str))
         result = report(args, players.history, tables, faults, stored, verdict, stuck)
+        result["behind_after_s"] = check.CATCH_UP
+        result["behind"] = behind
+        for text in behind:
+            verdict.fail("behind", text)
         result["wall_s"] = played_for
         result["memory"] = {
             f"shard {s}": {
@@ -322,10 +346,14 @@ def print_report(r: dict[str, Any]) -> None:
     for where, texts in sorted(r.get("logs", {}).items()):
         for text, count in sorted(texts.items(), key=lambda kv: -kv[1])[:6]:
             print(f"log, {where}: {count}x {text}")
+    print(
+        f"boards missing a stored move {r.get('behind_after_s', 0):g} s after the last fault: "
+        f"{len(r.get('behind', []))}"
+    )
     checks = r.get("checks", {})
     print(
         f"checks failed: {checks or 'none'} (lost, duplicated, phantom, out of order, boards, "
-        "unseen, stuck, memory, descriptors, traceback: each 0)"
+        "unseen, behind, stuck, memory, descriptors, traceback: each 0)"
     )
     for problem in r.get("problems", []):
         print(f"  {problem}")

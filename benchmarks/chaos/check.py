@@ -7,7 +7,9 @@ in PostgreSQL, the boards the players see, and the bots' logs.
 - phantom: a stored move that no player's click or reaction asked for (the bot's own moves, on
   its side, excepted);
 - boards: a board message whose marks or state differ from its stored game;
-- unseen: a stored live game no player has a board of (it would hold its channel for nothing).
+- unseen: a stored live game no player has a board of (it would hold its channel for nothing);
+- behind: a stored move missing from its board `CATCH_UP` seconds after the last fault, though
+  nobody clicked to show it (``behind_boards``).
 """
 
 from __future__ import annotations
@@ -24,6 +26,11 @@ from benchmarks.measure.instruments import read_board
 
 LINE = re.compile(r"^(\d{9,}\.\d{3}) ([A-Z]+) ([\w.]+): (.*)$")
 GRACE = 10.0  # seconds after a fault in which the logs may still speak of it
+# N: seconds after the last fault by which every move stored then is on its board. A shard
+# killed last takes about 4 s to start again and read its boards back, and a board behind is
+# tried again at least every 3.6 s; a player's patience is longer.
+CATCH_UP = 10.0
+SHOW = 1.0  # seconds a move stored at the check is given to reach its board (a move in flight)
 
 
 @dataclass
@@ -168,3 +175,21 @@ def check_logs(folder: Path, faults: list[Fault]) -> dict[str, Counter[str]]:
             text = re.sub(r"\d{4,}", "N", entry.text)[:240]
             found[f"{kind} ({where})"][text] += 1
     return found
+
+
+def behind_boards(tables: list[Table], stored: dict[int, Stored], messages: Any) -> list[str]:
+    """The boards missing a move of their stored game (`stored`, read just before): each board
+    must show at least the moves stored then, each with its side."""
+    behind = []
+    for table in tables:
+        for game_id, message_id in table.boards.items():
+            game = stored.get(game_id)
+            if game is None:
+                continue
+            shows = marks_of(messages[message_id]["components"])
+            missing = [
+                cell for ply, cell in enumerate(game.moves) if shows.get(cell) != game.side(ply)
+            ]
+            if missing:
+                behind.append(f"game {game_id}: stored {game.moves}, board lacks {missing}")
+    return behind

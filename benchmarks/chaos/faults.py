@@ -25,12 +25,13 @@ KINDS = (
     "pause",  # SIGSTOP of a shard's process for longer than the gateway's heartbeat, SIGCONT
     "pg-stop",  # PostgreSQL stopped (immediate: as a crash) for a few seconds, then started
     "pg-restart",  # PostgreSQL restarted with a fast shutdown
-    "http-5xx",  # Discord's REST answers 500, 502 or 503 for a few seconds
-    "http-429",  # Discord's REST answers 429 for a few seconds
+    "http-5xx",  # Discord's REST answers 500, 502, 503 or 504 to half its calls for seconds
+    "http-429",  # Discord's REST answers 429 to half its calls for a few seconds
     "drop-resume",  # a shard's gateway connection closed; it resumes its session
     "drop-identify",  # a shard's session invalidated; it identifies anew
 )
 PER_SHARD = {"kill", "pause", "drop-resume", "drop-identify"}
+HTTP_SHARE = 0.5  # of Discord's REST calls an http fault fails
 
 
 @dataclass
@@ -71,8 +72,8 @@ def schedule(seed: int, span: float, *, heartbeat: float, shards: int = 2) -> li
         elif kind == "pg-stop":
             seconds = rng.uniform(2.0, 6.0)
         elif kind.startswith("http"):
-            seconds = rng.uniform(1.5, 4.0)
-            status = 429 if kind == "http-429" else rng.choice((500, 502, 503))
+            seconds = rng.uniform(3.0, 8.0)
+            status = 429 if kind == "http-429" else rng.choice((500, 502, 503, 504))
         fault = Fault(round(at, 1), kind, rng.randrange(shards), round(seconds, 1), status)
         if fault.at + fault.seconds > span:
             return faults
@@ -132,7 +133,9 @@ class Injector:
             await asyncio.to_thread(self.server.stop, "fast")
             await asyncio.to_thread(self.server.start)
         elif fault.kind.startswith("http"):
-            self.fake.fail_rest(fault.seconds, fault.status)
+            # Half the calls, picked at random, as in an incident: a click's answer may fail
+            # and the edit that would show its game go through, or the other way round.
+            self.fake.fail_rest(fault.seconds, fault.status, share=HTTP_SHARE)
             await asyncio.sleep(fault.seconds)
         else:
             await self.fake.drop(fault.shard, resume=fault.kind == "drop-resume")

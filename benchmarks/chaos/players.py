@@ -6,7 +6,10 @@ friends; 3x3 to 5x5; in a server that takes reactions too, some moves by reactio
 game ends, the next starts. A player reads the board as the local Discord stores it (the only
 truth a person has), thinks, and clicks a free cell when it is their turn; an action that gets
 no answer in 3 seconds failed, as "This interaction failed" tells a person, and the player tries
-again a moment later from whatever the board shows then.
+again a moment later from whatever the board shows then. At a patient table (every other one)
+the players are people who wait: after a click that failed, or while the bot (or the friend)
+is to move, they wait for the board to change, up to `PATIENCE`, without clicking again; so a
+board that never catches up with its game by itself is left as it is, for the checks to find.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from bot.games import look as looks
 from tests.support.localdiscord import Channel, FakeDiscord, User
 
 ANSWER = 3.0  # seconds Discord gives a first response
+PATIENCE = 30.0  # seconds a patient player waits for a board to change before clicking again
 MARKS = {"❌": "X", "⭕": "O"}
 
 
@@ -86,6 +90,7 @@ class Table:
     friend: User | None
     shard: int
     reactions: bool  # the server takes reactions as well as buttons
+    patient: bool = False  # after a failed click, wait for the board rather than click again
     message_id: int | None = None
     boards: dict[int, int] = field(default_factory=dict)  # game id -> its board message
     blocked: int = 0  # /tictactoe refused in a row (a game the players cannot see)
@@ -280,7 +285,15 @@ class Players:
                 action = await self.react(table, user, cell)
             else:
                 action = await self.click(table, user, cell, "cell")
-        if not action.played:
+        if action.played:
+            return
+        if table.patient:  # "This interaction failed": wait and see whether the move shows
+
+            def changed() -> bool:
+                return self.board(table) != shown or self.stopping.is_set()
+
+            await self.until(table, changed, PATIENCE)
+        else:
             await asyncio.sleep(1.0 + rng.random())  # "This interaction failed": again soon
 
     async def run(self, seed: int) -> None:

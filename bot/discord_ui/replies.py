@@ -13,6 +13,7 @@ from typing import Any
 
 import discord
 
+from bot.discord_ui import window
 from bot.i18n import N_, Text, translation
 
 log = logging.getLogger(__name__)
@@ -26,7 +27,10 @@ UNKNOWN_INTERACTION = 10062  # Discord's answer to a response that came after it
 def too_late(error: BaseException) -> bool:
     """Whether Discord refused an answer because its interaction had expired (10062): the bot
     was held up (a stalled process, a slow network) past the 3 seconds Discord waits. An
-    expected condition: the token is dead, nothing more can be said through it."""
+    expected condition: the token is dead, nothing more can be said through it. So is an
+    answer the bot gave up on as its window closed (``window.Unanswered``)."""
+    if isinstance(error, window.Unanswered):
+        return True
     return isinstance(error, discord.NotFound) and error.code == UNKNOWN_INTERACTION
 
 
@@ -56,10 +60,12 @@ async def tell(interaction: Interaction, text: Text | str) -> None:
     text = words(interaction, text)
     try:
         if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
+            await window.call(interaction.followup.send(text, ephemeral=True), "a follow-up")
         else:
-            await interaction.response.send_message(text, ephemeral=True)
-    except discord.NotFound as error:
+            await window.answer(
+                interaction, interaction.response.send_message(text, ephemeral=True)
+            )
+    except (discord.NotFound, window.Unanswered) as error:
         if not too_late(error):
             raise
         log_too_late(interaction, "a private answer")  # nothing more can be said through it

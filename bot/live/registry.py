@@ -26,6 +26,36 @@ from bot.games.record import GameRecord
 
 RESERVED = 0  # a channel whose game is being created (no id yet)
 
+# The tasks holding games' locks -> (how many, the loop time the first was taken): calls to
+# Discord are bounded then. By task, not context: a task started under a lock holds nothing.
+_holders: weakref.WeakKeyDictionary[Any, tuple[int, float]] = weakref.WeakKeyDictionary()
+
+
+def held_since() -> float | None:
+    """The loop time the running task took the game's lock it holds (None: it holds none)."""
+    task = asyncio.current_task()
+    held = _holders.get(task) if task is not None else None
+    return held[1] if held is not None else None
+
+
+class GameLock(asyncio.Lock):
+    """A game's lock, which its holder knows it holds: a call to Discord made while one is
+    held is bounded (``bot.discord_ui.window``), so no click waits on another's retries."""
+
+    async def __aenter__(self) -> None:
+        await super().__aenter__()
+        task = asyncio.current_task()
+        if task is not None:
+            count, since = _holders.get(task, (0, asyncio.get_running_loop().time()))
+            _holders[task] = (count + 1, since)
+
+    async def __aexit__(self, *exc: Any) -> None:
+        task = asyncio.current_task()
+        count, since = _holders.pop(task, (0, 0.0))
+        if count > 1:
+            _holders[task] = (count - 1, since)
+        await super().__aexit__(*exc)
+
 
 class GameRegistry:
     """Live games of this process, and the locks, clock and tasks that go with them."""
@@ -36,15 +66,17 @@ class GameRegistry:
         on_due: Callable[[int], None],
         now: Callable[[], datetime],
         on_end: Callable[[GameRecord], None] | None = None,
+        on_behind: Callable[[int], None] | None = None,
     ) -> None:
         self._games: dict[int, GameRecord] = {}
         # channel id -> its live games' ids (RESERVED for one being created)
         self._channels: dict[int, list[int]] = {}
         # A lock lives as long as someone holds or waits for it: ids of games long gone (or
         # never real: forged clicks) leave nothing behind.
-        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._locks: weakref.WeakValueDictionary[int, GameLock] = weakref.WeakValueDictionary()
         self._on_due = on_due
         self._on_end = on_end
+        self._on_behind = on_behind  # told each game whose board falls behind
         self.now = now  # the clock deadlines are read on (aware UTC)
         self._deadlines: dict[int, datetime] = {}  # game id -> when it is due
         self._heap: list[tuple[datetime, int]] = []  # (when, game id); stale entries skipped
@@ -94,11 +126,11 @@ class GameRegistry:
         """Every live game."""
         return list(self._games.values())
 
-    def lock(self, game_id: int) -> asyncio.Lock:
+    def lock(self, game_id: int) -> GameLock:
         """The lock that serializes every change to one game."""
         lock = self._locks.get(game_id)
         if lock is None:
-            lock = self._locks[game_id] = asyncio.Lock()
+            lock = self._locks[game_id] = GameLock()
         return lock
 
     # --------------------------------------------------------------- channels
@@ -182,9 +214,12 @@ class GameRegistry:
         return bool(self._thinking) or any(lock.locked() for lock in list(self._locks.values()))
 
     def behind(self, game_id: int, *, behind: bool = True) -> None:
-        """Note whether the game's board message fails to show the stored game."""
+        """Note whether the game's board message fails to show the stored game; a board that
+        falls behind is reported (``on_behind``: it catches up without a click)."""
         if behind:
             self._stale.add(game_id)
+            if self._on_behind is not None:
+                self._on_behind(game_id)
         else:
             self._stale.discard(game_id)
 

@@ -21,8 +21,9 @@ from tests.bot.game_support import board_message, cells, guild_with
 BOT = Path(__file__).resolve().parents[2] / "bot"
 # The click's own path: routing, the game's rules, the registry, the store, the engine's lookup,
 # and the board drawn (its layout, its grid, and the look a server chose for it: marks, input),
-# and the game's kind (``bot.games.kinds``: the registry, the contract, classic's rules and cells).
-MAX_MODULES = 12
+# and the game's kind (``bot.games.kinds``: the registry, the contract, classic's rules and cells),
+# and the answer's window (``bot.discord_ui.window``: no call outlives the click's 3 s).
+MAX_MODULES = 13
 
 
 def bot_module(frame: FrameType | None) -> str | None:

@@ -118,3 +118,29 @@ async def test_late_callbacks_and_rest_faults_are_refused_as_discord_does() -> N
         assert fake.injected == {"http 503": 1, "callback too late": 1}
     finally:
         await fake.close()
+
+
+async def test_a_route_fault_answers_that_route_alone_and_names_the_interaction() -> None:
+    """A fault on the answer route fails callbacks only, and notes the interaction it was about;
+    a fault on a share of the requests fails some and lets others through."""
+    fake = FakeDiscord()
+    await fake.start()
+    try:
+        iid, token = 1234, "tok1234"  # the fault answers before the route looks anything up
+        async with aiohttp.ClientSession() as http:
+            fake.fail_route("answer", 5.0, 502)
+            async with http.get(f"{fake.api_base}/users/@me") as answer:
+                assert answer.status == 200
+            callback = f"{fake.api_base}/interactions/{iid}/{token}/callback"
+            async with http.post(callback, json={"type": 6}) as answer:
+                assert answer.status == 502
+            assert fake.faulted == {iid}
+            fake.route_faults.clear()
+            fake.fail_rest(5.0, 503, share=0.5)
+            statuses = []
+            for _ in range(60):
+                async with http.get(f"{fake.api_base}/users/@me") as answer:
+                    statuses.append(answer.status)
+            assert 0 < statuses.count(503) < 60 and statuses.count(200) == 60 - statuses.count(503)
+    finally:
+        await fake.close()

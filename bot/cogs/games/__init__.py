@@ -2,8 +2,8 @@
 
 ``setup`` builds what the game cogs share (this process's registry of live games and the flow
 that changes them) and hands it to each; no part holds a pointer back to what built it. A
-deadline coming due is an event the registry raises through ``bot.dispatch``, and so is a live
-game that ends.
+deadline coming due is an event the registry raises through ``bot.dispatch``, and so are a live
+game that ends and a board that falls behind its game.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.cogs.games.advice import Advice
+from bot.cogs.games.behind import BEHIND, BoardCatchUp
 from bot.cogs.games.clicks import ClickCog
 from bot.cogs.games.command import GameCog
 from bot.cogs.games.flow import GameFlow
@@ -35,6 +36,7 @@ async def setup(bot: TicTacToeBot) -> None:
         on_due=lambda game_id: bot.dispatch(DEADLINE, game_id),
         now=discord.utils.utcnow,
         on_end=lambda game: bot.dispatch(ENDED, game),
+        on_behind=lambda game_id: bot.dispatch(BEHIND, game_id),
     )
     flow = GameFlow(
         client=bot,
@@ -50,6 +52,7 @@ async def setup(bot: TicTacToeBot) -> None:
     await bot.add_cog(SettingsCog(store=bot.store, settings=bot.settings, servers=servers))
     await bot.add_cog(ClickCog(games=games, flow=flow, advice=Advice(bot.engine)))
     await bot.add_cog(BoardWatch(client=bot, games=games, flow=flow))
+    await bot.add_cog(BoardCatchUp(client=bot, games=games, flow=flow))
     await bot.add_cog(KeyCog(client=bot, games=games, flow=flow))
     await bot.add_cog(ReactionCog(client=bot, games=games, flow=flow))
     await bot.add_cog(MarkCog(store=bot.store, games=games, flow=flow, servers=servers))

@@ -19,7 +19,7 @@ from bot.cogs.games.flow import GameFlow, Shown
 from bot.cogs.games.opening import open_game
 from bot.cogs.games.resigning import Resigns, asks
 from bot.cogs.games.texts import NOT_SAVED, UNSHOWN
-from bot.discord_ui import access, board, grid, puzzle_board, readback, replies
+from bot.discord_ui import access, board, grid, puzzle_board, readback, replies, window
 from bot.games import asking, kinds, rules
 from bot.games.record import Ending, GameRecord, Status
 from bot.games.rules import Refused
@@ -87,7 +87,8 @@ class ClickCog(commands.Cog):
         shown again, so a refused click repairs it too.
         """
         shown, stuck = Shown.NOT_SAVED, False
-        async with self.games.lock(game_id):
+        # Each call to Discord under the lock ends within this click's window (``window``).
+        async with self.games.lock(game_id), window.opened(interaction):
             game = await self.flow.load(game_id)
             if game is not None and not _on_its_board(interaction, game):
                 await replies.tell(interaction, ELSEWHERE)
@@ -160,7 +161,7 @@ class ClickCog(commands.Cog):
             await replies.tell(interaction, CLOSED)
             return
         try:
-            await interaction.response.edit_message(view=board.view(found, picked))
+            await window.update(interaction, view=board.view(found, picked))
         except discord.HTTPException as exc:
             log.warning("could not show the board picked in game %s: %s", found.id, exc)
             await replies.tell_safely(interaction, UNSHOWN)

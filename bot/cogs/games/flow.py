@@ -9,8 +9,7 @@ channel message, since an interaction token lives only 15 minutes.
 A game where the bot has no channel (``GameRecord.interactions_only``: an app installed to a
 person's account) is shown only through interactions: edits without a click of their own go
 through the newest interaction whose response is its board, kept in memory while its token
-lives (never stored). With none, the board is behind until the next click, whose own response
-shows it.
+lives (never stored). With none, the board is behind until the next click, which shows it.
 """
 
 from __future__ import annotations
@@ -26,7 +25,7 @@ from bot.cogs.games import retry
 from bot.cogs.games.texts import BOARD_GONE, NOT_SAVED, UNSHOWN
 from bot.compute.runner import EngineRunner, Thinking
 from bot.config import Settings
-from bot.discord_ui import access, board, replies
+from bot.discord_ui import access, board, replies, window
 from bot.games import kinds, rules
 from bot.games.record import Ending, GameRecord
 from bot.games.settings import DEFAULTS, ServerSettings
@@ -118,18 +117,20 @@ class GameFlow:
             interaction = self._boards.get(game.id)
         if interaction is not None and not interaction.is_expired():
             try:
-                await interaction.edit_original_response(view=layout)
+                await window.call(interaction.edit_original_response(view=layout))
                 if not rules.is_live(game):
                     self._boards.pop(game.id, None)
                 return True
             except discord.HTTPException as exc:  # its token died, or Discord failed: one line
                 log.warning("editing game %s via its interaction failed: %s", game.id, exc)
+                if game.interactions_only and replies.discords_trouble(exc):
+                    raise  # a passing failure: tried again while the token lives
         if game.interactions_only:
             log.info("game %s is shown at its next click: no interaction reaches it", game.id)
             return False
         if game.message_id is not None:
             channel = self.client.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
-            await channel.get_partial_message(game.message_id).edit(view=layout)
+            await window.call(channel.get_partial_message(game.message_id).edit(view=layout))
         return True
 
     async def publish(
@@ -137,8 +138,8 @@ class GameFlow:
     ) -> bool:
         """Show the game (lock held), through `interaction` if its response is the board
         (`on_board`); True if the board now shows it. If Discord refuses, the stored game stays:
-        a deleted board ends the game as abandoned, anything else leaves the board behind until
-        the next click repairs it. The clicker, if any, is told why privately."""
+        a deleted board ends the game as abandoned, anything else leaves the board behind (it
+        catches up in the background: ``behind``). The clicker, if any, is told why privately."""
         try:
             shown = await self.show(game, interaction if on_board else None)
         except discord.HTTPException as exc:
@@ -151,7 +152,7 @@ class GameFlow:
         """Answer a click with its board showing the game as stored (lock held): how a board
         that is behind catches up where only interactions reach it. False if Discord refused."""
         try:
-            await interaction.response.edit_message(view=board.view(game))
+            await window.update(interaction, view=board.view(game))
         except discord.HTTPException as exc:
             log.warning("could not show game %s with a click: %s", game.id, exc)
             return False
@@ -187,7 +188,7 @@ class GameFlow:
             await replies.tell(interaction, NOT_SAVED)
             return Shown.NOT_SAVED
         try:
-            await interaction.response.edit_message(view=board.view(after))
+            await window.update(interaction, view=board.view(after))
         except discord.HTTPException as exc:
             return await self._answer_unshown(interaction, after, exc)
         self.games.behind(after.id, behind=False)
@@ -198,20 +199,18 @@ class GameFlow:
         self, interaction: Interaction, game: GameRecord, error: discord.HTTPException
     ) -> Shown:
         """The click's board update failed after the change was saved: answer it exactly once.
-
         A passing failure (a 5xx, a rate limit) may spare the channel's edit endpoint, so that
-        is tried at once; if it shows the board, the click is acknowledged without a word.
-        """
+        is tried at once; if it shows the board, the click is acknowledged without a word."""
         log.warning("could not update the board of game %s with the click: %s", game.id, error)
-        if replies.too_late(error):  # no token left: the board is shown through the channel
-            await self.publish(game)
+        if replies.too_late(error):  # no answer can count now: the board catches up (``behind``)
+            self.games.behind(game.id)
             return Shown.SAVED
         if isinstance(error, discord.Forbidden) or access.board_gone(error):
             await self._unshown(game, error, interaction)
             return Shown.SAVED
         if await self.publish(game):
             try:
-                await interaction.response.defer()
+                await window.answer(interaction, interaction.response.defer())
                 self.note_board(game, interaction)
                 return Shown.ON_BOARD
             except discord.HTTPException as late:

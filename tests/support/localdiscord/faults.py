@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import collections
 import json
+import random
+import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -19,6 +21,16 @@ from tests.support.localdiscord.model import now
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 RETRY_AFTER = 0.5  # seconds a fault's 429 asks the bot to wait
+# The routes a click uses, by name: (method, what the path looks like under /api/v10).
+ROUTES = {
+    "answer": ("POST", re.compile(r"/interactions/\d+/[^/]+/callback$")),
+    "follow-up": ("POST", re.compile(r"/webhooks/\d+/[^/]+$")),
+    "webhook edit": ("PATCH", re.compile(r"/webhooks/\d+/[^/]+/messages/[^/]+$")),
+    "channel edit": ("PATCH", re.compile(r"/channels/\d+/messages/\d+$")),
+}
+
+
+INTERACTION_PATH = re.compile(r"/interactions/(?P<iid>\d+)/|/webhooks/\d+/(?P<token>[^/]+)")
 
 
 class Faults:
@@ -27,25 +39,53 @@ class Faults:
     _links: dict[int, list[Any]]
     # (until, status): REST requests are answered `status` until then (perf_counter seconds).
     rest_fault: tuple[float, int] | None
+    # route name (``ROUTES``) -> (until, status): that route's requests alone, likewise.
+    route_faults: dict[str, tuple[float, int]]
     # Seconds after which an interaction's first response is refused (10062), as Discord
     # refuses one after 3 s; None: never.
     callback_deadline: float | None
     injected: collections.Counter[str]  # what was injected, by kind
+    rest_share: float  # the share of requests `rest_fault` fails
+    faulted: set[int]  # interactions a request about failed (its answer, follow-up or edit)
+    interactions: dict[int, Any]
 
     async def _send(self, ws: web.WebSocketResponse, text: str) -> None: ...
 
-    def fail_rest(self, seconds: float, status: int) -> None:
-        """Answer every REST request `status` (500, 502, 503 or 429) for `seconds`."""
+    def fail_rest(self, seconds: float, status: int, *, share: float = 1.0) -> None:
+        """Answer REST requests `status` (a 5xx or 429) for `seconds`: every one, or a `share`
+        of them picked at random (Discord in an incident fails some calls, not all)."""
         self.rest_fault = (now() + seconds, status)
+        self.rest_share = share
+
+    def fail_route(self, route: str, seconds: float, status: int) -> None:
+        """Answer `status` (a 5xx or 429) to the requests of one route a click uses (a name of
+        ``ROUTES``: the answer, the follow-up, the webhook edit, the channel edit) for
+        `seconds`; the other routes answer as usual."""
+        assert route in ROUTES, route
+        self.route_faults[route] = (now() + seconds, status)
+
+    def _fault_for(self, request: web.Request) -> tuple[float, int] | None:
+        """The fault in force for this request, if any."""
+        if not request.path.startswith("/api/"):
+            return None
+        if self.rest_fault is not None and now() < self.rest_fault[0]:
+            return self.rest_fault if random.random() < self.rest_share else None
+        path = request.path.removeprefix("/api/v10")
+        for name, (until, status) in self.route_faults.items():
+            method, pattern = ROUTES[name]
+            if now() < until and request.method == method and pattern.match(path):
+                return until, status
+        return None
 
     @web.middleware
     async def faulty(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         """The REST fault in force, if any, instead of the route's answer."""
-        fault = self.rest_fault
-        if fault is None or now() >= fault[0] or not request.path.startswith("/api/"):
+        fault = self._fault_for(request)
+        if fault is None:
             return await handler(request)
         status = fault[1]
         self.injected[f"http {status}"] += 1
+        self._note_fault(request)
         if status != 429:
             return web.Response(status=status, text="upstream connect error")
         body = {"message": "You are being rate limited.", "retry_after": RETRY_AFTER}
@@ -63,6 +103,17 @@ class Faults:
             status=429, body=json.dumps(body).encode(), content_type="application/json",
             headers=headers,
         )  # fmt: skip
+
+    def _note_fault(self, request: web.Request) -> None:
+        """Remember the interaction a failed request was about (its answer, follow-up or edit)."""
+        match = INTERACTION_PATH.search(request.path)
+        if match is None:
+            return
+        if match["iid"]:
+            self.faulted.add(int(match["iid"]))
+        else:
+            found = [i.id for i in self.interactions.values() if i.token == match["token"]]
+            self.faulted.update(found)
 
     def too_late(self, emitted: float) -> bool:
         """Whether a first response to an interaction emitted at `emitted` comes too late."""

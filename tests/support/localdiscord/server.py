@@ -96,6 +96,9 @@ class FakeDiscord(Gateway, Faults, Rest, Reactions):
         self._sessions: dict[str, int] = {}  # session id -> shard
         self._history: dict[int, collections.deque[tuple[int, str]]] = {}
         self.rest_fault: tuple[float, int] | None = None  # see ``faults``
+        self.route_faults: dict[str, tuple[float, int]] = {}
+        self.rest_share = 1.0
+        self.faulted: set[int] = set()
         self.callback_deadline: float | None = None
         self.injected: collections.Counter[str] = collections.Counter()
 
