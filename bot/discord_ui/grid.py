@@ -16,11 +16,17 @@ def marks_on(message: discord.Message | None, look: Look) -> int | None:
     board uses (None when there is no message to read, or it has no cell buttons)."""
     if message is None:
         return None
-    cells = [b for b in buttons_in(message.components) if (b.custom_id or "")[-1:].isdigit()]
+    cells = [b for b in buttons_in(message.components) if _cell_id(b.custom_id or "")]
     if not cells:
         return None
     # An empty cell shows the empty mark (a board drawn before it did shows no emoji there).
     return sum(b.emoji is not None and str(b.emoji) != look.empty for b in cells)
+
+
+def _cell_id(custom_id: str) -> bool:
+    """Whether a button's id is a cell's (``ttt:<game>:<cell>``, maybe ``@<ply>``): not a
+    control whose id ends in digits (Resign's confirmation carries its time)."""
+    return custom_id.rpartition(":")[2].partition("@")[0].isdigit()
 
 
 def ply_on(message: discord.Message | None) -> int | None:
