@@ -154,7 +154,7 @@ def _searched(
     from engine.search import SearchTimeout
     from engine.trapsearch import trap_move
 
-    known = book.lookup(board)
+    known = book.lookup(board) or (book.trap_moves(board) if perfect else [])
     if known:
         return _pick(known, rng)
     values = book.move_values(board)
