@@ -19,6 +19,7 @@ import hashlib
 from engine import book
 from engine.api import _sides
 from engine.board import Board
+from engine.puzzles.answers import with_answers
 from engine.puzzles.proof import MOST_MOVES, Puzzle, difficulty, prove, wins_within
 from engine.rules import WIN
 from engine.search import SearchTimeout, solver, trim_tables
@@ -78,8 +79,10 @@ def missed_wins(
     """The puzzles of a finished classic game (its moves in order, X first): each position where
     a player of `sides` missed a win, in the order played, one per position.
 
-    With `deadline` (a time.monotonic() value) the positions not judged by then are left out:
-    the cost of a game is bounded whatever it holds.
+    Each puzzle carries its answers (engine.puzzles.answers), so that its attempts need no
+    search. With `deadline` (a time.monotonic() value) the positions not judged by then are left
+    out (a puzzle found but not yet answered is kept without its answers): the cost of a game is
+    bounded whatever it holds.
     """
     wanted = frozenset(sides)
     board = Board.empty(size, k)
@@ -95,7 +98,8 @@ def missed_wins(
             if board.turn in wanted:
                 puzzle = missed_at(board, cell)
                 if puzzle is not None and puzzle.id not in {p.id for p in found}:
-                    found.append(puzzle)
+                    found.append(puzzle)  # kept without its answers if the deadline comes first
+                    found[-1] = with_answers(puzzle)
             board = board.play(cell)
     except SearchTimeout:
         pass  # the rest of the game is left unjudged
