@@ -4,7 +4,11 @@ The move keeps the position's exact value (the solver's, or the book's). Where t
 win, the fastest is played as it is. Otherwise every value-keeping move is weighed by the chance
 that a fallible opponent goes wrong after it, looking a few moves ahead along the opponent's
 natural line, within TRAP_BUDGET and never past the move's deadline; a deeper look replaces a
-shallower one only once it is complete.
+shallower one only once it is complete, and is begun only if it can finish within WORK_NODES of
+the solver's nodes. What a weighing finds is exact whatever the solver's table holds, so it is
+kept (a table that outlives the move) for the moves and games after. Early in a game the engine
+does not weigh at all: it plays the trap book (engine.book.trap_moves), written from
+`trap_choices`, the complete weighing.
 
 The opponent is modelled as a mixture of two players, as the gentler levels play: both make
 natural moves (the block of a win in one, else the cell that builds and blocks the most lines)
@@ -38,12 +42,13 @@ BLOCKER_QUIRK = 1 / 3
 BLOCKER_SHARE = 0.5
 # How far ahead along the opponent's natural line the weighing looks, in moves of ours.
 DEPTH = 3
-# The most work a move's weighing does, in the solver's nodes (about 5 us each), within
-# TRAP_BUDGET: a deeper weighing that would pass it is left unfinished.
+# The most work a move's weighing does, in the solver's nodes (a few microseconds each), within
+# TRAP_BUDGET: a deeper weighing that would pass it is not begun, and one that does is cut.
 WORK_NODES = 3000
 # What the weighings found, by position (facts, chances by depth, our moves that keep the value):
-# exact whatever the solver's table holds, so kept from move to move and game to game.
-MEMO_LIMIT = 200_000
+# exact whatever the solver's table holds, so kept from move to move and game to game; emptied
+# once it holds MEMO_LIMIT entries (about 300 bytes each).
+MEMO_LIMIT = 100_000
 _MEMO: dict[tuple[int, ...], object] = {}
 
 
