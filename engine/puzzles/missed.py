@@ -80,9 +80,10 @@ def missed_wins(
     a player of `sides` missed a win, in the order played, one per position.
 
     Each puzzle carries its answers (engine.puzzles.answers), so that its attempts need no
-    search. With `deadline` (a time.monotonic() value) the positions not judged by then are left
-    out (a puzzle found but not yet answered is kept without its answers): the cost of a game is
-    bounded whatever it holds.
+    search; they are computed once the whole game is judged, so that they never cost a puzzle.
+    With `deadline` (a time.monotonic() value) the positions not judged by then are left out,
+    and the puzzles not answered by then are kept without answers (an attempt then searches):
+    the cost of a game is bounded whatever it holds.
     """
     wanted = frozenset(sides)
     board = Board.empty(size, k)
@@ -98,11 +99,12 @@ def missed_wins(
             if board.turn in wanted:
                 puzzle = missed_at(board, cell)
                 if puzzle is not None and puzzle.id not in {p.id for p in found}:
-                    found.append(puzzle)  # kept without its answers if the deadline comes first
-                    found[-1] = with_answers(puzzle)
+                    found.append(puzzle)
             board = board.play(cell)
+        for i, puzzle in enumerate(found):
+            found[i] = with_answers(puzzle)
     except SearchTimeout:
-        pass  # the rest of the game is left unjudged
+        pass  # the rest of the game is left unjudged, or the rest of its puzzles unanswered
     finally:
         s.deadline = None
     return found
