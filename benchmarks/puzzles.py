@@ -2,8 +2,9 @@
 
 Proofs are timed with the solver's tables cold (cleared before each) and warm (kept, as in a
 process that proves them one after another). An attempt is timed per engine call: a right move
-with the defence that answers it, a wrong move with its reason and refutation, and a hint.
-Medians and p99 over every puzzle; measured, not asserted.
+with the defence that answers it, a wrong move with its reason and refutation, and a hint, each
+by search (`judge`, as for a puzzle without stored answers) and from the puzzle's stored answers
+(`play`, a lookup). Medians and p99 over every puzzle; measured, not asserted.
 
     python benchmarks/puzzles.py
 """
@@ -15,7 +16,7 @@ import statistics
 import time
 from collections import defaultdict
 
-from engine.puzzles import Attempt, hint, play, prove, puzzles
+from engine.puzzles import Attempt, hint, judge, play, prove, puzzles
 from engine.search import solver
 
 
@@ -49,14 +50,15 @@ def main() -> None:
         t = time.perf_counter()
         attempt, cell = hint(attempt)
         times["hint"].append(time.perf_counter() - t)
-        t = time.perf_counter()
-        after = play(attempt, cell)
-        times[f"right move + defence, {board}"].append(time.perf_counter() - t)
         wrong = next(c for c in p.board.legal_moves() if c != p.solution)
-        t = time.perf_counter()
-        play(Attempt(p), wrong)
-        times[f"wrong move + refutation, {board}"].append(time.perf_counter() - t)
-        assert after.state in ("playing", "solved")
+        for how, call in (("searched", judge), ("stored", play)):
+            t = time.perf_counter()
+            after = call(attempt, cell)
+            times[f"right move + defence, {how}, {board}"].append(time.perf_counter() - t)
+            t = time.perf_counter()
+            call(Attempt(p), wrong)
+            times[f"wrong move + refutation, {how}, {board}"].append(time.perf_counter() - t)
+            assert after.state in ("playing", "solved")
     print(f"{len(chosen)} puzzles\n")
     print("| engine call | count | median | p99 | worst |")
     print("|---|---|---|---|---|")

@@ -16,14 +16,15 @@ from __future__ import annotations
 
 from engine.board import Board, IllegalMoveError, Outcome
 from engine.cells import cell_name, parse_cell
-from engine.play import LEVELS, MOVE_BUDGET, best_move, quick_move
+from engine.levels import LEVELS
+from engine.play import MOVE_BUDGET, best_move, quick_move
 from engine.rules import SIZES, WIN, default_k
 
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing at run time
 if TYPE_CHECKING:
     from engine.api import analyse, classify, evaluate
     from engine.board import Side as Side
-    from engine.play import Level as Level
+    from engine.levels import Level as Level
 
 
 def __getattr__(name: str) -> object:

@@ -1,6 +1,10 @@
-"""The opening book: exact values and the engine's moves for early big-board positions.
+"""The opening books: exact values and the engine's moves for early big-board positions.
 
-The file engine/data/book.txt is written by scripts/build_book.py. Each line reads
+The file engine/data/book.txt is written by scripts/build_book.py; engine/data/traps.txt, the
+trap book, by scripts/build_traps.py: the moves `unbeatable` plays in every position it can
+face early in a game on every big board, weighed for traps without a time budget (what
+engine.trapsearch would play given the time), so that those moves are lookups; its positions are
+as they stand, not canonical (`trap_moves`). Each line of either reads
 ``size k board-text value moves``: the board in canonical form (the least of its eight symmetric
 images), its exact value (engine.evaluate's scale) and the engine's optimal moves in that frame,
 separated by commas, the first the one it plays without `rng`; or ``-`` in place of the moves
@@ -17,9 +21,12 @@ from engine.board import Board
 from engine.rules import rules
 
 DATA = os.path.join(os.path.dirname(__file__), "data", "book.txt")
+TRAPS = os.path.join(os.path.dirname(__file__), "data", "traps.txt")
 Entry = tuple[int, tuple[int, ...]]  # (value, moves in the canonical frame, maybe none)
-_BOOK: dict[tuple[int, int, int, int], Entry] | None = None
+Entries = dict[tuple[int, int, int, int], Entry]
+_BOOK: Entries | None = None
 _MAX_PLY: dict[tuple[int, int], int] = {}  # (size, k) -> the highest ply the book holds
+_TRAP_BOOK: Entries | None = None
 
 
 class BookError(ValueError):
@@ -52,9 +59,9 @@ def _canonical(board: Board) -> tuple[Board, list[int]]:
     return Board(board.size, board.k, best[0], best[1]), best_ts
 
 
-def parse(text: str) -> dict[tuple[int, int, int, int], Entry]:
+def parse(text: str) -> Entries:
     """The entries of a book file's text: (size, k, x, o) -> (value, move or -1)."""
-    entries: dict[tuple[int, int, int, int], Entry] = {}
+    entries: Entries = {}
     for number, raw in enumerate(text.splitlines(), start=1):
         if not raw or raw.startswith("#"):
             continue
@@ -89,18 +96,33 @@ def _entry(raw: str) -> tuple[tuple[int, int, int, int], Entry]:
     return (size, k, board.x, board.o), (value, cells)
 
 
-def _load() -> dict[tuple[int, int, int, int], Entry]:
+def _read(path: str, plies: dict[tuple[int, int], int] | None = None) -> Entries:
+    """The entries of the book file at `path` (none if it is missing); `plies` gets each board's
+    highest ply."""
+    text = ""
+    if os.path.isfile(path):
+        with open(path, encoding="ascii") as f:
+            text = f.read()
+    entries = parse(text)
+    if plies is not None:
+        for size, k, x, o in entries:
+            ply = x.bit_count() + o.bit_count()
+            plies[size, k] = max(ply, plies.get((size, k), -1))
+    return entries
+
+
+def _load() -> Entries:
     global _BOOK
     if _BOOK is None:
-        text = ""
-        if os.path.isfile(DATA):
-            with open(DATA, encoding="ascii") as f:
-                text = f.read()
-        _BOOK = parse(text)
-        for size, k, x, o in _BOOK:
-            ply = x.bit_count() + o.bit_count()
-            _MAX_PLY[size, k] = max(ply, _MAX_PLY.get((size, k), -1))
+        _BOOK = _read(DATA, _MAX_PLY)
     return _BOOK
+
+
+def _load_traps() -> Entries:
+    global _TRAP_BOOK
+    if _TRAP_BOOK is None:
+        _TRAP_BOOK = _read(TRAPS)
+    return _TRAP_BOOK
 
 
 def _find(board: Board) -> tuple[Entry, list[int]] | None:
@@ -140,6 +162,19 @@ def lookup(board: Board) -> list[int]:
             if cell not in out:
                 out.append(cell)
     return out
+
+
+def trap_moves(board: Board) -> list[int]:
+    """The trap book's moves for `board`: `unbeatable`'s equally good choices, or an empty list.
+
+    The trap book holds positions as they stand, not up to symmetry: the weighing models the
+    gentler levels' natural move, whose ties fall by cell, so a position and its mirror image
+    may get different moves.
+    """
+    if board.size == 3:
+        return []
+    entry = _load_traps().get((board.size, board.k, board.x, board.o))
+    return [] if entry is None else list(entry[1])
 
 
 def move_values(board: Board) -> dict[int, int] | None:

@@ -19,7 +19,8 @@ from engine.api import analyse
 from engine.board import Board, IllegalMoveError
 from engine.cells import cell_name, parse_cell
 from engine.console import run_game
-from engine.play import LEVELS, best_move
+from engine.levels import LEVELS
+from engine.play import best_move
 
 ULTIMATE_LEVELS = ("easy", "medium", "hard", "expert")  # engine.ultimate.LEVELS, loaded lazily
 

@@ -26,30 +26,17 @@ import time
 
 from engine import small
 from engine.board import Board, IllegalMoveError
+from engine.levels import LEVELS, MISTAKES
 from engine.rules import rules
 
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing at run time
 if TYPE_CHECKING:
     import random
-    from typing import Literal
-
-    Level = Literal["easy", "medium", "hard", "unbeatable"]
 
 # Without a deadline, an unbeatable move on a big board still returns within this many seconds:
 # the book and the solver answer exactly well inside it on the engine's own lines; elsewhere (a
 # position the book does not cover and the solver cannot finish in time) the best move found so far.
 MOVE_BUDGET = 0.9
-
-LEVELS: tuple[Level, ...] = ("easy", "medium", "hard", "unbeatable")
-
-# (chance of a random move, chance of blocking a win in one) per level.
-MISTAKES = {
-    "easy": (0.7, 0.5),
-    "medium": (0.4, 1.0),
-    "hard": (0.25, 1.0),
-    "unbeatable": (0.0, 1.0),
-}
-
 
 def _wins_in_one(board: Board, me: int, opp: int) -> list[int]:
     """Cells that complete a line for the side whose marks are `me`."""
@@ -167,7 +154,7 @@ def _searched(
     from engine.search import SearchTimeout
     from engine.trapsearch import trap_move
 
-    known = book.lookup(board)
+    known = book.lookup(board) or (book.trap_moves(board) if perfect else [])
     if known:
         return _pick(known, rng)
     values = book.move_values(board)

@@ -23,6 +23,7 @@ _INF = 1000
 _TABLE_LIMIT = 1_200_000  # entries across all solvers: about 120 MB at worst
 _SYMMETRY_EMPTIES = 9  # canonicalise under the 8 symmetries while at least this many cells empty
 _TRIES = 4  # moves tried before a pairing test gives up
+NO_LIMIT = 1 << 62  # a solver's node_limit when it has none
 
 
 class SearchTimeout(Exception):
@@ -37,6 +38,8 @@ class Solver:
         self.table: dict[int, int] = {}
         self.deadline: float | None = None
         self.nodes = 0
+        # With a deadline, the search also stops (SearchTimeout) once `nodes` passes this.
+        self.node_limit = NO_LIMIT
         self.pairing = Pairing(r.cells)
         # _through[c]: the indices (as bits) of the lines through cell c.
         self._through = tuple(
@@ -85,7 +88,11 @@ class Solver:
         """The absolute value of a running position for the side to move, within (alpha, beta)."""
         self.nodes += 1
         deadline = self.deadline
-        if deadline is not None and not self.nodes & 1023 and time.monotonic() >= deadline:
+        if (
+            deadline is not None
+            and not self.nodes & 1023
+            and (self.nodes >= self.node_limit or time.monotonic() >= deadline)
+        ):
             raise SearchTimeout
         r = self.r
         k1 = r.k - 1

@@ -12,6 +12,7 @@ import marshal
 import os
 import zlib
 
+from engine.levels import MISTAKES
 from engine.rules import rules
 
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing at run time
@@ -108,8 +109,7 @@ def build() -> dict[tuple[int, int], Entry]:
 
 def _weigh(out: dict[tuple[int, int], Entry], lines: tuple[int, ...]) -> None:
     """Fill in the weight of each optimal move: how `unbeatable` chooses (engine.traps)."""
-    # Imported here: reading the shipped table needs neither, and engine.play imports this.
-    from engine.play import MISTAKES
+    # Imported here: reading the shipped table does not need it.
     from engine.traps import weigh_3x3
 
     for key, weights in weigh_3x3(out, lines, MISTAKES).items():
@@ -126,7 +126,6 @@ def wins_against(opponent: str, *, best: bool = False) -> tuple[Fraction, Fracti
     from functools import cache
 
     from engine.board import Board
-    from engine.play import MISTAKES
     from engine.traps import policy
 
     tab = table()

@@ -160,18 +160,25 @@ def trap_order(
 
     Equal cells keep their given order, or are shuffled with `rng` so a game varies.
     """
-    scored = []
-    for cell in cells:
-        score = 0
-        threats = 0
-        for line in r.cell_lines[cell]:
-            if not line & opp:
-                mine = (line & me).bit_count()
-                score += 1 << 2 * mine
-                threats += mine == r.k - 2
-            if not line & me:
-                score += 1 << 2 * (line & opp).bit_count()
-        # A threat the opponent must answer is a chance for a player who does not see it to lose.
-        scored.append((threats, score, rng.random() if rng is not None else 0.0, cell))
+    scored = [
+        (*trap_key(r, me, opp, cell), rng.random() if rng is not None else 0.0, cell)
+        for cell in cells
+    ]
     scored.sort(key=lambda t: (-t[0], -t[1], -t[2]))
     return [cell for *_, cell in scored]
+
+
+def trap_key(r: Rules, me: int, opp: int, cell: int) -> tuple[int, int]:
+    """How `trap_order` ranks `cell` (higher first): the threats it makes, then the lines it
+    builds and blocks."""
+    score = 0
+    threats = 0
+    for line in r.cell_lines[cell]:
+        if not line & opp:
+            mine = (line & me).bit_count()
+            score += 1 << 2 * mine
+            threats += mine == r.k - 2
+        if not line & me:
+            score += 1 << 2 * (line & opp).bit_count()
+    # A threat the opponent must answer is a chance for a player who does not see it to lose.
+    return threats, score

@@ -5,11 +5,15 @@ levels (each side a random level, so games stray and mistakes leave forced wins)
 reached by random moves (where the solver often finds a single winning move). A candidate is kept
 when the side to move wins with its N-th move (2 <= N <= 4) and no sooner, exactly one first move
 wins that fast, and it is new up to symmetry; at most half of a board's puzzles are wins in 2.
-Each kept puzzle is proven again before it is written. The figures (time to prove, share kept,
-counts by board and N, the difficulty histogram) are printed at the end, and stated in the
-file's comment lines.
+Each kept puzzle is proven again before it is written, and carries its answers (its defence
+tree, engine.puzzles.answers: every position an attempt can reach, each move's outcome there and
+the hint), so that an attempt needs no search. The figures (time to prove, share kept, counts by
+board and N, the difficulty histogram, the answers' time and size) are printed at the end, and
+stated in the file's comment lines. With --answers-only the puzzles already in the file are kept
+as they are and given their answers.
 
     python scripts/build_puzzles.py --per-board 300 --seed 1
+    python scripts/build_puzzles.py --answers-only
 """
 
 from __future__ import annotations
@@ -20,10 +24,13 @@ import statistics
 import time
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 from engine import LEVELS, Board, best_move
 from engine.book import canonical
+from engine.puzzles.answers import with_answers
+from engine.puzzles.collection import parse
 from engine.puzzles.proof import Puzzle, difficulty, fastest, prove
 from engine.search import SearchTimeout, solver
 
@@ -131,21 +138,51 @@ def figures(puzzles: list[Puzzle]) -> list[str]:
     return out
 
 
+def answered(puzzles: list[Puzzle]) -> tuple[list[Puzzle], str]:
+    """The puzzles with their answers, and a comment line on the time and size they took."""
+    start = time.process_time()
+    out = [with_answers(p) for p in puzzles]
+    size = sum(len(p.answers) for p in out)
+    note = (
+        f"# answers of all {len(out)} puzzles: {time.process_time() - start:.1f} s of CPU, "
+        f"{size:,} bytes"
+    )
+    return out, note
+
+
 def main() -> None:
     """Build, prove and write the set, printing the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--per-board", type=int, default=300)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--answers-only", action="store_true", help="answer the file's puzzles")
     args = parser.parse_args()
+    if args.answers_only:
+        text = args.out.read_text("ascii")
+        header = [line for line in text.splitlines() if line.startswith("#")]
+        header = [
+            "# id size k board moves solution difficulty answers"
+            if line.startswith("# id ")
+            else line
+            for line in header
+            if not line.startswith("# answers of all")
+        ]
+        puzzles, note = answered([replace(p, answers="") for p in parse(text)])
+        lines = [*header, note, *(p.to_line() for p in puzzles)]
+        args.out.write_text("\n".join(lines) + "\n", "ascii")
+        print(note)
+        return
     start = time.perf_counter()
     puzzles, notes = build(args.per_board, args.seed)
     notes.append(f"# built in {time.perf_counter() - start:.1f} s")
     notes += figures(puzzles)
+    puzzles, note = answered(puzzles)
+    notes.append(note)
     header = [
         f"# Puzzles: written by scripts/build_puzzles.py --per-board {args.per_board} "
         f"--seed {args.seed}",
-        "# id size k board moves solution difficulty",
+        "# id size k board moves solution difficulty answers",
         *notes,
     ]
     args.out.write_text("\n".join(header + [p.to_line() for p in puzzles]) + "\n", "ascii")

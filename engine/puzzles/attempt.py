@@ -7,6 +7,9 @@ defender answers with the reply that holds out longest. A wrong move ends the at
 reason: the win is slower than the puzzle's, the win has slipped to a draw, or the move loses;
 with it the defender's best answer (the refutation) and a move that would have won in time
 instead (the puzzle's solution on the first move).
+
+Where the puzzle carries its answers (engine.puzzles.tree, computed when it was built or found)
+a move and a hint are lookups (`answered`, `hinted`); otherwise each is a search (`judge`).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from dataclasses import dataclass, replace
 
 from engine.api import analyse, classify, optimal_move
 from engine.board import Board, IllegalMoveError
+from engine.puzzles import tree
 from engine.puzzles.proof import Puzzle, wins_within
 
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing at run time
@@ -59,10 +63,40 @@ class Attempt:
 
 
 def play(attempt: Attempt, cell: int) -> Attempt:
-    """The attempt after the player plays `cell` (and, if the game goes on, the defence).
+    """The attempt after the player plays `cell` (and, if the game goes on, the defence): the
+    puzzle's stored answer if it has one, else `judge`'s.
 
     Raises IllegalMoveError if the attempt is over or `cell` is not a legal move.
     """
+    known = answered(attempt, cell)
+    return known if known is not None else judge(attempt, cell)
+
+
+def answered(attempt: Attempt, cell: int) -> Attempt | None:
+    """`play`'s answer from the puzzle's stored answers, without a search; None where they do
+    not hold it (no answers, or an attempt that is over, or an illegal move: `play` says why)."""
+    if attempt.state != "playing":
+        return None
+    found = tree.node(attempt.puzzle.answers, attempt.moves)
+    if found is None:
+        return None
+    hint_cell, outcomes = found
+    outcome = outcomes.get(cell)
+    if outcome is None:
+        return None
+    state, reply = outcome
+    if state == "playing":
+        assert reply is not None
+        return replace(attempt, moves=(*attempt.moves, cell, reply))
+    moves = (*attempt.moves, cell)
+    better = None if state == "solved" else hint_cell  # a move that would have won in time
+    return replace(
+        attempt, moves=moves, state=state, refutation=reply, better=better  # type: ignore[arg-type]
+    )
+
+
+def judge(attempt: Attempt, cell: int) -> Attempt:
+    """`play` by search: the move judged by the solver, the defence or refutation found."""
     if attempt.state != "playing":
         raise IllegalMoveError("the attempt is over")
     board = attempt.board
@@ -99,9 +133,26 @@ def hint(attempt: Attempt) -> tuple[Attempt, int]:
     """A move that wins in time, and the attempt with the hint counted."""
     if attempt.state != "playing":
         raise IllegalMoveError("the attempt is over")
-    board = attempt.board
-    if not attempt.moves:
-        cell = attempt.puzzle.solution
-    else:
-        cell = next(c for c in board.legal_moves() if wins_within(board, c, attempt.left))
+    cell = hinted(attempt)
+    if cell is None:
+        cell = winning(attempt)
     return replace(attempt, hints=attempt.hints + 1), cell
+
+
+def hinted(attempt: Attempt) -> int | None:
+    """`hint`'s cell from the puzzle's stored answers (the first move: the solution), without a
+    search; None where they do not hold it."""
+    if attempt.state != "playing":
+        return None
+    if not attempt.moves:
+        return attempt.puzzle.solution
+    found = tree.node(attempt.puzzle.answers, attempt.moves)
+    return None if found is None else found[0]
+
+
+def winning(attempt: Attempt) -> int:
+    """By search: the first move (the lowest cell) that wins in time; the solution first."""
+    if not attempt.moves:
+        return attempt.puzzle.solution
+    board = attempt.board
+    return next(c for c in board.legal_moves() if wins_within(board, c, attempt.left))

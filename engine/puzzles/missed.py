@@ -19,6 +19,7 @@ import hashlib
 from engine import book
 from engine.api import _sides
 from engine.board import Board
+from engine.puzzles.answers import with_answers
 from engine.puzzles.proof import MOST_MOVES, Puzzle, difficulty, prove, wins_within
 from engine.rules import WIN
 from engine.search import SearchTimeout, solver, trim_tables
@@ -78,7 +79,10 @@ def missed_wins(
     """The puzzles of a finished classic game (its moves in order, X first): each position where
     a player of `sides` missed a win, in the order played, one per position.
 
-    With `deadline` (a time.monotonic() value) the positions not judged by then are left out:
+    Each puzzle carries its answers (engine.puzzles.answers), so that its attempts need no
+    search; they are computed once the whole game is judged, so that they never cost a puzzle.
+    With `deadline` (a time.monotonic() value) the positions not judged by then are left out,
+    and the puzzles not answered by then are kept without answers (an attempt then searches):
     the cost of a game is bounded whatever it holds.
     """
     wanted = frozenset(sides)
@@ -97,8 +101,10 @@ def missed_wins(
                 if puzzle is not None and puzzle.id not in {p.id for p in found}:
                     found.append(puzzle)
             board = board.play(cell)
+        for i, puzzle in enumerate(found):
+            found[i] = with_answers(puzzle)
     except SearchTimeout:
-        pass  # the rest of the game is left unjudged
+        pass  # the rest of the game is left unjudged, or the rest of its puzzles unanswered
     finally:
         s.deadline = None
     return found

@@ -9,7 +9,7 @@ plies), so it stays cheap whatever the board.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from engine.api import _move_value, _sides
 from engine.board import Board, IllegalMoveError
@@ -26,27 +26,30 @@ class PuzzleError(ValueError):
 
 @dataclass(frozen=True)
 class Puzzle:
-    """A position, the number of moves the side to move needs, its only fastest first move, and
-    the puzzle's starting rating (its difficulty)."""
+    """A position, the number of moves the side to move needs, its only fastest first move, the
+    puzzle's starting rating (its difficulty), and its answers if computed (its defence tree as
+    text, engine.puzzles.tree; not part of the puzzle's identity)."""
 
     id: str
     board: Board
     moves: int
     solution: int
     difficulty: int
+    answers: str = field(default="", compare=False, repr=False)
 
     def to_line(self) -> str:
-        """The puzzle as one line of the data file: ``id size k board moves solution rating``."""
+        """The puzzle as one line of the data file: ``id size k board moves solution rating``,
+        then its answers where it has them."""
         b = self.board
         fields = (self.id, b.size, b.k, b.to_string(), self.moves, self.solution, self.difficulty)
-        return " ".join(map(str, fields))
+        return " ".join(map(str, fields + ((self.answers,) if self.answers else ())))
 
     @classmethod
     def from_line(cls, line: str) -> Puzzle:
         """The puzzle a data-file line holds (see `to_line`); PuzzleError if malformed."""
         fields = line.split()
-        if len(fields) != 7:
-            raise PuzzleError(f"expected 7 fields, got {len(fields)}")
+        if len(fields) not in (7, 8):
+            raise PuzzleError(f"expected 7 or 8 fields, got {len(fields)}")
         try:
             size, k, moves, solution, difficulty = (int(fields[i]) for i in (1, 2, 4, 5, 6))
             board = Board.from_string(fields[3], k)
@@ -54,7 +57,8 @@ class Puzzle:
             raise PuzzleError(str(exc)) from None
         if board.size != size:
             raise PuzzleError(f"the board is {board.size}x{board.size}, the line says {size}")
-        return cls(fields[0], board, moves, solution, difficulty)
+        answers = fields[7] if len(fields) == 8 else ""
+        return cls(fields[0], board, moves, solution, difficulty, answers)
 
 
 def wins_within(board: Board, cell: int, moves: int) -> bool:

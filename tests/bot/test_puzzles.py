@@ -341,8 +341,11 @@ async def test_server_puzzles_are_served_in_their_server_only(simcord_env: Env) 
 
 
 async def test_the_engines_answers_are_kept_for_a_position_asked_again() -> None:
-    """An answer asked again (the same puzzle, moves and cell) is the engine's own, hints
-    carried as the attempt has them, and no new search is kept for it."""
+    """For a puzzle without stored answers (one kept before puzzles carried them), an answer
+    asked again (the same puzzle, moves and cell) is the engine's own, hints carried as the
+    attempt has them, and no new search is kept for it."""
+    from dataclasses import replace
+
     from bot.cogs.puzzles.answers import Answers
     from bot.compute.runner import EngineRunner
     from engine.puzzles import puzzles
@@ -351,7 +354,7 @@ async def test_the_engines_answers_are_kept_for_a_position_asked_again() -> None
     await runner.start()
     try:
         answers = Answers(runner)
-        puzzle = puzzles()[0]
+        puzzle = replace(puzzles()[0], answers="")
         first = await answers.play(Attempt(puzzle, hints=1), puzzle.solution)
         assert first == play(Attempt(puzzle, hints=1), puzzle.solution)
         again = await answers.play(Attempt(puzzle), puzzle.solution)
@@ -365,3 +368,27 @@ async def test_the_engines_answers_are_kept_for_a_position_asked_again() -> None
         assert failed[1].better == puzzle.solution and len(answers._kept) == 3
     finally:
         runner.close()
+
+
+async def test_a_puzzle_with_stored_answers_is_answered_without_the_engine() -> None:
+    """A shipped puzzle carries its answers: every move of an attempt and every hint comes from
+    them, the engine never called (its runner is not even started), and they are the engine's
+    own answers (the searched ones)."""
+    from bot.cogs.puzzles.answers import Answers
+    from bot.compute.runner import EngineRunner
+    from engine.puzzles import judge, puzzles
+
+    answers = Answers(EngineRunner(use_processes=False))  # not started: a call would fail
+    for puzzle in puzzles()[::150]:
+        assert puzzle.answers
+        attempt = Attempt(puzzle)
+        while attempt.state == "playing":
+            hinted, cell = await answers.hint(attempt)
+            assert hinted.hints == attempt.hints + 1
+            wrong = next(c for c in attempt.board.legal_moves() if c != cell)
+            assert await answers.play(attempt, wrong) == judge(attempt, wrong)
+            after = await answers.play(attempt, cell)
+            assert after == judge(attempt, cell)
+            attempt = after
+        assert attempt.state == "solved"
+    assert not answers._kept

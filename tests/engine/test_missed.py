@@ -80,6 +80,8 @@ def test_a_missed_win_is_found_as_the_proven_puzzle() -> None:
         mine = [f for f in found if f.board == p.board]
         assert [(f.moves, f.solution) for f in mine] == [(p.moves, p.solution)]
         assert missed_at(p.board, wrong) == mine[0]
+        # Found with its answers: the same as the shipped puzzle's, for the same position.
+        assert all(f.answers for f in found) and mine[0].answers == p.answers
 
 
 def test_a_taken_win_gives_no_puzzle_from_there_on() -> None:

@@ -13,14 +13,17 @@ from engine.puzzles import (
     Attempt,
     Puzzle,
     PuzzleError,
+    answers,
     daily,
     fastest,
     glicko,
     hint,
+    judge,
     near,
     play,
     prove,
     puzzles,
+    tree,
 )
 from engine.puzzles.collection import parse
 
@@ -33,6 +36,47 @@ def test_every_shipped_puzzle_is_proven() -> None:
     assert {(p.board.size, p.board.k) for p in shipped} == {(4, 3), (4, 4), (5, 3), (5, 4)}
     failed = [p.id for p in shipped if not prove(p)]
     assert failed == []
+
+
+def test_every_stored_answer_is_reproven() -> None:
+    """Every shipped puzzle carries its answers, and each is the solver's own: at every position
+    an attempt can reach, every legal move judged again by search (its outcome, the defence's
+    reply to a right move, the reason and refutation of a wrong one) and the hint found again."""
+    wrong = [p.id for p in puzzles() if not p.answers or tree.parse(p.answers) != _searched(p)]
+    assert wrong == []
+
+
+def _searched(puzzle: Puzzle) -> tree.Tree:
+    return tree.parse(answers(puzzle))
+
+
+def test_an_attempt_by_its_answers_is_the_searched_attempt() -> None:
+    """Played through its stored answers or by search, an attempt ends the same, move by move;
+    a puzzle without answers is searched."""
+    from dataclasses import replace
+
+    rng = random.Random(2)
+    for puzzle in rng.sample(puzzles(), 20):
+        bare = replace(puzzle, answers="")
+        assert bare == puzzle and bare.to_line() != puzzle.to_line()
+        attempt = Attempt(puzzle)
+        while attempt.state == "playing":
+            cell = rng.choice(attempt.board.legal_moves())
+            looked_up = play(attempt, cell)
+            assert looked_up == judge(attempt, cell) == play(Attempt(bare, attempt.moves), cell)
+            assert hint(attempt) == hint(replace(attempt, puzzle=bare))
+            attempt = looked_up
+
+
+def test_answers_round_trip_and_a_malformed_tree_is_refused() -> None:
+    """A line with answers reads back with them; stored answers that are not a tree raise
+    TreeError."""
+    puzzle = puzzles()[0]
+    assert Puzzle.from_line(puzzle.to_line()).answers == puzzle.answers
+    assert tree.encode(tree.parse(puzzle.answers)) == puzzle.answers
+    for bad in ("/3/", "0.1/x/2p3", "/3/2q1", "/3/2p1;/4"):
+        with pytest.raises(tree.TreeError):
+            tree.parse(bad)
 
 
 def test_a_proof_agrees_with_the_exact_values() -> None:

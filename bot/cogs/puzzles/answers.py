@@ -1,9 +1,11 @@
-"""The engine's answers in puzzle attempts, kept for positions asked again.
+"""The engine's answers in puzzle attempts: stored with the puzzle, else searched and kept.
 
-Judging a move (and finding the longest defence) or finding a hint is a search, run in the
-engine's worker processes. Its answer depends only on the puzzle, the moves so far and the cell
-played, so the newest answers are kept here: everyone in a server gets the same daily puzzle, and
-the players who find the same line are answered without a second search.
+A puzzle of the shipped set, or a server's puzzle found since puzzles carry their answers,
+holds its defence tree (engine.puzzles.tree): a move judged, the defence found or a hint is a
+lookup, answered here on the event loop in microseconds. A puzzle without them (one stored
+before) is answered by a search, run in the engine's worker processes. Its answer depends only
+on the puzzle, the moves so far and the cell played, so the newest searched answers are kept
+here: the players who find the same line are answered without a second search.
 """
 
 from __future__ import annotations
@@ -12,7 +14,8 @@ from collections import OrderedDict
 from dataclasses import replace
 
 from bot.compute.runner import EngineRunner
-from engine.puzzles import Attempt, Puzzle, hint, play
+from engine import puzzles
+from engine.puzzles import Attempt, Puzzle, answered, hint, play
 
 KEPT = 4096  # answers kept
 HINT = -1  # the key's cell for a hint
@@ -36,6 +39,9 @@ class Answers:
 
     async def play(self, attempt: Attempt, cell: int) -> Attempt:
         """The attempt after the player's `cell` (and the defence), as ``engine.puzzles.play``."""
+        stored = answered(attempt, cell)
+        if stored is not None:
+            return stored
         key = (attempt.puzzle, attempt.moves, cell)
         known = self._kept.get(key)
         if isinstance(known, tuple):
@@ -54,6 +60,9 @@ class Answers:
     async def hint(self, attempt: Attempt) -> tuple[Attempt, int]:
         """A move that wins in time and the attempt with the hint counted, as
         ``engine.puzzles.hint``."""
+        stored = puzzles.hinted(attempt)
+        if stored is not None:
+            return replace(attempt, hints=attempt.hints + 1), stored
         key = (attempt.puzzle, attempt.moves, HINT)
         known = self._kept.get(key)
         if isinstance(known, int):
