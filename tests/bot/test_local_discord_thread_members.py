@@ -53,6 +53,7 @@ async def test_members_come_and_go_and_discord_py_sees_them(
         await thread.fetch_members()  # a moderator sees a private thread it is not in
         games.denied = MANAGE_THREADS
         assert await refused(thread.fetch_members()) == (403, 50001)  # now it cannot
+        assert await refused(thread.send("hello?")) == (403, 50001)
         assert fake.unexpected == []
 
 

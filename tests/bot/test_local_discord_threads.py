@@ -4,9 +4,12 @@ channel, archive and lock, and the refusals Discord answers (160004, 50083, 1600
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import discord
 import pytest
 
+from tests.bot.user_install_support import NEEDS_PROCESSES, started
 from tests.support.local_client import club, local_client, refused, text_channel
 from tests.support.localdiscord.thread_model import MANAGE_THREADS, Thread
 
@@ -100,3 +103,26 @@ async def test_archived_threads_take_a_message_and_locked_ones_refuse(
             thread.id
         )]  # fmt: skip
         assert in_thread == ["board", "a message wakes it"]
+
+
+@NEEDS_PROCESSES
+async def test_the_bot_plays_a_game_in_a_thread_as_in_a_channel(tmp_path: Path) -> None:
+    """The bot as it runs (its own process) gets /tictactoe and the clicks from inside a thread
+    started before it connected (it comes in GUILD_CREATE): the board is a message of the
+    thread, each click's interaction names the thread, and the bot answers every one."""
+    async with club() as c:
+        thread = await c.fake.open_thread(c.alice, c.games, "alice v bob")
+        bot, table = await started(c.fake, tmp_path)
+        try:
+            challenge = await table.command(c.alice, thread, opponent=c.bob)
+            board = challenge.message_id
+            assert board is not None and challenge.channel_id == thread.id
+            assert table.message(board)["channel_id"] == str(thread.id)
+            assert (await table.click(c.bob, thread, board, "accept")).timing.ack_type == 7
+            for who, cell in ((c.alice, 0), (c.bob, 3), (c.alice, 1), (c.bob, 4), (c.alice, 2)):
+                clicked = await table.click(who, thread, board, cell)
+                assert clicked.timing.ack_type == 7 and clicked.channel_id == thread.id
+            assert table.marks(board) == 5 and table.free(board) == []
+            assert c.fake.unexpected == [] and c.fake.refused == []
+        finally:
+            await bot.stop()

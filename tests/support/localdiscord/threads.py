@@ -125,14 +125,17 @@ class Threads:
         channel = self.channels.get(int(request.match_info["channel"]))
         if channel is None:
             return _error(*UNKNOWN_CHANNEL)
-        hidden = isinstance(channel, Thread) and channel.kind == PRIVATE_THREAD
-        hidden = hidden and self.bot_user.id not in channel.members  # type: ignore[attr-defined]
-        allowed = channel.bot_permissions
-        if hidden and not allowed & MANAGE_THREADS:
-            return _error(*MISSING_ACCESS)
-        if not channel.reachable or not allowed & VIEW_CHANNEL:
+        if not channel.reachable or self._hidden(channel):
             return _error(*MISSING_ACCESS)
         return channel
+
+    def _hidden(self, channel: Channel) -> bool:
+        """Whether the bot cannot see a channel: no View Channel there, or a private thread it
+        is neither in nor a moderator of."""
+        allowed = channel.bot_permissions
+        outside = isinstance(channel, Thread) and channel.kind == PRIVATE_THREAD
+        outside = outside and self.bot_user.id not in channel.members  # type: ignore[attr-defined]
+        return not allowed & VIEW_CHANNEL or (outside and not allowed & MANAGE_THREADS)
 
     def _thread(self, request: web.Request) -> Thread | web.Response:
         channel = self._seen(request)
@@ -152,7 +155,7 @@ class Threads:
         if not isinstance(channel, Thread) or method == "GET":
             return None
         allowed = channel.bot_permissions
-        if not allowed & VIEW_CHANNEL:
+        if self._hidden(channel):
             return _error(*MISSING_ACCESS)
         if not allowed & SEND_MESSAGES_IN_THREADS:
             return _error(*MISSING_PERMISSIONS)
@@ -177,8 +180,8 @@ class Threads:
             return _error(*MISSING_PERMISSIONS)
         message_id = int(request.match_info["message"])
         message = self.messages.get(message_id)
-        if message is None or message["channel_id"] != str(parent.id):
-            return _error(*UNKNOWN_MESSAGE)
+        if message is None or message["channel_id"] != str(parent.id) or message["flags"] & 64:
+            return _error(*UNKNOWN_MESSAGE)  # an ephemeral message (flag 64) has no thread
         if message_id in self.channels or "thread" in message:
             return _error(*ALREADY_STARTED)
         body = await request.json()
