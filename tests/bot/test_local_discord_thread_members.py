@@ -61,12 +61,16 @@ async def test_without_the_members_intent_only_the_bots_membership_is_sent(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """As Discord does: a bot without the privileged members intent gets THREAD_MEMBERS_UPDATE
-    about itself only. A thread started before the bot connects comes in GUILD_CREATE."""
+    about itself only. The threads started before the bot connects come in GUILD_CREATE, with
+    its own membership."""
     async with club() as c:
         earlier = await c.fake.open_thread(c.alice, c.games, "opened by alice")
+        before = await c.fake.open_thread(c.fake.bot_user, c.games, "the bot's, before a restart")
         async with local_client(c.fake, monkeypatch, discord.Intents.default()) as client:
             known = client.get_guild(c.guild.id)
             assert known is not None and known.get_thread(earlier.id) is not None
+            own = known.get_thread(before.id)
+            assert own is not None and own.me is not None  # it knows it is in it
             thread = known.get_thread(earlier.id)
             assert thread is not None and thread.owner_id == c.alice.id
             await thread.join()

@@ -68,8 +68,8 @@ async def test_archived_threads_take_a_message_and_locked_ones_refuse(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A message unarchives an archived thread; a message edited in an archived thread, a member
-    added to one, and a message in a locked thread from the bot without Manage Threads are
-    refused with Discord's codes."""
+    added to one, a message in a locked thread from the bot without Manage Threads, and a thread
+    beyond the server's active ones are refused with Discord's codes."""
     async with club() as c, local_client(c.fake, monkeypatch, discord.Intents.default()) as client:
         fake, guild, games, alice = c.fake, c.guild, c.games, c.alice
         channel = text_channel(client, games)
@@ -91,6 +91,11 @@ async def test_archived_threads_take_a_message_and_locked_ones_refuse(
         unarchived = (await client.next("raw_thread_update", 1))[0]
         assert not unarchived.data["thread_metadata"]["archived"]
 
+        fake.max_active_threads = len(guild.threads)  # the server is full of active threads
+        assert await refused(channel.create_thread(name="one more")) == (400, 160006)
+        await thread.edit(archived=True)  # archiving one makes room
+        await channel.create_thread(name="one more")
+        fake.max_active_threads = 1000
         thread = await thread.edit(archived=True, locked=True)  # the bot moderates
         assert thread.locked and thread.archived
         games.denied = MANAGE_THREADS

@@ -27,6 +27,7 @@ INVALID_FORM = (400, 50035, "Invalid Form Body")
 ARCHIVED = (400, 50083, "Thread is archived")
 ALREADY_STARTED = (400, 160004, "A thread has already been created for this message")
 LOCKED = (403, 160005, "Thread is locked")
+TOO_MANY = (400, 160006, "Maximum number of active threads reached")
 
 
 @dataclass
@@ -43,6 +44,7 @@ class Thread(Channel):
     created: str = field(default_factory=_timestamp)
     archive_timestamp: str = field(default_factory=_timestamp)
     sent: int = 0  # messages posted in it
+    viewer: int = 0  # the bot: its own membership comes with the thread, as Discord sends it
 
     @property
     def bot_permissions(self) -> int:
@@ -60,7 +62,8 @@ class Thread(Channel):
         }
         if self.kind == PRIVATE_THREAD:
             metadata["invitable"] = self.invitable
-        return {
+        mine = {"member": self.member(self.viewer)} if self.viewer in self.members else {}
+        return mine | {
             "id": str(self.id),
             "type": self.kind,
             "guild_id": str(self.guild_id),

@@ -10,7 +10,7 @@ Manage Threads to lock one, to archive or rename another's, to remove another's 
 delete one; a missing one is 403 Missing Permissions (50013), a channel it cannot see 403 Missing
 Access (50001). A message in an archived thread unarchives it, unless it is locked: then 50083
 (Thread is archived), and 160005 (Thread is locked) while it is active; editing a message in an
-archived thread is 50083.
+archived thread is 50083. A server has ``max_active_threads`` active threads at most (160006).
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from tests.support.localdiscord.thread_model import (
     PRIVATE_THREAD,
     PUBLIC_THREAD,
     SEND_MESSAGES_IN_THREADS,
+    TOO_MANY,
     UNKNOWN_CHANNEL,
     UNKNOWN_MESSAGE,
     VIEW_CHANNEL,
@@ -53,6 +54,8 @@ class Threads:
     messages: dict[int, dict[str, Any]]
     _links: dict[int, list[Any]]
     _intents: dict[int, int]
+
+    max_active_threads = 1000  # a server's active threads at most (160006 beyond)
 
     def shard_of(self, guild_id: int) -> int: ...
     def _note(self, request: web.Request) -> None: ...
@@ -86,7 +89,7 @@ class Threads:
         assert parent.guild_id is not None
         thread = Thread(
             tid or snowflake(), parent.guild_id, body["name"], 0, kind,
-            reachable=parent.reachable, parent=parent, owner_id=owner.id,
+            reachable=parent.reachable, parent=parent, owner_id=owner.id, viewer=self.bot_user.id,
             auto_archive=int(body.get("auto_archive_duration") or 1440),
             invitable=bool(body.get("invitable", True)),
         )  # fmt: skip
@@ -95,18 +98,11 @@ class Threads:
         self.guilds[parent.guild_id].threads[thread.id] = thread
         return thread
 
-    def _view(self, thread: Thread) -> dict[str, Any]:
-        """A thread as the bot is shown it: with its own membership, if it has one."""
-        data = thread.payload()
-        if self.bot_user.id in thread.members:
-            data["member"] = thread.member(self.bot_user.id)
-        return data
-
     async def _event(self, name: str, thread: Thread, **extra: Any) -> None:
         assert thread.guild_id is not None
         shard = self.shard_of(thread.guild_id)
         if shard in self._links:
-            await self._send_event(name, dict(self._view(thread), **extra), shard)
+            await self._send_event(name, dict(thread.payload(), **extra), shard)
 
     async def _set_archived(self, thread: Thread, archived: bool) -> None:
         assert thread.guild_id is not None
@@ -170,14 +166,25 @@ class Threads:
                 await self._event("THREAD_UPDATE", channel)
         return None
 
+    def _may_start(self, parent: Channel, need: int) -> web.Response | None:
+        """Discord's answer to a thread the bot may not start under `parent`: the permission
+        `need`, and room among the server's active threads."""
+        if not parent.bot_permissions & need:
+            return _error(*MISSING_PERMISSIONS)
+        assert parent.guild_id is not None
+        if len(self.guilds[parent.guild_id].threads) >= self.max_active_threads:
+            return _error(*TOO_MANY)
+        return None
+
     # ------------------------------------------------------------------ routes
 
     async def _from_message(self, request: web.Request) -> web.Response:
         parent = self._parent(request)
         if isinstance(parent, web.Response):
             return parent
-        if not parent.bot_permissions & CREATE_PUBLIC_THREADS:
-            return _error(*MISSING_PERMISSIONS)
+        refused = self._may_start(parent, CREATE_PUBLIC_THREADS)
+        if refused is not None:
+            return refused
         message_id = int(request.match_info["message"])
         message = self.messages.get(message_id)
         if message is None or message["channel_id"] != str(parent.id) or message["flags"] & 64:
@@ -192,7 +199,7 @@ class Threads:
         message["flags"] = int(message["flags"]) | HAS_THREAD
         await self._event("THREAD_CREATE", thread, newly_created=True)
         await self._echo("MESSAGE_UPDATE", message)
-        return _json(self._view(thread), status=201)
+        return _json(thread.payload(), status=201)
 
     async def _without_message(self, request: web.Request) -> web.Response:
         parent = self._parent(request)
@@ -203,17 +210,18 @@ class Threads:
         if kind not in (PUBLIC_THREAD, PRIVATE_THREAD) or invalid(body, creating=True):
             return _error(*INVALID_FORM)
         need = CREATE_PUBLIC_THREADS if kind == PUBLIC_THREAD else CREATE_PRIVATE_THREADS
-        if not parent.bot_permissions & need:
-            return _error(*MISSING_PERMISSIONS)
+        refused = self._may_start(parent, need)
+        if refused is not None:
+            return refused
         thread = self._new(parent, body, self.bot_user, kind)
         await self._event("THREAD_CREATE", thread, newly_created=True)
-        return _json(self._view(thread), status=201)
+        return _json(thread.payload(), status=201)
 
     async def _get_channel(self, request: web.Request) -> web.Response:
         channel = self._seen(request)
         if isinstance(channel, web.Response):
             return channel
-        return _json(self._view(channel) if isinstance(channel, Thread) else channel.payload())
+        return _json(channel.payload())
 
     async def _edit_thread(self, request: web.Request) -> web.Response:
         """PATCH of a thread: the creator may rename, archive and unarchive it; locking, and
@@ -245,7 +253,7 @@ class Threads:
         if "archived" in body and bool(body["archived"]) != thread.archived:
             await self._set_archived(thread, bool(body["archived"]))
         await self._event("THREAD_UPDATE", thread)
-        return _json(self._view(thread))
+        return _json(thread.payload())
 
     async def _delete_thread(self, request: web.Request) -> web.Response:
         thread = self._seen(request)
