@@ -29,6 +29,7 @@ async def test_members_come_and_go_and_discord_py_sees_them(
         made = await channel.create_thread(name="alice v bob", invitable=False)
         (thread,) = await client.next("thread_create")  # the one discord.py keeps
         assert thread.id == made.id and made.me is not None and thread.me is not None
+        games.denied = MANAGE_THREADS  # its creator adds people to it, moderator or not
         await thread.add_user(discord.Object(alice.id))
         await thread.add_user(discord.Object(bob.id))
         await thread.add_user(discord.Object(bob.id))  # already in: 204, no event
@@ -50,6 +51,7 @@ async def test_members_come_and_go_and_discord_py_sees_them(
         assert gone.id == bob.id and {m.id for m in thread.members} == {alice.id}
         await thread.leave()
         assert (await client.next("thread_remove"))[0].id == thread.id
+        games.denied = 0
         await thread.fetch_members()  # a moderator sees a private thread it is not in
         games.denied = MANAGE_THREADS
         assert await refused(thread.fetch_members()) == (403, 50001)  # now it cannot

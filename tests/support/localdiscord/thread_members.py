@@ -2,8 +2,8 @@
 others, lists them; THREAD_MEMBERS_UPDATE about the bot's own membership always, about others'
 only to a bot that identified with the privileged members intent, as Discord sends it. Adding or
 removing a member of an archived thread is 50083; adding someone needs Send Messages in Threads
-(and in a private thread, Manage Threads or an invitable thread the bot is in), removing
-someone else Manage Threads (or having started the private thread)."""
+(in a private thread also Manage Threads, or being in it and either its creator or the thread
+invitable), removing someone else Manage Threads (or having started the private thread)."""
 
 from __future__ import annotations
 
@@ -73,7 +73,8 @@ class ThreadMembers(Threads):
             return _error(*MISSING_PERMISSIONS)
         if thread.archived:
             return _error(*ARCHIVED)
-        invites = self.bot_user.id in thread.members and thread.invitable
+        invites = self.bot_user.id in thread.members
+        invites = invites and (thread.invitable or thread.owner_id == self.bot_user.id)
         if others and thread.kind == PRIVATE_THREAD and not (invites or allowed & MANAGE_THREADS):
             return _error(*MISSING_PERMISSIONS)
         assert thread.guild_id is not None
