@@ -74,6 +74,18 @@ class Channel:
     kind: int = 0
     recipients: list[User] = field(default_factory=list)
     reachable: bool = True
+    denied: int = 0  # the permissions the bot lacks here (and in the threads under it)
+
+    @property
+    def bot_permissions(self) -> int:
+        """The bot's permissions in this channel (a thread's are its parent's)."""
+        return ALL_PERMISSIONS & ~self.denied
+
+    @property
+    def app_permissions(self) -> int:
+        """The bot's permissions as an interaction here carries them: a user install's only
+        where the bot is not a member."""
+        return self.bot_permissions if self.reachable else USER_APP_PERMISSIONS
 
     def payload(self) -> dict[str, Any]:
         if self.kind != 0:
@@ -112,6 +124,7 @@ class Guild:
     world: dict[int, Channel]  # every guild's channels, by id
     channels: dict[int, Channel] = field(default_factory=dict)
     members: dict[int, User] = field(default_factory=dict)
+    threads: dict[int, Channel] = field(default_factory=dict)  # the active ones (see threads)
     with_bot: bool = True
     no_external_apps: set[int] = field(default_factory=set)
 
@@ -222,7 +235,7 @@ def guild_payload(guild: Guild, bot_user: User) -> dict[str, Any]:
         "emojis": [],
         "stickers": [],
         "channels": [c.payload() for c in guild.channels.values()],
-        "threads": [],
+        "threads": [thread.payload() for thread in guild.threads.values()],
         "members": [member_payload(bot_user)],
         "voice_states": [],
         "presences": [],

@@ -1,5 +1,5 @@
 """The REST routes of the local Discord: login, command sync, interaction callbacks, the
-interaction webhook (original response and follow-ups) and a channel's messages.
+interaction webhook (original response and follow-ups) and a channel's messages (a thread's too).
 
 Where the bot is not a member (a DM between people, a group DM, a server that has not added it)
 every channel route answers 403 Missing Access (50001), as Discord does. An interaction's token
@@ -12,6 +12,7 @@ member without Use External Apps in a server without the bot is made ephemeral.
 from __future__ import annotations
 
 import json
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from aiohttp import web
@@ -55,11 +56,11 @@ class Rest:
     interactions: dict[int, Interaction]
     commands: dict[str, dict[str, Any]]
     unexpected: list[str]
-    # Every request of the bot after login, (method, path), and the channel routes refused.
-    requests: list[tuple[str, str]]
-    refused: list[tuple[str, str]]
+    requests: list[tuple[str, str]]  # every request of the bot after login, (method, path)
+    refused: list[tuple[str, str]]  # the channel routes refused for want of access
     owners_of: dict[int, dict[str, str]]  # message id -> the owners of the interaction it answered
     failing_edits: int  # edits of an original response still to refuse (400), as a fault
+    in_thread: Callable[[str, Channel], Awaitable[web.Response | None]]  # threads.Threads
 
     def clock(self) -> float: ...
     def too_late(self, emitted: float) -> bool: ...
@@ -255,26 +256,25 @@ class Rest:
 
     # ------------------------------------------------------------------ channels
 
-    def _channel_refused(self, request: web.Request) -> web.Response | None:
-        """403 Missing Access on a channel the bot is not a member of."""
+    async def _channel_refused(self, request: web.Request) -> web.Response | None:
+        """403 Missing Access on a channel the bot is not a member of; in a thread, what the
+        thread refuses (``threads.Threads.in_thread``)."""
         self._note(request)
         channel = self.channels.get(int(request.match_info["channel"]))
         if channel is not None and not channel.reachable:
             self.refused.append((request.method, request.path))
             return _error(*MISSING_ACCESS)
-        return None
+        return None if channel is None else await self.in_thread(request.method, channel)
 
     async def _get_message(self, request: web.Request) -> web.Response:
-        refused = self._channel_refused(request)
-        if refused is not None:
-            return refused
+        refused = await self._channel_refused(request)
         message = self.messages.get(int(request.match_info["message"]))
-        if message is None:
-            return _error(404, 10008, "Unknown Message")
+        if refused is not None or message is None:
+            return refused if refused is not None else _error(404, 10008, "Unknown Message")
         return _json(message)
 
     async def _edit_message(self, request: web.Request) -> web.Response:
-        refused = self._channel_refused(request)
+        refused = await self._channel_refused(request)
         if refused is not None:
             return refused
         channel_id = int(request.match_info["channel"])
@@ -286,7 +286,7 @@ class Rest:
         return _json(message)
 
     async def _post_message(self, request: web.Request) -> web.Response:
-        refused = self._channel_refused(request)
+        refused = await self._channel_refused(request)
         if refused is not None:
             return refused
         channel_id = int(request.match_info["channel"])

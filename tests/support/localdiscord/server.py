@@ -46,7 +46,6 @@ from tests.support.localdiscord.model import (
     HEARTBEAT_MS,
     PRIVATE_CHANNEL,
     USE_EXTERNAL_APPS,
-    USER_APP_PERMISSIONS,
     Channel,
     Guild,
     Interaction,
@@ -58,9 +57,10 @@ from tests.support.localdiscord.model import (
 )
 from tests.support.localdiscord.reactions import Reactions
 from tests.support.localdiscord.rest import Rest
+from tests.support.localdiscord.thread_members import ThreadMembers
 
 
-class FakeDiscord(Gateway, Faults, Rest, Reactions):
+class FakeDiscord(Gateway, Faults, Rest, Reactions, ThreadMembers):
     """The server, its world (guilds, channels, members, messages) and the timings."""
 
     def __init__(self) -> None:
@@ -154,7 +154,7 @@ class FakeDiscord(Gateway, Faults, Rest, Reactions):
         app = web.Application(client_max_size=8 * 1024 * 1024, middlewares=[self.faulty])
         app.router.add_get("/gateway", self._gateway)
         api = "/api/v10"
-        for method, path, handler in self.routes() + self.reaction_routes():
+        for method, path, handler in self.routes() + self.reaction_routes() + self.thread_routes():
             app.router.add_route(method, api + path, handler)
         app.router.add_route("*", "/{tail:.*}", self._unknown)
         self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
@@ -223,7 +223,7 @@ class FakeDiscord(Gateway, Faults, Rest, Reactions):
             "data": data,
             "channel_id": str(channel.id),
             "channel": channel.payload(),
-            "app_permissions": str(ALL_PERMISSIONS if channel.reachable else USER_APP_PERMISSIONS),
+            "app_permissions": str(channel.app_permissions),
             "locale": "en-US",
             "entitlements": [],
             "authorizing_integration_owners": owners,
