@@ -14,8 +14,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.games.tournaments import standings, swiss
-from bot.games.tournaments.record import Bye, Game
+from bot.games.tournaments import arena, standings, swiss
+from bot.games.tournaments.record import Bye, Game, Tally, tally
 from bot.games.tournaments.tournament import (
     Format,
     Join,
@@ -302,3 +302,38 @@ async def test_standings_from_the_stored_games_equal_those_played(
         assert len({bye.player for bye in byes}) == 3
     finally:
         await store.close()
+
+
+async def test_arena_standings_from_the_stored_games_equal_those_played(
+    new_store: Callable[[], Store],
+) -> None:
+    """An arena of six players paired again and again (``arena.pair_free`` over what the store
+    holds), each result recorded by one of two processes racing to record it: every
+    result counts once, and the standings, streaks included, equal those of the games played."""
+    rng = random.Random(7)
+    a, b = new_store(), new_store()
+    await a.open()
+    await b.open()
+    try:
+        t = await running(a, arena_of(), range(1, 7))
+        played: list[Game] = []
+        for _ in range(12):  # every game is over before the next pairing: all are free
+            everyone = tally(await a.games_of(t.id))
+            records = {p: everyone.get(p, Tally()) for p in range(1, 7)}
+            pairs = tuple(arena.pair_free(range(1, 7), records, playing=0))
+            for pairing in await a.pair_arena(t.id, pairs):
+                result = rng.choice(SCORES)
+                raced = await asyncio.gather(
+                    a.record_result(pairing, result), b.record_result(pairing, 1.0 - result)
+                )
+                assert sorted(raced) == [False, True]
+                kept = (await b.games_of(t.id))[pairing.round - 1].result
+                assert kept in (result, 1.0 - result)
+                played.append(Game(pairing.round, pairing.x, pairing.o, kept))
+        ids = list(range(1, 7))
+        stored = await b.games_of(t.id)
+        assert stored == played and len(played) >= 24
+        assert standings.arena_standings(ids, stored) == standings.arena_standings(ids, played)
+    finally:
+        await a.close()
+        await b.close()

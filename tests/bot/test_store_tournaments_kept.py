@@ -62,6 +62,8 @@ async def test_a_version_six_sqlite_file_gains_tournaments_and_keeps_its_rows(
 async def test_a_version_six_postgres_database_gains_tournaments_and_keeps_its_rows(
     postgres_url: str,
 ) -> None:
+    """A PostgreSQL database from before tournaments keeps its rating and daily post, takes a
+    tournament, and ends at version 7."""
     rating = ("INSERT INTO ratings VALUES ($1, 1, 1234.5, 6, 'classic')", GUILD)
     post = ("INSERT INTO daily_posts VALUES ($1, 739580)", GUILD)
     await postgres_at(postgres_url, 6, rating, post)
