@@ -21,6 +21,7 @@ from bot.games.settings import ServerSettings
 from bot.games.stats import LeaderboardRow, PlayerStats
 from bot.storage.base import StorageError, Store
 from bot.storage.watched_puzzles import WatchedPuzzles
+from bot.storage.watched_tournaments import WatchedTournaments
 
 CALLBACK = re.compile(r"/interactions/(\d+)/[^/]+/callback$")
 DISCORD_EPOCH = 1_420_070_400  # seconds: the time 0 of Discord's ids
@@ -87,7 +88,7 @@ class Metrics:
         return generate_latest(self.registry)
 
 
-class WatchedStore(WatchedPuzzles):
+class WatchedStore(WatchedPuzzles, WatchedTournaments):
     """A Store that counts its failures in the metrics, then raises them as they were."""
 
     def __init__(self, store: Store, metrics: Metrics) -> None:

@@ -5,13 +5,16 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Collection
+from datetime import datetime
 from typing import Protocol, TypeVar
 
 from bot.games.puzzles import AttemptRecord, PuzzlePlayer, PuzzleRow, Settled
 from bot.games.record import GameRecord
 from bot.games.settings import ServerSettings
 from bot.games.stats import LeaderboardRow, PlayerStats
+from bot.games.tournaments.record import Bye, Game
+from bot.games.tournaments.tournament import Entrant, Join, Pairing, Stage, Tournament
 from engine.puzzles import Puzzle
 
 log = logging.getLogger(__name__)
@@ -161,3 +164,84 @@ class Store(Protocol):
 
     async def puzzle_leaderboard(self, guild_id: int | None, *, limit: int = 10) -> list[PuzzleRow]:
         """The best puzzle ratings of a server's players (at least one finished attempt)."""
+
+    # -- tournaments (``bot.games.tournaments``) ---------------------------------------------
+
+    async def create_tournament(self, tournament: Tournament) -> Tournament:
+        """Store a new tournament; it as stored, with its id (``tournament.id`` is ignored)."""
+
+    async def get_tournament(self, tournament_id: int) -> Tournament | None:
+        """The stored tournament, or None."""
+
+    async def tournaments_running(
+        self, guild_ids: Collection[int] | None = None
+    ) -> list[Tournament]:
+        """Every tournament open or running in these servers (None: every server), by id."""
+
+    async def start_tournament(
+        self, tournament_id: int, *, at: datetime, ends_at: datetime | None = None
+    ) -> bool:
+        """Open to running, started `at` (an arena ending `ends_at`); False if it was not open."""
+
+    async def finish_tournament(self, tournament_id: int, stage: Stage = Stage.FINISHED) -> bool:
+        """Open or running to finished (or cancelled); False if it was over already."""
+
+    async def set_tournament_messages(
+        self, tournament_id: int, *, message_id: int | None = None,
+        final_message_id: int | None = None,
+    ) -> None:  # fmt: skip
+        """Keep the announcement's and the final message's ids (None: the stored one stays)."""
+
+    async def join_tournament(
+        self, tournament_id: int, user_id: int, *, rating: float | None = None,
+        at: datetime | None = None,
+    ) -> Join:  # fmt: skip
+        """Add a player if ``tournament.join_outcome`` allows it (their rating now seeds them);
+        what asking gave. Two asking at once for the last place: one joins."""
+
+    async def leave_tournament(self, tournament_id: int, user_id: int) -> bool:
+        """Before the start the player's entry goes; once running they are left, never paired
+        again. False if nothing changed."""
+
+    async def pause_entrant(self, tournament_id: int, user_id: int, paused: bool) -> bool:
+        """Pause an entrant (an arena's) or bring them back; False if nothing changed."""
+
+    async def entrants(self, tournament_id: int) -> list[Entrant]:
+        """The entrants in the order they joined (``tournament.seeded`` puts them in seed order)."""
+
+    async def start_round(
+        self, tournament_id: int, round: int, pairs: tuple[tuple[int, int], ...],
+        bye: int | None = None,
+    ) -> bool:  # fmt: skip
+        """Store a Swiss round (pairs ❌ first, in board order; the bye) and move the
+        tournament's round on, in one transaction: all of it or nothing. False, writing nothing,
+        unless it is a running Swiss whose last round is ``round - 1`` (a round is stored once).
+        A player seated twice or still playing, or a second bye: ``tournament.RoundError`` (a
+        ValueError), nothing written."""
+
+    async def pair_arena(
+        self, tournament_id: int, pairs: tuple[tuple[int, int], ...]
+    ) -> list[Pairing]:
+        """Store an arena's new games, numbered after its last, in one transaction; [] unless
+        it is a running arena. A player still playing there: RoundError, nothing written."""
+
+    async def attach_game(
+        self, pairing: Pairing, *, game_id: int | None = None, thread_id: int | None = None
+    ) -> Pairing | None:
+        """Give a pairing its bot game (``games``' id) and thread, each once: a second keeps the
+        first. The pairing as stored after it (None: no such pairing)."""
+
+    async def record_result(self, pairing: Pairing, result: float) -> bool:
+        """Record a game's result (❌'s score), freeing both players: True once, False after."""
+
+    async def pairings(self, tournament_id: int) -> list[Pairing]:
+        """Every game of the tournament with its ids, by round and board."""
+
+    async def pairing_of_game(self, game_id: int) -> Pairing | None:
+        """The tournament game that bot game `game_id` is, or None."""
+
+    async def games_of(self, tournament_id: int) -> list[Game]:
+        """The tournament's games as pairing and standings take them, by round and board."""
+
+    async def byes_of(self, tournament_id: int) -> list[Bye]:
+        """The tournament's byes, by round."""

@@ -1,5 +1,6 @@
-"""``tictactoe-bot migrate-db``: copy a SQLite file (games, stats, ratings, id counter, puzzles)
-into PostgreSQL in one transaction, verify the counts, and change nothing if anything differs.
+"""``tictactoe-bot migrate-db``: copy a SQLite file (games, stats, ratings, id counter, puzzles,
+tournaments) into PostgreSQL in one transaction, verify the counts, and change nothing if anything
+differs.
 
 A target that already holds games is refused, unless it holds exactly what the file holds (a
 second run: nothing to do) or ``--force`` is given (its games, stats and ratings are replaced).
@@ -20,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.config import database_path
-from bot.storage import pg_schema, schema
+from bot.storage import pg_schema, schema, tournament_sql
 from bot.storage.base import StorageError
 
 # One query that both databases answer alike: what must be the same after the copy.
@@ -33,7 +34,8 @@ COUNTS = (
     "(SELECT GREATEST(MAX(last), (SELECT COALESCE(MAX(id), 0) FROM games)) FROM counter), "
     "(SELECT COUNT(*) FROM puzzle_players) + (SELECT COUNT(*) FROM puzzle_ratings) + "
     "(SELECT COUNT(*) FROM puzzle_attempts) + (SELECT COUNT(*) FROM server_puzzles) + "
-    "(SELECT COUNT(*) FROM daily_posts)"
+    "(SELECT COUNT(*) FROM daily_posts), "
+    + " + ".join(f"(SELECT COUNT(*) FROM {table})" for table in tournament_sql.COPIED)
 )
 RECORDS = ("kind", "guild_id", "user_id", "opponent", "wins", "draws", "losses")
 RATINGS = ("kind", "guild_id", "user_id", "rating", "rated_games")
@@ -49,7 +51,9 @@ PUZZLE_TABLES: dict[str, tuple[str, ...]] = {
     "server_puzzles": ("seq", "guild_id", "puzzle_id", "puzzle", "game_id"),
     "daily_posts": ("guild_id", "day"),
 }  # fmt: skip
-SEQUENCES = (("puzzle_attempts", "id"), ("server_puzzles", "seq"))
+# The tournament tables (schema version 7), in an order their foreign keys accept.
+TOURNAMENT_TABLES = tournament_sql.COPIED
+SEQUENCES = (("puzzle_attempts", "id"), ("server_puzzles", "seq"), ("tournaments", "id"))
 
 
 @dataclass(frozen=True)
@@ -64,17 +68,19 @@ class Counts:
     rated: int  # rated games over every rating
     last_id: int
     puzzle_rows: int  # rows of every puzzle table together
+    tournament_rows: int  # rows of every tournament table together
 
     @property
     def empty(self) -> bool:
         """Whether there is nothing to lose."""
-        return self.live + self.finished + self.records + self.ratings + self.puzzle_rows == 0
+        rows = self.puzzle_rows + self.tournament_rows
+        return self.live + self.finished + self.records + self.ratings + rows == 0
 
     def __str__(self) -> str:
         return (
             f"{self.live} live and {self.finished} finished games, {self.records} records "
             f"({self.results} results), {self.ratings} ratings, last id {self.last_id}, "
-            f"{self.puzzle_rows} puzzle rows"
+            f"{self.puzzle_rows} puzzle rows, {self.tournament_rows} tournament rows"
         )
 
 
@@ -87,7 +93,7 @@ class Source:
     records: list[tuple[Any, ...]]
     ratings: list[tuple[Any, ...]]
     settings: list[tuple[Any, ...]]
-    puzzles: dict[str, list[tuple[Any, ...]]]
+    puzzles: dict[str, list[tuple[Any, ...]]]  # and the tournament tables
 
 
 def read_sqlite(path: Path) -> Source:
@@ -108,6 +114,9 @@ def read_sqlite(path: Path) -> Source:
             ]
             for table, cols in PUZZLE_TABLES.items()
         }
+        for table, cols in TOURNAMENT_TABLES.items():
+            rows = conn.execute(f"SELECT {', '.join(cols)} FROM {table}")
+            puzzles[table] = [tournament_sql.for_postgres(table, row) for row in rows]
     except sqlite3.Error as exc:
         raise StorageError(f"cannot read {path}: {exc}") from exc
     finally:
@@ -132,7 +141,7 @@ async def copy(source: Path, url: str, *, force: bool = False) -> tuple[Counts, 
     await sqlite_store.open()
     await sqlite_store.close()
     data = await asyncio.to_thread(read_sqlite, source)
-    puzzle_tables = ", ".join(PUZZLE_TABLES)
+    kept_tables = ", ".join([*PUZZLE_TABLES, *TOURNAMENT_TABLES])
     target = PostgresStore(url, timeout=30.0)
     await target.open()  # creates or migrates the schema
     await target.close()
@@ -143,7 +152,7 @@ async def copy(source: Path, url: str, *, force: bool = False) -> tuple[Counts, 
     try:
         async with conn.transaction():
             await conn.execute(
-                f"LOCK TABLE games, records, ratings, counter, server_settings, {puzzle_tables} "
+                f"LOCK TABLE games, records, ratings, counter, server_settings, {kept_tables} "
                 "IN EXCLUSIVE MODE"
             )
             before = Counts(*await conn.fetchrow(COUNTS))
@@ -155,7 +164,7 @@ async def copy(source: Path, url: str, *, force: bool = False) -> tuple[Counts, 
                         f"{where(url)} already holds {before}: give --force to replace them"
                     )
                 await conn.execute(
-                    f"TRUNCATE games, records, ratings, server_settings, {puzzle_tables}"
+                    f"TRUNCATE games, records, ratings, server_settings, {kept_tables}"
                 )
             columns = [name.strip() for name in pg_schema.COLUMNS.split(",")]
             await conn.copy_records_to_table("games", records=data.games, columns=columns)
@@ -164,7 +173,7 @@ async def copy(source: Path, url: str, *, force: bool = False) -> tuple[Counts, 
             await conn.copy_records_to_table(
                 "server_settings", records=data.settings, columns=SETTINGS
             )
-            for table, cols in PUZZLE_TABLES.items():
+            for table, cols in {**PUZZLE_TABLES, **TOURNAMENT_TABLES}.items():
                 await conn.copy_records_to_table(table, records=data.puzzles[table], columns=cols)
             for table, column in SEQUENCES:  # ids after the copied ones
                 await conn.execute(

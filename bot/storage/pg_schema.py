@@ -9,7 +9,8 @@ channel's server lives on one shard, so one process counts its games). Version 3
 game is shown only through interactions. Version 4 too: each game's look. Version 5 too: each
 game's kind, and the kind in the keys of records and ratings. Version 6 too: puzzles (players'
 and puzzles' ratings, attempts, server puzzles, daily posts); attempt and server-puzzle ids are
-sequences.
+sequences. Version 7 too: tournaments, their entrants, seats, games and byes (``schema`` says
+what each holds and which constraints hold there); a tournament's id is a sequence.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from bot.games.record import GameRecord
-from bot.storage import puzzle_sql, schema
+from bot.storage import puzzle_sql, schema, tournament_sql
 
 # Any constant shared by every process of this bot; pg_advisory_xact_lock takes a bigint.
 MIGRATION_LOCK = 0x7454_5454_0001
@@ -93,6 +94,7 @@ MIGRATIONS: list[Sequence[str]] = [
         "(kind, guild_id, rating DESC, rated_games DESC, user_id)",
     ),
     puzzle_sql.tables(sqlite=False),
+    tournament_sql.tables(sqlite=False),
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

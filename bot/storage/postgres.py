@@ -23,9 +23,8 @@ from bot.games import rules
 from bot.games.record import GameRecord, Status
 from bot.games.settings import ServerSettings
 from bot.games.stats import LeaderboardRow, PlayerStats
-from bot.storage import pg_queries, pg_schema
+from bot.storage import pg_puzzles, pg_queries, pg_schema, pg_tournaments
 from bot.storage.base import Outage, StorageError
-from bot.storage.pg_puzzles import PostgresPuzzles
 from bot.storage.schema import RESULT_ENDINGS, guild_key
 
 log = logging.getLogger(__name__)
@@ -48,7 +47,7 @@ def where(url: str) -> str:
     return f"{host}{port}{parts.path or '/'}"
 
 
-class PostgresStore(PostgresPuzzles):
+class PostgresStore(pg_puzzles.PostgresPuzzles, pg_tournaments.PostgresTournaments):
     """The bot's ``Store`` on a PostgreSQL database given by a ``postgresql://`` URL.
 
     ``timeout`` (seconds) bounds connecting, waiting for a connection and every statement, so a

@@ -1,6 +1,6 @@
 """The database's tables, their migrations, and games as rows (run on the store's own thread).
 
-Layout (schema version 6, kept in ``PRAGMA user_version``):
+Layout (schema version 7, kept in ``PRAGMA user_version``):
 
 - ``games``: one row per game; ``moves`` is a comma-separated list of cells ("0,4,8"),
   ``deadline`` and ``created_at`` are ISO 8601 UTC text with microseconds (exact round trip).
@@ -25,6 +25,31 @@ messages as server 0), ``puzzle_ratings`` (each puzzle's, by puzzle id, across s
 ``puzzle_attempts`` (each attempt, its puzzle as a data-file line; at most one per player and
 daily puzzle), ``server_puzzles`` (puzzles made from a server's games, oldest first) and
 ``daily_posts`` (the days a server's daily puzzle was posted, claimed once).
+Version 7 added tournaments (``bot.games.tournaments``; SQL in ``tournament_sql``), every older
+row untouched:
+
+- ``tournaments``: one row each, its own id (a sequence); server, channel, creator, the
+  announcement's and the final message's ids; ``format`` swiss or arena (a Swiss has ``rounds``,
+  an arena ``minutes``: checked); the game (``kind``, ``size``, ``k``), ``move_seconds``,
+  ``starts_at`` (NULL: started by hand), ``capacity`` (NULL: no limit), ``locale``; ``stage``
+  open, running, finished or cancelled; ``round``: the last Swiss round paired, or an arena's
+  last game number; ``created_at``, ``started_at``, ``ends_at`` (an arena's end).
+- ``tournament_entrants``: (tournament, player) once; ``seq`` the order of joining (unique in
+  the tournament), ``rating`` when joining (the seeding), ``presence`` in, left (a Swiss player
+  who left after the start) or paused (an arena player), ``joined_at``. Leaving before the start
+  deletes the row.
+- ``tournament_seats``: a player's seat in a round, (tournament, round, player) once, so nobody
+  is paired twice in a round; ``playing`` while the seat's game goes on, true for at most one
+  seat of a player in a tournament (a partial unique index). Every game's two players and every
+  bye refer to a seat, and every seat to an entrant.
+- ``tournament_games``: (tournament, round, board) once (an arena's games each their own round,
+  board 1); ❌ and ⭕ (different players), the bot's game (``games.id``, unique) and its thread
+  once made, ``result`` (❌'s score: 0, 0.5 or 1; NULL while played), written once.
+- ``tournament_byes``: at most one per player per tournament and one per round, each on a seat.
+
+A Swiss round is stored in one transaction with the tournament's ``round`` moving on from the
+round before (seats, games, bye): a crash leaves the whole round or none of it, and a round
+stored twice is stored once.
 """
 
 from __future__ import annotations
@@ -36,7 +61,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from bot.games.look import Look
 from bot.games.record import PLAYED, Ending, GameRecord, Status
-from bot.storage import puzzle_sql
+from bot.storage import puzzle_sql, tournament_sql
 
 if TYPE_CHECKING:
     from engine import Level, Side
@@ -134,6 +159,7 @@ MIGRATIONS: list[Sequence[str]] = [
         "(kind, guild_id, rating DESC, rated_games DESC, user_id)",
     ),
     puzzle_sql.tables(sqlite=True),
+    tournament_sql.tables(sqlite=True),
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

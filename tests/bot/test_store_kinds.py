@@ -12,7 +12,7 @@ from pathlib import Path
 import asyncpg
 
 from bot.games import rating
-from bot.games.record import Status
+from bot.games.record import GameRecord, Status
 from bot.storage import pg_schema, schema
 from bot.storage.base import Store
 from bot.storage.postgres import PostgresStore
@@ -78,6 +78,26 @@ async def postgres_at(url: str, version: int, *rows: tuple[str, *tuple[object, .
         await conn.close()
 
 
+def file_with_a_game(path: Path, version: int) -> GameRecord:
+    """A SQLite file at schema `version` (5 or later: records and ratings by kind) holding a
+    game won by player 1 and player 1's rating (1234.5 after 6 games); the game."""
+    played = finished(7, 1, 2, "X")
+    with sqlite_at(path, version) as conn:
+        values = schema.to_row(played)
+        conn.execute(
+            f"INSERT INTO games ({schema.COLUMNS}) VALUES ({', '.join('?' * len(values))})", values
+        )
+        conn.execute("INSERT INTO ratings VALUES ('classic', ?, 1, 1234.5, 6)", (GUILD,))
+    return played
+
+
+async def assert_kept(store: Store, played: GameRecord) -> None:
+    """The game and the rating of `file_with_a_game` read back as they were."""
+    kept, stats = await store.load_game(played.id), await store.player_stats(GUILD, 1)
+    assert kept is not None and (kept.moves, kept.winner) == (played.moves, "X")
+    assert (stats.rating, stats.rated_games) == (1234.5, 6)
+
+
 def version_four_file(path: Path) -> None:
     """A SQLite file as schema version 4 left it: a finished game, its records and ratings."""
     with sqlite_at(path, 4) as conn:
@@ -104,7 +124,7 @@ async def test_a_version_four_sqlite_file_keeps_its_rows_as_classic(tmp_path: Pa
     finally:
         await store.close()
     with sqlite3.connect(path) as conn:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION == 6
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION == 7
         assert conn.execute("PRAGMA quick_check").fetchone()[0] == "ok"
 
 

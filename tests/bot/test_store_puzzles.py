@@ -18,9 +18,9 @@ from bot.storage.base import Store
 from bot.storage.postgres import PostgresStore
 from bot.storage.sqlite import SQLiteStore
 from engine.puzzles import play, puzzles
-from tests.bot.test_store import GUILD, finished
+from tests.bot.test_store import GUILD
 from tests.bot.test_store import new_store as new_store  # the fixture, both backends
-from tests.bot.test_store_kinds import postgres_at, sqlite_at
+from tests.bot.test_store_kinds import assert_kept, file_with_a_game, postgres_at
 
 DAY = 739_580
 SET = puzzles()
@@ -179,25 +179,18 @@ async def test_a_copy_read_before_a_hint_writes_nothing(new_store: Callable[[], 
 
 async def test_a_version_five_sqlite_file_gains_puzzles_and_keeps_its_rows(tmp_path: Path) -> None:
     """A file from before puzzles (a finished game, a rating) keeps both and takes attempts."""
-    path, played = tmp_path / "old.db", finished(7, 1, 2, "X")
-    with sqlite_at(path, 5) as conn:
-        values = schema.to_row(played)
-        conn.execute(
-            f"INSERT INTO games ({schema.COLUMNS}) VALUES ({', '.join('?' * len(values))})", values
-        )
-        conn.execute("INSERT INTO ratings VALUES ('classic', ?, 1, 1234.5, 6)", (GUILD,))
+    path = tmp_path / "old.db"
+    played = file_with_a_game(path, 5)
     store = SQLiteStore(path)
     await store.open()
     try:
-        kept, stats = await store.load_game(7), await store.player_stats(GUILD, 1)
-        assert kept is not None and (kept.moves, kept.winner) == (played.moves, "X")
-        assert (stats.rating, stats.rated_games) == (1234.5, 6)
+        await assert_kept(store, played)
         assert await store.start_attempt(record()) is not None
         assert await store.claim_daily_post(GUILD, DAY)
     finally:
         await store.close()
     with sqlite3.connect(path) as conn:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION == 6
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION == 7
         assert conn.execute("PRAGMA quick_check").fetchone()[0] == "ok"
 
 
@@ -217,7 +210,7 @@ async def test_a_version_five_postgres_database_gains_puzzles_and_keeps_its_rows
         await store.close()
     conn = await asyncpg.connect(postgres_url)
     try:
-        assert await conn.fetchval("SELECT version FROM schema_version") == 6
+        assert await conn.fetchval("SELECT version FROM schema_version") == 7
     finally:
         await conn.close()
 

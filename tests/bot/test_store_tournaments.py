@@ -1,0 +1,339 @@
+"""Tournaments in the store, on both backends: a tournament round-trips and is found live by
+server; joining, leaving and pausing, with the last place taken once; a Swiss round stored whole
+or not at all, and once; an arena's games numbered in order with nobody in two at once; a result
+recorded once; a pairing's game and thread attached once; and the standings recounted from the
+stored games equal to those of the games as played."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import random
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from bot.games.tournaments import arena, standings, swiss
+from bot.games.tournaments.record import Bye, Game, Tally, tally
+from bot.games.tournaments.tournament import (
+    Format,
+    Join,
+    Presence,
+    RoundError,
+    Stage,
+    Tournament,
+    seeded,
+)
+from bot.storage.base import StorageError, Store
+from tests.bot.test_store import GUILD
+from tests.bot.test_store import new_store as new_store  # the fixture, both backends
+
+WHEN = datetime(2026, 11, 27, 18, 0, 0, 250000, tzinfo=UTC)
+SCORES = (1.0, 0.5, 0.0)
+
+
+def swiss_of(guild: int = GUILD, **changes: object) -> Tournament:
+    """A new Swiss of three rounds in `guild`, with any field changed."""
+    base = Tournament(0, guild, 500, 1, Format.SWISS, rounds=3, created_at=WHEN)
+    return dataclasses.replace(base, **changes)  # type: ignore[arg-type]
+
+
+def arena_of(**changes: object) -> Tournament:
+    """A new arena of 30 minutes, 4x4 four in a row, with any field changed."""
+    base = Tournament(0, GUILD, 501, 1, Format.ARENA, size=4, k=4, minutes=30, created_at=WHEN)
+    return dataclasses.replace(base, **changes)  # type: ignore[arg-type]
+
+
+async def running(store: Store, tournament: Tournament, players: range) -> Tournament:
+    """`tournament` stored, `players` joined (the first the strongest), and started."""
+    made = await store.create_tournament(tournament)
+    for player in players:
+        assert await store.join_tournament(made.id, player, rating=2000.0 - player) is Join.JOINED
+    assert await store.start_tournament(made.id, at=WHEN)
+    return made
+
+
+async def test_a_tournament_round_trips_and_is_found_live_by_server(
+    new_store: Callable[[], Store],
+) -> None:
+    """Every field comes back as created (a new store: a restart); the open and running ones
+    are found by server, finished and cancelled ones are not."""
+    later = WHEN + timedelta(hours=1)
+    full = swiss_of(starts_at=later, capacity=16, locale="de", move_seconds=45, message_id=777)
+    store = new_store()
+    await store.open()
+    try:
+        made = await store.create_tournament(full)
+        arena = await store.create_tournament(arena_of(kind="ultimate", size=9, k=3))
+        other = await store.create_tournament(swiss_of(222))
+        done = await store.create_tournament(swiss_of())
+    finally:
+        await store.close()
+    store = new_store()
+    await store.open()
+    try:
+        assert made.id > 0 and len({made.id, arena.id, other.id, done.id}) == 4
+        assert made == dataclasses.replace(full, id=made.id) == await store.get_tournament(made.id)
+        assert await store.get_tournament(arena.id) == arena and arena.format is Format.ARENA
+        assert await store.get_tournament(done.id + 100) is None
+        assert await store.finish_tournament(done.id, Stage.CANCELLED)
+        assert not await store.finish_tournament(done.id)
+        assert [t.id for t in await store.tournaments_running()] == [made.id, arena.id, other.id]
+        assert [t.id for t in await store.tournaments_running({GUILD})] == [made.id, arena.id]
+        assert await store.tournaments_running(set()) == []
+        ends = WHEN + timedelta(minutes=30)
+        assert await store.start_tournament(arena.id, at=WHEN, ends_at=ends)
+        assert not await store.start_tournament(arena.id, at=WHEN)
+        await store.set_tournament_messages(arena.id, message_id=5)
+        await store.set_tournament_messages(arena.id, final_message_id=6)
+        started = await store.get_tournament(arena.id)
+        assert started is not None and started.stage is Stage.RUNNING
+        assert (started.started_at, started.ends_at) == (WHEN, ends)
+        assert (started.message_id, started.final_message_id) == (5, 6)
+        assert await store.finish_tournament(arena.id)
+        assert [t.id for t in await store.tournaments_running({GUILD})] == [made.id]
+    finally:
+        await store.close()
+
+
+def test_a_swiss_has_rounds_and_an_arena_minutes() -> None:
+    """A tournament value with the other format's length is refused before it is stored."""
+    with pytest.raises(ValueError, match="rounds"):
+        swiss_of(minutes=30)
+    with pytest.raises(ValueError, match="rounds"):
+        arena_of(rounds=3)
+
+
+async def test_joining_leaving_and_pausing(new_store: Callable[[], Store]) -> None:
+    """Join once; a full or closed tournament says so; leaving before the start removes the
+    entry (joining again puts them last), after it marks them left; an arena takes players
+    while it runs and pauses them."""
+    store = new_store()
+    await store.open()
+    try:
+        t = await store.create_tournament(swiss_of(capacity=3))
+        assert await store.join_tournament(t.id, 10, rating=1500.0, at=WHEN) is Join.JOINED
+        assert await store.join_tournament(t.id, 10) is Join.ALREADY
+        assert await store.join_tournament(t.id, 11, rating=1700.0) is Join.JOINED
+        assert await store.join_tournament(t.id, 12) is Join.JOINED
+        assert await store.join_tournament(t.id, 13) is Join.FULL
+        assert await store.join_tournament(t.id + 100, 13) is Join.MISSING
+        assert await store.leave_tournament(t.id, 10)
+        assert not await store.leave_tournament(t.id, 10)
+        assert await store.join_tournament(t.id, 10, rating=1500.0) is Join.JOINED
+        entrants = await store.entrants(t.id)
+        assert [(e.user_id, e.seq) for e in entrants] == [(11, 2), (12, 3), (10, 4)]
+        assert [e.user_id for e in seeded(entrants)] == [11, 10, 12]  # no rating: last
+        assert entrants[0].joined_at is not None and entrants[0].rating == 1700.0
+        assert await store.start_tournament(t.id, at=WHEN)
+        assert await store.join_tournament(t.id, 14) is Join.CLOSED
+        assert await store.leave_tournament(t.id, 12)
+        assert not await store.leave_tournament(t.id, 12)
+        assert await store.join_tournament(t.id, 12) is Join.ALREADY
+        left = {e.user_id: e.presence for e in await store.entrants(t.id)}
+        assert left == {11: Presence.IN, 12: Presence.LEFT, 10: Presence.IN}
+        assert not await store.pause_entrant(t.id, 12, True)  # left stays left
+
+        a = await running(store, arena_of(), range(20, 22))
+        assert await store.join_tournament(a.id, 22) is Join.JOINED  # late, as arenas allow
+        assert await store.pause_entrant(a.id, 22, True)
+        assert not await store.pause_entrant(a.id, 22, True)
+        assert (await store.entrants(a.id))[-1].presence is Presence.PAUSED
+        assert await store.pause_entrant(a.id, 22, False)
+        assert await store.finish_tournament(a.id)
+        assert await store.join_tournament(a.id, 23) is Join.CLOSED
+        assert not await store.leave_tournament(a.id, 20)
+    finally:
+        await store.close()
+
+
+async def test_the_last_place_is_taken_once_across_stores(new_store: Callable[[], Store]) -> None:
+    """Two processes letting six players in at once for four places: four join."""
+    a, b = new_store(), new_store()
+    await a.open()
+    await b.open()
+    try:
+        t = await a.create_tournament(swiss_of(capacity=4))
+        got = await asyncio.gather(
+            *((a, b)[n % 2].join_tournament(t.id, 100 + n) for n in range(6))
+        )
+        assert sorted(got) == sorted([Join.JOINED] * 4 + [Join.FULL] * 2)
+        assert sorted(e.seq for e in await b.entrants(t.id)) == [1, 2, 3, 4]
+    finally:
+        await a.close()
+        await b.close()
+
+
+async def test_a_round_is_stored_whole_and_once(new_store: Callable[[], Store]) -> None:
+    """A round's pairs and bye are stored with the round moving on; the same round again (a
+    restart, another process) stores nothing; nor does a round that skips one."""
+    a, b = new_store(), new_store()
+    await a.open()
+    await b.open()
+    try:
+        t = await running(a, swiss_of(), range(1, 6))
+        pairs = ((1, 4), (5, 2))
+        done = await asyncio.gather(
+            a.start_round(t.id, 1, pairs, 3), b.start_round(t.id, 1, pairs, 3)
+        )
+        assert sorted(done) == [False, True]
+        assert not await a.start_round(t.id, 1, ((1, 2), (3, 4)), 5)
+        assert not await a.start_round(t.id, 3, ((1, 2), (3, 4)), 5)
+        assert await b.games_of(t.id) == [Game(1, 1, 4), Game(1, 5, 2)]
+        assert await b.byes_of(t.id) == [Bye(1, 3)]
+        assert [(p.board, p.game_id) for p in await b.pairings(t.id)] == [(1, None), (2, None)]
+        assert (await b.get_tournament(t.id) or t).round == 1
+        with pytest.raises(RoundError, match="seated twice"):
+            await a.start_round(t.id, 2, ((1, 2), (2, 3)))
+        arena = await running(a, arena_of(), range(1, 5))
+        assert not await a.start_round(arena.id, 1, ((1, 2), (3, 4)))  # an arena has no rounds
+    finally:
+        await a.close()
+        await b.close()
+
+
+async def test_a_refused_or_failed_round_leaves_nothing(new_store: Callable[[], Store]) -> None:
+    """A round that pairs players still playing or gives a second bye is refused (RoundError);
+    one the database refuses after part of it was written (a player who never entered, on the
+    second board) fails with one line; either way no seat, game or bye is left, and the
+    tournament's round stays where it was."""
+    store = new_store()
+    await store.open()
+    try:
+        t = await running(store, swiss_of(), range(1, 6))
+        assert await store.start_round(t.id, 1, ((1, 4), (5, 2)), 3)
+        with pytest.raises(RoundError, match=r"\[1, 2, 4, 5\] are still playing"):
+            await store.start_round(t.id, 2, ((1, 2), (4, 5)), 3)
+        for pairing in await store.pairings(t.id):
+            assert await store.record_result(pairing, 1.0)
+        with pytest.raises(RoundError, match="3 has had a bye"):
+            await store.start_round(t.id, 2, ((1, 2), (4, 5)), 3)
+        with pytest.raises(StorageError, match="round 2 of tournament") as info:
+            await store.start_round(t.id, 2, ((1, 2), (4, 99)), 5)  # 99 never entered
+        assert "\n" not in str(info.value)
+        assert (await store.get_tournament(t.id) or t).round == 1
+        assert len(await store.games_of(t.id)) == 2 and len(await store.byes_of(t.id)) == 1
+        assert await store.start_round(t.id, 2, ((1, 3), (4, 2)), 5)
+        assert len(await store.games_of(t.id)) == 4
+    finally:
+        await store.close()
+
+
+async def test_a_result_counts_once_and_frees_the_players(new_store: Callable[[], Store]) -> None:
+    """An arena's games are numbered in the order they were paired; nobody is paired while
+    still playing; a result is recorded once (the first stays) and frees both players."""
+    store = new_store()
+    await store.open()
+    try:
+        t = await running(store, arena_of(), range(1, 5))
+        first = await store.pair_arena(t.id, ((1, 2), (3, 4)))
+        assert [(p.round, p.board, p.x, p.o) for p in first] == [(1, 1, 1, 2), (2, 1, 3, 4)]
+        with pytest.raises(RoundError, match="still playing"):
+            await store.pair_arena(t.id, ((2, 3),))
+        assert await store.record_result(first[0], 0.5)
+        assert not await store.record_result(first[0], 1.0)
+        assert await store.record_result(first[1], 0.0)
+        again = await store.pair_arena(t.id, ((2, 3), (4, 1)))
+        assert [p.round for p in again] == [3, 4]
+        assert (await store.get_tournament(t.id) or t).round == 4
+        assert await store.games_of(t.id) == [
+            Game(1, 1, 2, 0.5), Game(2, 3, 4, 0.0), Game(3, 2, 3), Game(4, 4, 1)]  # fmt: skip
+        swiss_t = await running(store, swiss_of(), range(1, 5))
+        assert await store.pair_arena(swiss_t.id, ((1, 2),)) == []
+        assert await store.finish_tournament(t.id)
+        assert await store.pair_arena(t.id, ((5, 6),)) == []
+    finally:
+        await store.close()
+
+
+async def test_a_game_and_thread_are_attached_once(new_store: Callable[[], Store]) -> None:
+    """A pairing takes its bot game and its thread once each; a second attach keeps the first
+    and says so; the bot game leads back to its pairing."""
+    store = new_store()
+    await store.open()
+    try:
+        t = await running(store, swiss_of(), range(1, 5))
+        assert await store.start_round(t.id, 1, ((1, 3), (4, 2)))
+        first, second = await store.pairings(t.id)
+        with_game = await store.attach_game(first, game_id=41)
+        assert with_game == dataclasses.replace(first, game_id=41)
+        kept = await store.attach_game(first, game_id=42, thread_id=9001)
+        assert kept == dataclasses.replace(first, game_id=41, thread_id=9001)
+        assert await store.attach_game(dataclasses.replace(first, round=5), game_id=43) is None
+        with pytest.raises(StorageError):
+            await store.attach_game(second, game_id=41)  # a bot game is one pairing's
+        assert await store.pairing_of_game(41) == kept
+        assert await store.pairing_of_game(42) is None
+    finally:
+        await store.close()
+
+
+async def test_standings_from_the_stored_games_equal_those_played(
+    new_store: Callable[[], Store],
+) -> None:
+    """A Swiss of ten players over five rounds (random results, one player leaving), paired
+    each round from what the store holds: the games and byes read back are those played, and
+    the standings recounted from them equal the standings of the games as played."""
+    rng = random.Random(42)
+    store = new_store()
+    await store.open()
+    try:
+        t = await running(store, swiss_of(rounds=5), range(1, 11))
+        played: list[Game] = []
+        byes: list[Bye] = []
+        for round_ in range(1, 6):
+            if round_ == 3:
+                assert await store.leave_tournament(t.id, 4)
+            entrants = seeded(await store.entrants(t.id))
+            still = [e.user_id for e in entrants if e.presence is Presence.IN]
+            paired = swiss.pair(still, await store.games_of(t.id), await store.byes_of(t.id))
+            assert await store.start_round(t.id, round_, paired.pairs, paired.bye)
+            byes += [Bye(round_, paired.bye)] if paired.bye is not None else []
+            for pairing in await store.pairings(t.id):
+                if pairing.round == round_:
+                    result = rng.choice(SCORES)
+                    assert await store.record_result(pairing, result)
+                    played.append(Game(round_, pairing.x, pairing.o, result))
+        ids = [e.user_id for e in seeded(await store.entrants(t.id))]
+        stored, stored_byes = await store.games_of(t.id), await store.byes_of(t.id)
+        assert stored == played and stored_byes == byes and len(byes) == 3
+        assert standings.swiss(ids, stored, stored_byes) == standings.swiss(ids, played, byes)
+        assert len({bye.player for bye in byes}) == 3
+    finally:
+        await store.close()
+
+
+async def test_arena_standings_from_the_stored_games_equal_those_played(
+    new_store: Callable[[], Store],
+) -> None:
+    """An arena of six players paired again and again (``arena.pair_free`` over what the store
+    holds), each result recorded by one of two processes racing to record it: every
+    result counts once, and the standings, streaks included, equal those of the games played."""
+    rng = random.Random(7)
+    a, b = new_store(), new_store()
+    await a.open()
+    await b.open()
+    try:
+        t = await running(a, arena_of(), range(1, 7))
+        played: list[Game] = []
+        for _ in range(12):  # every game is over before the next pairing: all are free
+            everyone = tally(await a.games_of(t.id))
+            records = {p: everyone.get(p, Tally()) for p in range(1, 7)}
+            pairs = tuple(arena.pair_free(range(1, 7), records, playing=0))
+            for pairing in await a.pair_arena(t.id, pairs):
+                result = rng.choice(SCORES)
+                raced = await asyncio.gather(
+                    a.record_result(pairing, result), b.record_result(pairing, 1.0 - result)
+                )
+                assert sorted(raced) == [False, True]
+                kept = (await b.games_of(t.id))[pairing.round - 1].result
+                assert kept in (result, 1.0 - result)
+                played.append(Game(pairing.round, pairing.x, pairing.o, kept))
+        ids = list(range(1, 7))
+        stored = await b.games_of(t.id)
+        assert stored == played and len(played) >= 24
+        assert standings.arena_standings(ids, stored) == standings.arena_standings(ids, played)
+    finally:
+        await a.close()
+        await b.close()

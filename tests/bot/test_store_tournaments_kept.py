@@ -1,0 +1,308 @@
+"""Tournaments kept through what happens to a database: a version-6 database (before tournaments)
+migrated with its rows untouched on SQLite and PostgreSQL, a SIGKILL at each statement of a
+round being stored (the whole round or none of it, then stored once), a locked database (one
+line, nothing written, then it works), and migrate-db copying every tournament table."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+
+import asyncpg
+import pytest
+
+from bot.games.tournaments.record import Bye, Game
+from bot.games.tournaments.tournament import Join, Presence, RoundError, Stage
+from bot.storage import schema
+from bot.storage import tournament_sql as sql
+from bot.storage.base import StorageError, Store
+from bot.storage.postgres import PostgresStore
+from bot.storage.puzzle_sql import numbered
+from bot.storage.sqlite import SQLiteStore
+from tests.bot.test_store import GUILD
+from tests.bot.test_store import new_store as new_store  # the fixture, both backends
+from tests.bot.test_store_kinds import assert_kept, file_with_a_game, postgres_at
+from tests.bot.test_store_tournaments import WHEN, arena_of, running, swiss_of
+from tests.support.round_kill_driver import BYE, PAIRS, STATEMENTS
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+async def test_a_version_six_sqlite_file_gains_tournaments_and_keeps_its_rows(
+    tmp_path: Path,
+) -> None:
+    """A file from before tournaments (a finished game, a rating, a server puzzle) keeps them,
+    takes a tournament, and ends at version 7 with its foreign keys whole."""
+    path = tmp_path / "old.db"
+    played = file_with_a_game(path, 6)
+    with sqlite3.connect(path) as conn:
+        conn.execute("INSERT INTO daily_posts VALUES (?, 739580)", (GUILD,))
+    store = SQLiteStore(path)
+    await store.open()
+    try:
+        await assert_kept(store, played)
+        assert not await store.claim_daily_post(GUILD, 739580)
+        t = await running(store, swiss_of(), range(1, 4))
+        assert await store.start_round(t.id, 1, ((1, 2),), 3)
+    finally:
+        await store.close()
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION == 7
+        assert conn.execute("PRAGMA quick_check").fetchone()[0] == "ok"
+        assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
+
+
+async def test_a_version_six_postgres_database_gains_tournaments_and_keeps_its_rows(
+    postgres_url: str,
+) -> None:
+    """A PostgreSQL database from before tournaments keeps its rating and daily post, takes a
+    tournament, and ends at version 7."""
+    rating = ("INSERT INTO ratings VALUES ($1, 1, 1234.5, 6, 'classic')", GUILD)
+    post = ("INSERT INTO daily_posts VALUES ($1, 739580)", GUILD)
+    await postgres_at(postgres_url, 6, rating, post)
+    store = PostgresStore(postgres_url)
+    await store.open()
+    try:
+        assert (await store.player_stats(GUILD, 1)).rating == 1234.5
+        assert not await store.claim_daily_post(GUILD, 739580)
+        t = await running(store, swiss_of(), range(1, 4))
+        assert await store.start_round(t.id, 1, ((1, 2),), 3)
+        assert await store.byes_of(t.id) == [Bye(1, 3)]
+    finally:
+        await store.close()
+    conn = await asyncpg.connect(postgres_url)
+    try:
+        assert await conn.fetchval("SELECT version FROM schema_version") == 7
+    finally:
+        await conn.close()
+
+
+def kill_during_round(db: Path, tournament: int, statement: int) -> str:
+    """Run the driver until it kills itself; return where (its KILL line, without 'KILL ')."""
+    driver = subprocess.Popen(
+        [sys.executable, "-m", "tests.support.round_kill_driver", str(db), str(tournament),
+         str(statement)],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True,
+    )  # fmt: skip
+    try:
+        out, err = driver.communicate(timeout=60)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(driver.pid, signal.SIGKILL)
+    assert driver.returncode == -signal.SIGKILL, out + err
+    kills = [line.removeprefix("KILL ") for line in out.splitlines() if line.startswith("KILL ")]
+    assert len(kills) == 1, out
+    return kills[0]
+
+
+@pytest.mark.parametrize("statement", range(1, STATEMENTS + 2))
+async def test_a_kill_while_a_round_is_stored_leaves_all_of_it_or_none(
+    tmp_path: Path, statement: int
+) -> None:
+    """SIGKILL before each statement of the round's transaction, and after it: a restart finds
+    the round whole (and storing it again stores nothing) or absent (and stores it once)."""
+    db = tmp_path / "games.db"
+    store = SQLiteStore(db)
+    await store.open()
+    tournament = await running(store, swiss_of(), range(1, 6))
+    await store.close()
+    where = kill_during_round(db, tournament.id, statement)
+    committed = statement > STATEMENTS
+    assert where.startswith("after" if committed else f"{statement} "), where
+    store = SQLiteStore(db)
+    await store.open()
+    try:
+        after = await store.get_tournament(tournament.id)
+        whole = [Game(1, 1, 4), Game(1, 5, 2)], [Bye(1, BYE)]
+        stored = await store.games_of(tournament.id), await store.byes_of(tournament.id)
+        assert after is not None and after.round == (1 if committed else 0)
+        assert stored == (whole if committed else ([], []))
+        assert await store.start_round(tournament.id, 1, PAIRS, BYE) is not committed
+        assert (await store.games_of(tournament.id), await store.byes_of(tournament.id)) == whole
+    finally:
+        await store.close()
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        seats = conn.execute("SELECT COUNT(*) FROM tournament_seats").fetchone()[0]
+        assert seats == 5
+
+
+async def test_a_locked_database_is_one_line_and_writes_nothing(
+    new_store: Callable[[], Store],
+) -> None:
+    """A round, a join and a leave stuck behind another session's lock each fail with one line
+    (StorageError, as a game's save does); nothing is written, and each works once it is gone."""
+    store = new_store()
+    await store.open()
+    try:
+        t = await running(store, swiss_of(), range(1, 5))
+        if isinstance(store, SQLiteStore):
+            other = sqlite3.connect(store.path, isolation_level=None)
+            other.execute("BEGIN IMMEDIATE")
+        else:
+            assert isinstance(store, PostgresStore)
+            pg = await asyncpg.connect(store.url)
+            locked = pg.transaction()
+            await locked.start()
+            await pg.execute("LOCK TABLE tournaments IN ACCESS EXCLUSIVE MODE")
+        try:
+            for call in (
+                store.start_round(t.id, 1, ((1, 2), (3, 4))),
+                store.join_tournament(t.id, 9),
+                store.leave_tournament(t.id, 1),
+            ):
+                with pytest.raises(StorageError) as info:
+                    await call
+                assert "\n" not in str(info.value)
+        finally:
+            if isinstance(store, SQLiteStore):
+                other.execute("ROLLBACK")
+                other.close()
+            else:
+                await locked.rollback()
+                await pg.close()
+        assert await store.games_of(t.id) == []
+        assert [e.presence for e in await store.entrants(t.id)] == [Presence.IN] * 4
+        assert await store.start_round(t.id, 1, ((1, 2), (3, 4)))
+        assert await store.leave_tournament(t.id, 1)
+    finally:
+        await store.close()
+
+
+async def test_the_database_itself_refuses_anything_twice(new_store: Callable[[], Store]) -> None:
+    """Written past the store, straight in SQL: a second seat in a round, a second game at once,
+    a second bye, a game without seats, a result that is no score, a Swiss without rounds are
+    each refused by the database's own constraints."""
+    store = new_store()
+    await store.open()
+    try:
+        t = await running(store, swiss_of(), range(1, 6))
+        assert await store.start_round(t.id, 1, ((1, 4), (5, 2)), 3)
+    finally:
+        await store.close()
+    seat, bye, game = sql.SEAT, sql.BYE, sql.GAME  # the store's own statements
+    refused = [
+        [(seat, t.id, 1, 1, False)],  # a second seat in round 1
+        [(seat, t.id, 2, 1, True)],  # a second game at once (round 1's still goes on)
+        [(seat, t.id, 2, 3, False), (bye, t.id, 2, 3)],  # 3 had round 1's bye
+        [(game, t.id, 2, 1, 2, 5)],  # no seats in round 2
+        [("UPDATE tournament_games SET result = 0.7 WHERE tournament_id = ?", t.id)],
+        [("UPDATE tournaments SET rounds = NULL WHERE id = ?", t.id)],
+    ]
+    if isinstance(store, SQLiteStore):
+        conn = sqlite3.connect(store.path, isolation_level=None)
+        conn.execute("PRAGMA foreign_keys = ON")
+        for statements in refused:
+            conn.execute("BEGIN")
+            with pytest.raises(sqlite3.IntegrityError):
+                for statement, *args in statements:
+                    conn.execute(statement, args)
+            conn.execute("ROLLBACK")
+        conn.close()
+    else:
+        assert isinstance(store, PostgresStore)
+        pg = await asyncpg.connect(store.url)
+        try:
+            for statements in refused:
+                with pytest.raises(asyncpg.IntegrityConstraintViolationError):
+                    async with pg.transaction():
+                        for statement, *args in statements:
+                            await pg.execute(numbered(statement), *args)
+        finally:
+            await pg.close()
+
+
+async def held(store: Store, tournament_id: int) -> tuple[object, ...]:
+    """Everything a store holds of a tournament."""
+    return (
+        await store.get_tournament(tournament_id),
+        await store.entrants(tournament_id),
+        await store.pairings(tournament_id),
+        await store.byes_of(tournament_id),
+    )
+
+
+async def test_migrate_db_copies_the_tournaments(tmp_path: Path, postgres_url: str) -> None:
+    """migrate-db copies tournaments, entrants, seats, games and byes, counts verified; what
+    holds in the file holds in PostgreSQL (a result once, nobody in two games), and the next
+    tournament's id follows the copied ones."""
+    from bot.storage.migrate import copy
+
+    path = tmp_path / "games.db"
+    source = SQLiteStore(path)
+    await source.open()
+    try:
+        t = await running(source, swiss_of(capacity=8), range(1, 6))
+        assert await source.start_round(t.id, 1, PAIRS, BYE)
+        first, second = await source.pairings(t.id)
+        await source.attach_game(first, game_id=41, thread_id=9001)
+        assert await source.record_result(first, 0.5)
+        arena = await running(source, arena_of(), range(1, 4))
+        assert await source.pause_entrant(arena.id, 3, True)
+        (playing,) = await source.pair_arena(arena.id, ((1, 2),))
+        cancelled = await source.create_tournament(swiss_of(starts_at=WHEN))
+        assert await source.finish_tournament(cancelled.id, Stage.CANCELLED)
+        ids = (t.id, arena.id, cancelled.id)
+        want = [await held(source, x) for x in ids]
+    finally:
+        await source.close()
+    counts, copied = await copy(path, postgres_url)
+    # 3 tournaments; 5 + 3 entrants; 5 + 2 seats; 2 + 1 games; 1 bye.
+    assert copied and counts.tournament_rows == 3 + 8 + 7 + 3 + 1
+    target = PostgresStore(postgres_url)
+    await target.open()
+    try:
+        assert [await held(target, x) for x in ids] == want
+        assert not await target.record_result(first, 1.0)
+        assert await target.record_result(second, 1.0)
+        with pytest.raises(RoundError):
+            await target.pair_arena(arena.id, ((2, 1),))  # still playing, as in the file
+        assert await target.record_result(playing, 0.0)
+        assert [p.round for p in await target.pair_arena(arena.id, ((2, 1),))] == [2]
+        later = await target.create_tournament(swiss_of())
+        assert later.id > max(ids)
+        assert await target.join_tournament(later.id, 1) is Join.JOINED
+    finally:
+        await target.close()
+
+
+async def test_a_watched_store_passes_tournaments_through_and_counts_failures(
+    tmp_path: Path,
+) -> None:
+    """The store an operator watches (METRICS_PORT) answers every tournament call as the store
+    under it does, and counts a failed one under its name."""
+    from bot.metrics import Metrics, WatchedStore
+
+    metrics = Metrics()
+    store = WatchedStore(SQLiteStore(tmp_path / "games.db"), metrics)
+    await store.open()
+    t = await running(store, arena_of(), range(1, 4))
+    assert await store.join_tournament(t.id, 4) is Join.JOINED
+    assert [e.user_id for e in await store.entrants(t.id)] == [1, 2, 3, 4]
+    assert [x.id for x in await store.tournaments_running({GUILD})] == [t.id]
+    (pairing,) = await store.pair_arena(t.id, ((1, 2),))
+    attached = await store.attach_game(pairing, game_id=7, thread_id=8)
+    assert attached is not None and await store.pairing_of_game(7) == attached
+    assert await store.record_result(pairing, 1.0) and not await store.record_result(pairing, 0)
+    assert await store.games_of(t.id) == [Game(1, 1, 2, 1.0)] and await store.byes_of(t.id) == []
+    assert await store.pause_entrant(t.id, 3, True) and await store.leave_tournament(t.id, 3)
+    await store.set_tournament_messages(t.id, message_id=5)
+    assert await store.finish_tournament(t.id) and await store.pairings(t.id) == [
+        replace(attached, result=1.0)
+    ]
+    assert (await store.get_tournament(t.id) or t).message_id == 5
+    assert not await store.start_tournament(t.id, at=WHEN)
+    assert not await store.start_round(t.id, 1, ((1, 2),))
+    await store.close()
+    with pytest.raises(StorageError):
+        await store.join_tournament(t.id, 9)
+    sample = metrics.registry.get_sample_value
+    assert sample("tictactoe_storage_errors_total", {"operation": "join_tournament"}) == 1
