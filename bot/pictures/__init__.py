@@ -1,0 +1,55 @@
+"""Pictures of games: a board as a PNG, a game as an animated replay, and the words that say each
+picture (its alt text). Pure and synchronous: no Discord, no asyncio; a game's kind says what its
+board shows (``Kind.sketch``), so every kind and size is drawn by the same code.
+
+Sizes. Discord shows a picture in a message at most about 550 CSS pixels wide on a desktop and
+the width of the screen, less the margins, on a phone (some 330 to 400 CSS pixels); its
+screens have 2 or 3 device pixels to a CSS pixel. A board is ``SIDE`` = 768 pixels square:
+about 1.4 device pixels a displayed pixel at the desktop's largest, 2 on a phone, so the grid,
+the labels and the marks stay sharp on both, while a picture stays some 20 to 60 KB. The marks'
+bitmaps are 136 pixels (Noto Color Emoji), so a 3x3 board's marks (170 pixels) are scaled up
+only a little and an ultimate board's (55 pixels) scaled down.
+
+Replays are animated GIFs of ``animation.SIDE`` = 512 pixels: Discord plays a GIF attachment
+inline everywhere, and measured on a 62-move ultimate game (``benchmarks/pictures.py``) the GIF
+(one palette, only what changed stored per frame) was smaller than a lossless animated WebP and
+encoded some thirty times faster; a lossy WebP was larger still. Every replay is kept under
+``animation.LIMIT`` (2 MiB, against the 10 MiB a bot may upload anywhere): a longer one would be
+drawn again smaller.
+
+The cache (``PictureCache``) keeps each board picture drawn, by kind, position, the game's state
+and marks, least recently used first out past ``cache.BOUND`` = 32 MiB.
+
+Drawing takes milliseconds of CPU (docs/figures.md, "Pictures"): never on the event loop. The
+bot should look a picture up in the cache on the loop (microseconds) and draw a miss in a
+``concurrent.futures.ThreadPoolExecutor`` of its own with one or two threads, apart from the
+engine's: Pillow lets go of the GIL while it scales and compresses, the cache and the emoji
+font live once in the bot's process, and a process pool would copy each picture back.
+"""
+
+from __future__ import annotations
+
+import io
+
+from bot.games import kinds
+from bot.games.record import GameRecord
+from bot.pictures.animation import replay
+from bot.pictures.board import SIDE, draw
+from bot.pictures.cache import PictureCache, key
+from bot.pictures.marks import resolve
+
+
+def board_png(game: GameRecord, *, side: int = SIDE) -> bytes:
+    """The picture of a game's board now, as PNG bytes (the same game, the same bytes)."""
+    x, o = resolve(game.look.x, game.look.o)
+    out = io.BytesIO()
+    draw(kinds.of(game).sketch(game), x, o, side=side).save(out, "PNG", optimize=True)
+    return out.getvalue()
+
+
+def picture(game: GameRecord, cache: PictureCache, *, side: int = SIDE) -> bytes:
+    """The picture of a game's board now, from the cache, drawn and kept when it is not there."""
+    return cache.fetch(key(game, side), lambda: board_png(game, side=side))
+
+
+__all__ = ["SIDE", "PictureCache", "board_png", "picture", "replay"]
