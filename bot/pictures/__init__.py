@@ -37,6 +37,7 @@ from bot.pictures.animation import replay
 from bot.pictures.board import SIDE, draw
 from bot.pictures.cache import PictureCache, key
 from bot.pictures.marks import resolve
+from bot.pictures.words import alt_text
 
 
 def board_png(game: GameRecord, *, side: int = SIDE) -> bytes:
@@ -52,4 +53,4 @@ def picture(game: GameRecord, cache: PictureCache, *, side: int = SIDE) -> bytes
     return cache.fetch(key(game, side), lambda: board_png(game, side=side))
 
 
-__all__ = ["SIDE", "PictureCache", "board_png", "picture", "replay"]
+__all__ = ["SIDE", "PictureCache", "alt_text", "board_png", "picture", "replay"]
