@@ -6,30 +6,35 @@ Sizes. Discord shows a picture in a message at most about 550 CSS pixels wide on
 the width of the screen, less the margins, on a phone (some 330 to 400 CSS pixels); its
 screens have 2 or 3 device pixels to a CSS pixel. A board is ``SIDE`` = 768 pixels square:
 about 1.4 device pixels a displayed pixel at the desktop's largest, 2 on a phone, so the grid,
-the labels and the marks stay sharp on both, while a picture stays some 20 to 60 KB. The marks'
-bitmaps are 136 pixels (Noto Color Emoji), so a 3x3 board's marks (170 pixels) are scaled up
-only a little and an ultimate board's (55 pixels) scaled down.
+the labels and the marks stay sharp on both. The marks' bitmaps are 136 pixels (Noto Color
+Emoji): a 3x3 board's marks (170 pixels) are scaled up a little, an ultimate board's (55) down.
+A picture is a PNG of 256 colours (plenty for flat cells and emoji), about 26 KB.
 
-Replays are animated GIFs of ``animation.SIDE`` = 512 pixels: Discord plays a GIF attachment
-inline everywhere, and measured on a 62-move ultimate game (``benchmarks/pictures.py``) the GIF
-(one palette, only what changed stored per frame) was smaller than a lossless animated WebP and
-encoded some thirty times faster; a lossy WebP was larger still. Every replay is kept under
-``animation.LIMIT`` (2 MiB, against the 10 MiB a bot may upload anywhere): a longer one would be
-drawn again smaller.
+Replays are animated GIFs of ``animation.SIDE`` = 512 pixels (moving pictures are looked at,
+not studied): Discord plays a GIF attachment inline in every client. Measured on 60-move
+ultimate games (``benchmarks/pictures.py``) the GIF, one palette for every frame and only what
+changed stored, is about 235 KB and encoded in some 0.15 s; a lossless animated WebP of the
+same frames is about a quarter smaller but takes a second more of CPU to encode. Every replay
+is kept under ``animation.LIMIT`` (2 MiB, against the 10 MiB a bot may upload anywhere): a
+larger one is drawn again smaller.
 
 The cache (``PictureCache``) keeps each board picture drawn, by kind, position, the game's state
-and marks, least recently used first out past ``cache.BOUND`` = 32 MiB.
+and marks, least recently used first out past ``cache.BOUND`` = 32 MiB: some 1,400 pictures,
+against about 11 MiB for the pictures of 500 live games (docs/figures.md, "Pictures").
 
-Drawing takes milliseconds of CPU (docs/figures.md, "Pictures"): never on the event loop. The
-bot should look a picture up in the cache on the loop (microseconds) and draw a miss in a
-``concurrent.futures.ThreadPoolExecutor`` of its own with one or two threads, apart from the
-engine's: Pillow lets go of the GIL while it scales and compresses, the cache and the emoji
-font live once in the bot's process, and a process pool would copy each picture back.
+Drawing a board takes about 14 ms of CPU, a replay of 60 moves about 0.3 s: never on the event
+loop. The bot should look a picture up in the cache on the loop (microseconds) and draw a miss
+in a ``concurrent.futures.ThreadPoolExecutor`` of its own with one or two threads, apart from
+the engine's: most of the work is Pillow's C code, which lets go of the GIL for much of it
+(scaling, quantising), the cache and the emoji font live once in the bot's process, and a
+process pool would copy each picture back.
 """
 
 from __future__ import annotations
 
 import io
+
+from PIL import Image
 
 from bot.games import kinds
 from bot.games.record import GameRecord
@@ -43,8 +48,11 @@ from bot.pictures.words import alt_text
 def board_png(game: GameRecord, *, side: int = SIDE) -> bytes:
     """The picture of a game's board now, as PNG bytes (the same game, the same bytes)."""
     x, o = resolve(game.look.x, game.look.o)
+    image = draw(kinds.of(game).sketch(game), x, o, side=side)
+    # 256 colours are plenty for flat cells and emoji: a quarter of the bytes of full colour,
+    # in a sixth of the time of an optimised full-colour PNG (docs/figures.md, "Pictures").
     out = io.BytesIO()
-    draw(kinds.of(game).sketch(game), x, o, side=side).save(out, "PNG", optimize=True)
+    image.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE).save(out, "PNG")
     return out.getvalue()
 
 
