@@ -14,15 +14,15 @@ Replays are animated GIFs of ``animation.SIDE`` = 512 pixels (moving pictures ar
 not studied): Discord plays a GIF attachment inline in every client. Measured on 60-move
 ultimate games (``benchmarks/pictures.py``) the GIF, one palette for every frame and only what
 changed stored, is about 235 KB and encoded in some 0.15 s; a lossless animated WebP of the
-same frames is about a quarter smaller but takes a second more of CPU to encode. Every replay
+same frames is about a fifth smaller but takes a second more of CPU to encode. Every replay
 is kept under ``animation.LIMIT`` (2 MiB, against the 10 MiB a bot may upload anywhere): a
 larger one is drawn again smaller.
 
 The cache (``PictureCache``) keeps each board picture drawn, by kind, position, the game's state
 and marks, least recently used first out past ``cache.BOUND`` = 32 MiB: some 1,400 pictures,
-against about 11 MiB for the pictures of 500 live games (docs/figures.md, "Pictures").
+against 11 MiB for the pictures of 500 live games (docs/figures.md, "Pictures").
 
-Drawing a board takes about 14 ms of CPU, a replay of 60 moves about 0.3 s: never on the event
+Drawing a board takes 13 to 14 ms of CPU, a replay of 60 moves about 0.27 s: never on the event
 loop. The bot should look a picture up in the cache on the loop (microseconds) and draw a miss
 in a ``concurrent.futures.ThreadPoolExecutor`` of its own with one or two threads, apart from
 the engine's: most of the work is Pillow's C code, which lets go of the GIL for much of it

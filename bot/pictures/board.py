@@ -53,7 +53,7 @@ class Layout:
 def layout(size: int, block: int, side: int = SIDE) -> Layout:
     """The grid of a board of `size` cells a side in small boards of `block`, in `side` pixels."""
     unit = side / SIDE
-    labels, pad = round(44 * unit), round(12 * unit)
+    labels, pad = round(52 * unit), round(12 * unit)
     small = max(2, round(24 / size * unit))
     large = round(14 * unit) if block < size else small
     gaps = [large if i % block == 0 else small for i in range(1, size)]
@@ -122,7 +122,7 @@ def _label_font(px: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
 
 def _labels(pen: ImageDraw.ImageDraw, sketch: Sketch, grid: Layout, side: int) -> None:
     """Column letters above the grid, row numbers left of it."""
-    label_font = _label_font(round(grid.labels * 0.6))
+    label_font = _label_font(round(grid.labels * 0.62))
     middle = grid.labels // 2
     for index, (column, row) in enumerate(zip(sketch.columns, sketch.rows, strict=True)):
         along = grid.starts[index] + grid.cell // 2
