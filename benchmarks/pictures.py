@@ -1,6 +1,7 @@
 """Pictures of games: the time and CPU to draw a board's picture (3x3, 5x5, ultimate; cold and
-from the cache) and a 60-move ultimate game's replay, their sizes, and the picture cache's
-memory with the positions of 500 live games.
+from the cache) and a 60-move ultimate game's replay, their sizes, the picture cache's
+memory with the positions of 500 live games, and what a drawing thread costs the thread beside
+it (the event loop's, in the bot).
 
     python benchmarks/pictures.py [--repeats 7] [--games 500] [--seed 1]
 
@@ -16,6 +17,7 @@ import io
 import random
 import statistics
 import sys
+import threading
 import time
 import tracemalloc
 from collections.abc import Callable
@@ -133,6 +135,39 @@ def memory(games: int, rng: random.Random) -> None:
     print(f"Longest alt text among them: {longest} characters (Discord's limit: 1,024)")
 
 
+def stalls(rng: random.Random, seconds: float = 3.0) -> None:
+    """What a drawing thread costs the thread beside it (the event loop's, in the bot): its
+    stalls longer than 6 ms (past the interpreter's 5 ms switch interval) between two steps of
+    a Python loop, alone and beside a thread drawing pictures without pause; a picture that held
+    the GIL through its compression (about 10 ms) would stall it once a picture."""
+    games = [played("ultimate", 9, 3, rng, rng.randrange(10, 60)) for _ in range(50)]
+    stop = threading.Event()
+    drawn = []
+
+    def draw() -> None:
+        while not stop.is_set():
+            board_png(games[len(drawn) % len(games)])
+            drawn.append(1)
+
+    def watch() -> tuple[float, int]:
+        longest, long, last = 0.0, 0, time.perf_counter()
+        end = last + seconds
+        while last < end:
+            now = time.perf_counter()
+            longest, long, last = max(longest, now - last), long + (now - last > 0.006), now
+        return longest, long
+
+    alone = watch()
+    thread = threading.Thread(target=draw)
+    thread.start()
+    beside = watch()
+    stop.set()
+    thread.join()
+    print(f"\nA thread beside one drawing {len(drawn)} pictures in {seconds:.0f} s: "
+          f"{beside[1]} stalls over 6 ms (alone: {alone[1]}), the longest {beside[0] * 1000:.1f}"
+          f" ms (alone: {alone[0] * 1000:.1f} ms)")  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeats", type=int, default=7)
@@ -143,6 +178,7 @@ def main() -> None:
     boards(args.repeats, rng)
     replays(max(3, args.repeats // 2), rng)
     memory(args.games, rng)
+    stalls(rng)
 
 
 if __name__ == "__main__":

@@ -22,12 +22,14 @@ The cache (``PictureCache``) keeps each board picture drawn, by kind, position, 
 and marks, least recently used first out past ``cache.BOUND`` = 32 MiB: some 1,400 pictures,
 against 11 MiB for the pictures of 500 live games (docs/figures.md, "Pictures").
 
-Drawing a board takes 13 to 14 ms of CPU, a replay of 60 moves about 0.27 s: never on the event
+Drawing a board takes 13 to 14 ms of CPU, a replay of 60 moves about 0.3 s: never on the event
 loop. The bot should look a picture up in the cache on the loop (microseconds) and draw a miss
-in a ``concurrent.futures.ThreadPoolExecutor`` of its own with one or two threads, apart from
-the engine's: most of the work is Pillow's C code, which lets go of the GIL for much of it
-(scaling, quantising), the cache and the emoji font live once in the bot's process, and a
-process pool would copy each picture back.
+in a ``concurrent.futures.ThreadPoolExecutor(max_workers=1)`` of its own, apart from the
+engine's: reducing the colours and compressing, three quarters of the work, run in Pillow's C
+code with the GIL let go, the rest takes turns with the loop like any Python thread (stalls of
+a switch interval, 5 ms, measured up to 14 ms on 2 busy cores), the cache and the emoji font
+live once in the bot's process, and nothing is copied between processes. Should the loop's lag
+under load say otherwise, the same pure functions run in a process pool as the engine's do.
 """
 
 from __future__ import annotations

@@ -24,3 +24,4 @@ def test_every_figure_is_printed() -> None:
                          re.MULTILINE), out  # fmt: skip
     assert re.search(r"Replay of an ultimate game \(\d+ moves, \d+ frames\).* bytes \(GIF\)", out)
     assert re.search(r"The cache with the picture of each of 6 live games", out)
+    assert re.search(r"A thread beside one drawing \d+ pictures in 3 s: \d+ stalls", out)
