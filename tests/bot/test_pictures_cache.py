@@ -3,6 +3,7 @@ bytes held than its bound."""
 
 from __future__ import annotations
 
+import threading
 from dataclasses import replace
 
 import pytest
@@ -63,3 +64,23 @@ def test_fetch_draws_only_what_is_missing(drawn: int) -> None:
         entry = key(game("classic", 5, 4, (cell,)), 768)
         cache.fetch(entry, lambda cell=cell: make(cell))  # type: ignore[misc]
     assert made == list(range(drawn))
+
+
+def test_threads_share_it_and_the_count_stays_true() -> None:
+    """The event loop looks up while a drawing thread keeps: from four threads at once, what
+    the cache counts is what it holds, within its bound."""
+    cache = PictureCache(bound=40_000)
+    keys = [key(game("classic", 5, 4, (cell,)), 768) for cell in range(25)]
+
+    def churn(offset: int) -> None:
+        for step in range(2000):
+            entry = keys[(step * 7 + offset) % len(keys)]
+            cache.fetch(entry, lambda: bytes(1000 + offset))
+
+    threads = [threading.Thread(target=churn, args=(offset,)) for offset in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert cache.held == sum(cost(k, v) for k, v in cache._entries.items()) <= cache.bound
+    assert cache.hits + cache.misses == 4 * 2000
