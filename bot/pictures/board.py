@@ -80,7 +80,7 @@ def draw(sketch: Sketch, x: str, o: str, *, side: int = SIDE) -> Image.Image:
     for board, winner in enumerate(sketch.won):
         if winner is None:
             continue
-        cells = _block_cells(board, size, block)
+        cells = block_cells(board, size, block)
         covered.update(cells)
         left, top = grid.box(cells[0], size)[:2]
         right, bottom = grid.box(cells[-1], size)[2:]
@@ -88,7 +88,7 @@ def draw(sketch: Sketch, x: str, o: str, *, side: int = SIDE) -> Image.Image:
         pen.rounded_rectangle((left, top, right, bottom), radius, fill=fill)
         px = round((right - left) * BIG_MARK)
         _paste(image, glyph(shown[winner], px), ((left + right) // 2, (top + bottom) // 2))
-    target = set(_block_cells(sketch.target, size, block)) if sketch.target is not None else set()
+    target = set(block_cells(sketch.target, size, block)) if sketch.target is not None else set()
     for cell, mark in enumerate(sketch.marks):
         if cell in covered:
             continue
@@ -99,11 +99,11 @@ def draw(sketch: Sketch, x: str, o: str, *, side: int = SIDE) -> Image.Image:
     if sketch.last is not None:
         width = max(3, grid.cell // 14)
         pen.rounded_rectangle(grid.box(sketch.last, size), radius, outline=LAST, width=width)
-    _labels(pen, sketch, grid, side)
+    _labels(pen, sketch, grid)
     return image
 
 
-def _block_cells(board: int, size: int, block: int) -> list[int]:
+def block_cells(board: int, size: int, block: int) -> list[int]:
     """The cells of small board `board`, in reading order."""
     per_row = size // block
     top, left = divmod(board, per_row)
@@ -120,7 +120,7 @@ def _label_font(px: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     return ImageFont.load_default(px)
 
 
-def _labels(pen: ImageDraw.ImageDraw, sketch: Sketch, grid: Layout, side: int) -> None:
+def _labels(pen: ImageDraw.ImageDraw, sketch: Sketch, grid: Layout) -> None:
     """Column letters above the grid, row numbers left of it."""
     label_font = _label_font(round(grid.labels * 0.62))
     middle = grid.labels // 2

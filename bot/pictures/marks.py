@@ -29,7 +29,6 @@ FONT_PATHS = (
 STRIKE = 109  # the one size of the font's bitmaps
 GLYPH = 136  # the advance of one glyph at that size: wider means the font drew several
 RED = (244, 67, 54)  # ❌ and ⭕ as the font colours them, for the shapes drawn without it
-SIDES = {"X": DEFAULT.x, "O": DEFAULT.o}
 
 
 @functools.cache

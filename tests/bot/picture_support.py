@@ -97,7 +97,7 @@ def check(image: Image.Image, record: GameRecord) -> int:
     for block, winner in enumerate(sketch.won):
         if winner is None:
             continue
-        cells = board._block_cells(block, size, sketch.block)
+        cells = board.block_cells(block, size, sketch.block)
         covered.update(cells)
         left, top = grid.box(cells[0], size)[:2]
         right, bottom = grid.box(cells[-1], size)[2:]
@@ -106,7 +106,7 @@ def check(image: Image.Image, record: GameRecord) -> int:
         _mark(image, ((left + right) // 2, (top + bottom) // 2), big, winner, fill)
         edge = image.getpixel((left + 2, (top + bottom) // 2))
         assert near(edge, fill) or near(edge, LAST)
-    target = board._block_cells(sketch.target, size, sketch.block) if sketch.target is not None \
+    target = board.block_cells(sketch.target, size, sketch.block) if sketch.target is not None \
         else []  # fmt: skip
     for cell, mark in enumerate(sketch.marks):
         left, top, right, bottom = grid.box(cell, size)

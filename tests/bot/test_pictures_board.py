@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterator
 from dataclasses import replace
+from typing import cast
 
 import pytest
 from PIL import Image
@@ -16,6 +17,8 @@ from bot.games.look import Look
 from bot.games.record import Ending, Status
 from bot.pictures import SIDE, board, board_png, marks
 from bot.pictures.board import FRAME
+from engine.ultimate import UltimateBoard
+from engine.ultimate.geometry import board_cells
 from tests.bot.picture_support import SHAPES, check, decode, game, needs_font, played, red, won
 
 CUSTOM = "<:cat:123456789012345678>"
@@ -163,3 +166,28 @@ def test_a_finished_game_has_no_board_to_play() -> None:
     over = replace(record, status=Status.FINISHED, ending=Ending.RESIGN, winner="O")
     assert kinds.of(over).sketch(over).target is None
     check(decode(board_png(over)), over)
+
+
+@pytest.mark.parametrize(("kind", "size", "k"), SHAPES)
+def test_each_kinds_sketch_is_the_engines_position(kind: str, size: int, k: int) -> None:
+    """What a picture is drawn from agrees with the engine: each cell's mark, the winning line,
+    the small boards won and the board to play, the last move, the labels (the cells' names)."""
+    for seed in range(6):
+        record = played(kind, size, k, seed, plies=4 + 9 * seed)
+        sketch = kinds.of(record).sketch(record)
+        position = kinds.of(record).position(record)
+        assert [position.cell(c) for c in range(size * size)] == [  # type: ignore[attr-defined]
+            mark or "." for mark in sketch.marks]  # fmt: skip
+        assert sketch.last == (record.moves[-1] if record.moves else None)
+        outcome = position.outcome()
+        won_line = tuple(outcome.line) if outcome and outcome.winner else ()
+        if kind == "ultimate":
+            ultimate = cast("UltimateBoard", position)
+            assert sketch.won == tuple(ultimate.small_winner(b) for b in range(9))
+            assert sketch.line == tuple(c for b in won_line for c in board_cells(b))
+            playing = record.status is Status.ACTIVE
+            assert sketch.target == (ultimate.board_to_play() if playing else None)
+        else:
+            assert sketch.won == () and sketch.target is None and sketch.line == won_line
+        names = [kinds.of(record).cell_name(record, c) for c in range(size * size)]
+        assert names == [column + row for row in sketch.rows for column in sketch.columns]
