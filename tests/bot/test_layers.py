@@ -3,8 +3,8 @@
 Every import counts, wherever it is written: at the top, inside a function, or under
 ``TYPE_CHECKING``. The layers, from the top: the entry point, the cogs, the client, the Discord
 pieces, this process's live games, storage and compute (side by side, neither importing the
-other), the games themselves, and at the bottom side by side the words (messages and their
-translations) and the settings. The playground (the bot against a simulated
+other), the pictures of games, the games themselves, and at the bottom side by side the words
+(messages and their translations) and the settings. The playground (the bot against a simulated
 Discord in a browser) sits under the entry point. A module may import its own layer or lower ones.
 The engine's modules form no import cycle either, and no module of bot/ or engine/ is over 300
 lines.
@@ -27,6 +27,9 @@ LAYERS: list[tuple[str, ...]] = [
     ("bot.discord_ui", "bot.metrics"),
     ("bot.live",),
     ("bot.storage", "bot.compute"),
+    # Pictures of games (drawn with Pillow from what each kind says its board shows): pure like
+    # the games below them, apart from them so that the rules never load an imaging library.
+    ("bot.pictures",),
     ("bot.games",),
     ("bot.i18n", "bot.config"),
 ]
@@ -168,8 +171,9 @@ def test_no_module_is_over_300_lines(package: str) -> None:
 
 
 def test_the_pure_layers_import_no_discord_and_no_asyncio() -> None:
-    """bot.games, bot.i18n and bot.config stay pure: no Discord, no event loop."""
+    """bot.pictures, bot.games, bot.i18n and bot.config stay pure: no Discord, no event loop."""
+    pure = ("bot.pictures", "bot.games", "bot.i18n", "bot.config")
     for name, path in BOT.items():
-        if name != "bot" and layer_of(name)[1] in ("bot.games", "bot.i18n", "bot.config"):
+        if name != "bot" and layer_of(name)[1] in pure:
             roots = {target.split(".")[0] for target in imported(path)}
             assert not roots & {"discord", "asyncio", "aiohttp", "sqlite3"}, name

@@ -7,7 +7,7 @@ for one; a new kind implements ``Kind`` in a module of its own and is added to `
 
 from __future__ import annotations
 
-from bot.games.kinds.base import Kind, Position
+from bot.games.kinds.base import Kind, Position, Sketch
 from bot.games.kinds.classic import CLASSIC
 from bot.games.kinds.ultimate import ULTIMATE
 from bot.games.record import GameRecord
@@ -20,4 +20,4 @@ def of(game: GameRecord) -> Kind:
     return KINDS[game.kind]
 
 
-__all__ = ["CLASSIC", "KINDS", "ULTIMATE", "Kind", "Position", "of"]
+__all__ = ["CLASSIC", "KINDS", "ULTIMATE", "Kind", "Position", "Sketch", "of"]

@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from bot.games.record import GameRecord, Status
@@ -60,6 +61,34 @@ def _keep(key: tuple[str, int, int, tuple[int, ...]], position: Position) -> Pos
         del _positions[next(iter(_positions))]
     _positions[key] = position
     return position
+
+
+@dataclass(frozen=True, slots=True)
+class Sketch:
+    """A board as a picture shows it, in plain values (``bot.pictures`` draws any sketch).
+
+    Cells are numbered in reading order of a `size` x `size` grid; small boards set apart are
+    `block` x `block` cells (`block` == `size`: one board), numbered in reading order too.
+    """
+
+    size: int  # cells a side
+    block: int  # cells a side of each small board set apart
+    marks: tuple[Side | None, ...]  # each cell's mark
+    columns: tuple[str, ...]  # the column letters and row numbers of the cells' names
+    rows: tuple[str, ...]
+    last: int | None = None  # the last move's cell
+    line: tuple[int, ...] = ()  # the cells of the winning line (of its small boards)
+    won: tuple[Side | None, ...] = ()  # each small board's winner, where boards are set apart
+    target: int | None = None  # the small board to play, while the game is on
+    block_names: tuple[str, ...] = ()  # each small board's name ("A1–C3")
+
+
+def labels(kind: Kind, game: GameRecord, size: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The column letters and row numbers of a board, read from its cells' names (letters, then
+    a number: ``Kind.cell_name``)."""
+    columns = tuple(kind.cell_name(game, c).rstrip("0123456789") for c in range(size))
+    rows = tuple(kind.cell_name(game, r * size)[len(columns[0]) :] for r in range(size))
+    return columns, rows
 
 
 def plain(key: str) -> str:
@@ -131,6 +160,11 @@ class Kind(ABC):
     def grid(self, game: GameRecord, *, keyed: bool, picked: int | None = None) -> str:
         """The board as emoji; `keyed`: cells show the reactions that play them where one does;
         `picked`: what the player to move picked first (see `read_key`)."""
+
+    @abstractmethod
+    def sketch(self, game: GameRecord) -> Sketch:
+        """The board as a picture shows it: marks, labels, the last move, the winning line, the
+        small boards set apart and the one to play."""
 
     def caption(self, game: GameRecord) -> Text | None:
         """Words under the grid (the last move, where to play), or None."""

@@ -15,7 +15,18 @@ from typing import Any, ClassVar
 import engine
 from bot.games import look as looks
 from bot.games import review
-from bot.games.kinds.base import ACTION_ROW, BUTTON, CORNER, GAP, SECONDARY, SUCCESS, Kind, marks
+from bot.games.kinds.base import (
+    ACTION_ROW,
+    BUTTON,
+    CORNER,
+    GAP,
+    SECONDARY,
+    SUCCESS,
+    Kind,
+    Sketch,
+    labels,
+    marks,
+)
 from bot.games.record import Ending, GameRecord, Status
 from bot.i18n import N_, Text
 
@@ -77,6 +88,13 @@ class Classic(Kind):
                 label + row for label, row in zip(ROW_LABELS, rows, strict=False)
             ]
         return "\n".join(rows)
+
+    def sketch(self, game: GameRecord) -> Sketch:
+        columns, rows = labels(self, game, game.size)
+        return Sketch(size=game.size, block=game.size, marks=tuple(marks(game.moves,
+                      game.size**2)), columns=columns, rows=rows,
+                      last=game.moves[-1] if game.moves else None,
+                      line=self.winning_line(game))  # fmt: skip
 
     def cell_rows(self, game: GameRecord, picked: int | None = None) -> list[dict[str, Any]]:
         # Each button is one dict literal: a click draws up to 25 of them. Every cell is named

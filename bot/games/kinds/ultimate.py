@@ -32,6 +32,9 @@ from bot.games.kinds.base import (
     SECONDARY,
     SUCCESS,
     Kind,
+    Sketch,
+    labels,
+    marks,
     plain,
 )
 from bot.games.record import GameRecord, Status
@@ -141,6 +144,18 @@ class Ultimate(Kind):
             lines.append(ROW_LABELS[row] + " ".join("".join(cells[3 * i : 3 * i + 3])
                                                      for i in range(3)))  # fmt: skip
         return "\n".join(lines)
+
+    def sketch(self, game: GameRecord) -> Sketch:
+        position = self.position(game)
+        outcome = position.outcome()
+        boards = outcome.line if outcome is not None and outcome.winner is not None else ()
+        columns, rows = labels(self, game, 9)
+        return Sketch(size=9, block=3, marks=tuple(marks(game.moves, 81)),
+                      columns=columns, rows=rows, last=game.moves[-1] if game.moves else None,
+                      line=tuple(cell for b in boards for cell in board_cells(b)),
+                      won=tuple(position.small_winner(b) for b in range(9)),
+                      target=self._shown(game, None),
+                      block_names=tuple(board_range(b) for b in range(9)))  # fmt: skip
 
     def caption(self, game: GameRecord) -> Text | None:
         if game.status is not Status.ACTIVE:

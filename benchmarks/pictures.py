@@ -1,0 +1,185 @@
+"""Pictures of games: the time and CPU to draw a board's picture (3x3, 5x5, ultimate; cold and
+from the cache) and a 60-move ultimate game's replay, their sizes, the picture cache's
+memory with the positions of 500 live games, and what a drawing thread costs the thread beside
+it (the event loop's, in the bot).
+
+    python benchmarks/pictures.py [--repeats 7] [--games 500] [--seed 1]
+
+Cold: a position the cache has not seen (the emoji font loaded and the marks' glyphs scaled
+already, as in a running bot); the first picture of a process, which loads the font, is given
+apart. Each figure is the median over the repeats, each repeat a different position.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import random
+import statistics
+import sys
+import threading
+import time
+import tracemalloc
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bot.games.record import Ending, GameRecord, Status
+from bot.pictures import PictureCache, alt_text, board_png, picture, replay
+from bot.pictures.animation import frames
+from bot.pictures.cache import BOUND
+from engine import Board
+from engine.ultimate import UltimateBoard
+
+SHAPES = {"3x3": ("classic", 3, 3), "5x5": ("classic", 5, 4), "ultimate": ("ultimate", 9, 3)}
+
+
+def played(kind: str, size: int, k: int, rng: random.Random, plies: int) -> GameRecord:
+    """A game of random legal moves, at most `plies`, finished where its moves end it."""
+    position: Board | UltimateBoard = (
+        UltimateBoard() if kind == "ultimate" else Board.from_moves((), size=size, k=k)
+    )
+    moves: list[int] = []
+    while len(moves) < plies and position.outcome() is None:
+        moves.append(rng.choice(list(position.legal_moves())))
+        position = position.play(moves[-1])
+    game = GameRecord(id=1, guild_id=1, channel_id=1, x_id=1, o_id=2, challenger_id=1,
+                      size=size, k=k, kind=kind, moves=tuple(moves))  # fmt: skip
+    outcome = position.outcome()
+    if outcome is None:
+        return game
+    return replace(game, status=Status.FINISHED, winner=outcome.winner,
+                   ending=Ending.WIN if outcome.winner else Ending.DRAW)  # fmt: skip
+
+
+def timed(work: Callable[[], object]) -> tuple[float, float, object]:
+    """Wall and CPU seconds of one call, and its result."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    result = work()
+    return time.perf_counter() - wall, time.process_time() - cpu, result
+
+
+def ms(values: list[float]) -> str:
+    return f"{statistics.median(values) * 1000:.2f}"
+
+
+def boards(repeats: int, rng: random.Random) -> None:
+    first = played("classic", 3, 3, rng, 4)
+    wall, cpu, _ = timed(lambda: board_png(first))
+    print(f"The first picture of a process (loads the emoji font): {wall * 1000:.0f} ms wall, "
+          f"{cpu * 1000:.0f} ms CPU\n")  # fmt: skip
+    print("| board | cold: wall ms | cold: CPU ms | cached: wall µs | PNG bytes (median) |")
+    print("|---|---|---|---|---|")
+    for name, (kind, size, k) in SHAPES.items():
+        cache = PictureCache()
+        walls, cpus, hits, sizes = [], [], [], []
+        for _ in range(repeats):
+            game = played(kind, size, k, rng, rng.randrange(size * 2, size * size))
+            wall, cpu, data = timed(lambda game=game, cache=cache: picture(game, cache))  # type: ignore[misc]
+            walls.append(wall)
+            cpus.append(cpu)
+            sizes.append(len(data))  # type: ignore[arg-type]
+            hits.append(timed(lambda game=game, cache=cache: picture(game, cache))[0])  # type: ignore[misc]
+        print(f"| {name} | {ms(walls)} | {ms(cpus)} | {statistics.median(hits) * 1e6:.1f} | "
+              f"{statistics.median(sizes):,.0f} |")  # fmt: skip
+
+
+def replays(repeats: int, rng: random.Random) -> None:
+    games = []
+    while len(games) < repeats:  # finished games of 58 to 62 moves
+        game = played("ultimate", 9, 3, rng, 999)
+        if 58 <= len(game.moves) <= 62:
+            games.append(game)
+    walls, cpus, sizes, webps, webp_walls = [], [], [], [], []
+    for game in games:
+        wall, cpu, data = timed(lambda game=game: replay(game))  # type: ignore[misc]
+        walls.append(wall)
+        cpus.append(cpu)
+        sizes.append(len(data))  # type: ignore[arg-type]
+        images = frames(game)
+        out = io.BytesIO()
+        webp_wall, _, _ = timed(lambda images=images, out=out: images[0].save(  # type: ignore[misc]
+            out, "WEBP", save_all=True, append_images=images[1:], lossless=True, method=4,
+            duration=700))
+        webps.append(len(out.getvalue()))
+        webp_walls.append(webp_wall)
+    moves = statistics.median(len(g.moves) for g in games)
+    print(f"\nReplay of an ultimate game ({moves:.0f} moves, {moves + 1:.0f} frames): "
+          f"{ms(walls)} ms wall, {ms(cpus)} ms CPU, {statistics.median(sizes):,.0f} bytes (GIF); "
+          f"the same frames as a lossless animated WebP (method 4): "
+          f"{statistics.median(webps):,.0f} bytes, {ms(webp_walls)} ms to encode")  # fmt: skip
+
+
+def memory(games: int, rng: random.Random) -> None:
+    shapes = list(SHAPES.values())
+    records = []
+    for index in range(games):
+        kind, size, k = shapes[index % len(shapes)]
+        records.append(played(kind, size, k, rng, rng.randrange(1, size * size)))
+    board_png(records[0])  # the font and the labels' font loaded before the count starts
+    cache = PictureCache()
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    for game in records:
+        picture(game, cache)
+    grown = tracemalloc.get_traced_memory()[0] - before
+    tracemalloc.stop()
+    print(f"\nThe cache with the picture of each of {games} live games (a third each 3x3, 5x5, "
+          f"ultimate): {len(cache)} pictures, {cache.held / 2**20:.1f} MiB as it counts them; "
+          f"traced memory grew {grown / 2**20:.1f} MiB (the cache, and the glyphs scaled once); "
+          f"its bound {BOUND / 2**20:.0f} MiB, about {BOUND // max(1, cache.held // len(cache)):,}"
+          f" such pictures")  # fmt: skip
+    longest = max(len(alt_text(game, locale)) for game in records for locale in (None, "de"))
+    print(f"Longest alt text among them: {longest} characters (Discord's limit: 1,024)")
+
+
+def stalls(rng: random.Random, seconds: float = 3.0) -> None:
+    """What a drawing thread costs the thread beside it (the event loop's, in the bot): its
+    stalls longer than 6 ms (past the interpreter's 5 ms switch interval) between two steps of
+    a Python loop, alone and beside a thread drawing pictures without pause; a picture that held
+    the GIL through its compression (about 10 ms) would stall it once a picture."""
+    games = [played("ultimate", 9, 3, rng, rng.randrange(10, 60)) for _ in range(50)]
+    stop = threading.Event()
+    drawn = []
+
+    def draw() -> None:
+        while not stop.is_set():
+            board_png(games[len(drawn) % len(games)])
+            drawn.append(1)
+
+    def watch() -> tuple[float, int]:
+        longest, long, last = 0.0, 0, time.perf_counter()
+        end = last + seconds
+        while last < end:
+            now = time.perf_counter()
+            longest, long, last = max(longest, now - last), long + (now - last > 0.006), now
+        return longest, long
+
+    alone = watch()
+    thread = threading.Thread(target=draw)
+    thread.start()
+    beside = watch()
+    stop.set()
+    thread.join()
+    print(f"\nA thread beside one drawing {len(drawn)} pictures in {seconds:.0f} s: "
+          f"{beside[1]} stalls over 6 ms (alone: {alone[1]}), the longest {beside[0] * 1000:.1f}"
+          f" ms (alone: {alone[0] * 1000:.1f} ms)")  # fmt: skip
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repeats", type=int, default=7)
+    parser.add_argument("--games", type=int, default=500)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    boards(args.repeats, rng)
+    replays(max(3, args.repeats // 2), rng)
+    memory(args.games, rng)
+    stalls(rng)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,134 @@
+"""Games to draw and a picture read back: the colour where each cell shows its background, its
+mark's centre and its mark's ring, checked against what the game says each cell holds."""
+
+from __future__ import annotations
+
+import io
+import os
+import random
+from dataclasses import replace
+
+import pytest
+from PIL import Image
+
+import engine
+from bot.games import kinds
+from bot.games.look import Look
+from bot.games.record import Ending, GameRecord, Status
+from bot.pictures import board, marks
+from bot.pictures.board import EMPTY, LAST, MARK, PLAYABLE, WIN, WON_BOARD
+from engine.ultimate import UltimateBoard
+
+# Every kind and size: (kind, size, k).
+SHAPES = [("classic", 3, 3), ("classic", 4, 3), ("classic", 4, 4), ("classic", 5, 3),
+          ("classic", 5, 4), ("classic", 5, 5), ("ultimate", 9, 3)]  # fmt: skip
+
+
+def needs_font() -> None:
+    """The colour emoji font must be installed: under CI its absence fails, elsewhere skips."""
+    if marks.font() is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("the colour emoji font is needed under CI (fonts-noto-color-emoji)")
+        pytest.skip("no colour emoji font (apt-get install fonts-noto-color-emoji)")
+
+
+def game(
+    kind: str, size: int, k: int, moves: tuple[int, ...] = (), **changes: object
+) -> GameRecord:
+    """A game between two people with these moves, as the bot stores it."""
+    record = GameRecord(id=7, guild_id=1, channel_id=2, x_id=3, o_id=4, challenger_id=3,
+                        size=size, k=k, kind=kind, moves=moves)  # fmt: skip
+    return replace(record, **changes)  # type: ignore[arg-type]
+
+
+def played(kind: str, size: int, k: int, seed: int, *, plies: int = 999,
+           look: Look | None = None) -> GameRecord:  # fmt: skip
+    """A game of random legal moves (at most `plies`), finished as the bot finishes it when the
+    moves end it."""
+    rng = random.Random(seed)
+    position: UltimateBoard | engine.Board = (
+        UltimateBoard() if kind == "ultimate" else engine.Board.from_moves((), size=size, k=k)
+    )
+    moves: list[int] = []
+    while len(moves) < plies and position.outcome() is None:
+        moves.append(rng.choice(list(position.legal_moves())))
+        position = position.play(moves[-1])
+    record = game(kind, size, k, tuple(moves), **({"look": look} if look else {}))
+    outcome = position.outcome()
+    if outcome is None:
+        return record
+    ending = Ending.WIN if outcome.winner else Ending.DRAW
+    return replace(record, status=Status.FINISHED, ending=ending, winner=outcome.winner)
+
+
+def won(kind: str, size: int, k: int, *, least: int = 0) -> GameRecord:
+    """The first random game (by seed) that ends in a win, after at least `least` moves."""
+    for seed in range(10_000):
+        record = played(kind, size, k, seed)
+        if record.ending is Ending.WIN and len(record.moves) >= least:
+            return record
+    raise AssertionError("no won game found")
+
+
+def decode(data: bytes) -> Image.Image:
+    return Image.open(io.BytesIO(data)).convert("RGB")
+
+
+def near(pixel: object, colour: tuple[int, int, int]) -> bool:
+    """The same colour, give or take a GIF palette's rounding."""
+    assert isinstance(pixel, tuple)
+    return all(abs(a - b) <= 8 for a, b in zip(pixel, colour, strict=True))
+
+
+def red(pixel: object) -> bool:
+    """❌ and ⭕ are red in the font."""
+    assert isinstance(pixel, tuple)
+    return bool(pixel[0] > 180 and pixel[1] < 120 and pixel[2] < 120)
+
+
+def check(image: Image.Image, record: GameRecord) -> int:
+    """Every cell of the picture against the game: its background (empty, the winning line, the
+    board to play, the last move's outline) and its mark (❌: red at its centre, not on the ring
+    of a ⭕; ⭕: red on its ring, its centre the background). Returns the cells checked."""
+    sketch = kinds.of(record).sketch(record)
+    size, grid = sketch.size, board.layout(sketch.size, sketch.block, image.width)
+    px = round(grid.cell * MARK)
+    covered = set()
+    for block, winner in enumerate(sketch.won):
+        if winner is None:
+            continue
+        cells = board.block_cells(block, size, sketch.block)
+        covered.update(cells)
+        left, top = grid.box(cells[0], size)[:2]
+        right, bottom = grid.box(cells[-1], size)[2:]
+        fill = WIN if set(cells) <= set(sketch.line) else WON_BOARD
+        big = round((right - left) * board.BIG_MARK)
+        _mark(image, ((left + right) // 2, (top + bottom) // 2), big, winner, fill)
+        edge = image.getpixel((left + 2, (top + bottom) // 2))
+        assert near(edge, fill) or near(edge, LAST)
+    target = board.block_cells(sketch.target, size, sketch.block) if sketch.target is not None \
+        else []  # fmt: skip
+    for cell, mark in enumerate(sketch.marks):
+        left, top, right, bottom = grid.box(cell, size)
+        middle = (top + bottom) // 2
+        if cell not in covered:
+            fill = WIN if cell in sketch.line else PLAYABLE if cell in target and mark is None \
+                else EMPTY  # fmt: skip
+            assert near(image.getpixel((left + grid.cell // 10, middle)), fill), (cell, mark)
+            if mark is None:
+                assert near(image.getpixel(grid.centre(cell, size)), fill), cell
+            else:
+                _mark(image, grid.centre(cell, size), px, mark, fill)
+        outline = image.getpixel((left + max(1, grid.cell // 40), middle))
+        assert near(outline, LAST) is (cell == sketch.last), cell
+    return len(sketch.marks)
+
+
+def _mark(image: Image.Image, centre: tuple[int, int], px: int, mark: str,
+          fill: tuple[int, int, int]) -> None:  # fmt: skip
+    ring = image.getpixel((centre[0] - round(px * 0.4), centre[1]))
+    middle = image.getpixel(centre)
+    if mark == "X":
+        assert red(middle) and near(ring, fill), (centre, middle, ring)
+    else:
+        assert near(middle, fill) and red(ring), (centre, middle, ring)
