@@ -138,7 +138,7 @@ async def test_the_bots_reply_that_cannot_be_shown_shows_without_a_click(
     assert first.acknowledged and not first.ephemeral  # her move itself was shown
     assert [f.content for f in first.followups] == [
         "Saved, but Discord would not let me update the board just now; "
-        "it will catch up with the next click."
+        "it will catch up on its own shortly."
     ]
     await simcord_env.settle()
     reply = (await stored(simcord_env, game)).moves[1]

@@ -11,8 +11,9 @@ The rules, in the order they give way when not all can hold:
 4. Each gets the side they are due (the one they played less, else the other side from last
    time), the higher ranked first where both are due the same.
 
-An odd player out gets a bye: a point, at most once a player, to the lowest ranked who has not had
-one (and whose absence leaves the rest a pairing). The search pairs the highest-ranked player left
+An odd player out gets a bye: a point, to the lowest ranked who has not had one (and whose absence
+leaves the rest a pairing); a second bye only once every player has had one (more rounds than
+players: the store refuses it, so a tournament's rounds stay fewer than its players). The search pairs the highest-ranked player left
 with the best opponent the rules allow and backs up when the rest cannot be paired; a failed set of
 players is remembered, so a round of 256 pairs in milliseconds (`benchmarks/tournaments.py`).
 
