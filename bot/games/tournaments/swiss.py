@@ -13,9 +13,11 @@ The rules, in the order they give way when not all can hold:
 
 An odd player out gets a bye: a point, to the lowest ranked who has not had one (and whose absence
 leaves the rest a pairing); a second bye only once every player has had one (more rounds than
-players: the store refuses it, so a tournament's rounds stay fewer than its players). The search pairs the highest-ranked player left
-with the best opponent the rules allow and backs up when the rest cannot be paired; a failed set of
-players is remembered, so a round of 256 pairs in milliseconds (`benchmarks/tournaments.py`).
+players: the store refuses it, so a tournament's rounds stay fewer than its players).
+
+The search pairs the highest-ranked player left with the best opponent the rules allow and backs
+up when the rest cannot be paired; a failed set of players is remembered, so a round of 256 pairs
+in milliseconds (`benchmarks/tournaments.py`).
 
 Not a FIDE Dutch engine: the FIDE engine on PyPI (caissify-pairings, Apache-2.0) paired a second
 round of 256 players in over two minutes here, where a Discord round needs well under a second;
