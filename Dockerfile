@@ -31,6 +31,12 @@ RUN if [ -s /host-certs/ca-certificates.crt ]; then \
 
 FROM ${BASE}
 COPY --from=build /opt/tictactoe /opt/tictactoe
+# Picture boards draw their marks from Debian's colour emoji font (bot/pictures/marks.py): from
+# Debian's packages where the base image lacks it.
+RUN if [ ! -f /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf ]; then \
+        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+            --no-install-recommends fonts-noto-color-emoji >/dev/null \
+        && rm -rf /var/lib/apt/lists/*; fi
 RUN useradd --create-home --uid 10001 tictactoe
 ENV PATH=/opt/tictactoe/bin:$PATH
 USER tictactoe

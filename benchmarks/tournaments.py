@@ -1,15 +1,22 @@
-"""Pairing tournaments: the CPU time to pair each round of a Swiss (issue's target: a round of
-256 players within 50 ms) and an arena's free players, with random results.
+"""Pairing tournaments: the CPU time to pair each round of a Swiss (target: a round of 256
+players within 50 ms) and an arena's free players, with random results; and an arena played out
+in simulated time (players of random strength and pace, 3x3 games at people's pace).
 
     python benchmarks/tournaments.py [--players 256] [--rounds 8] [--repeats 5] [--seed 1]
+        [--arena-players 40] [--arena-minutes 30]
 
 Prints, for each round, the median CPU milliseconds of ``swiss.pair`` over the repeats (each
-repeat a fresh tournament from the same seed, so the same rounds), and the worst round.
+repeat a fresh tournament from the same seed, so the same rounds), and the worst round. The
+simulated arena prints the games played, how long a free player waited for a pairing (p50, p99,
+in simulated seconds: what the arena's rules make them wait, the bot's own time apart) and the
+CPU of each pairing (the players' records counted again from every game, then ``pair_free``).
 """
 
 from __future__ import annotations
 
 import argparse
+import heapq
+import math
 import random
 import statistics
 import sys
@@ -51,12 +58,66 @@ def arena_pairing(players: int, seed: int) -> float:
     return time.process_time() - started
 
 
+def arena_played(players: int, minutes: float, seed: int) -> dict[str, float]:
+    """An arena played in simulated time: each game 5 to 9 moves, each player moving in 2 to 10
+    seconds (their own pace), the stronger more likely to win, a third of games drawn; a player
+    is free again the moment their game ends, and each time someone comes free the free players
+    are paired. Games started before the end finish and count."""
+    rng = random.Random(seed)
+    strength = [rng.gauss(0, 1) for _ in range(players)]
+    pace = [rng.uniform(2, 10) for _ in range(players)]
+    end = minutes * 60
+    games: list[Game] = []
+    free: list[int] = list(range(players))
+    free_since = dict.fromkeys(free, 0.0)
+    waits: list[float] = []
+    cpu: list[float] = []
+    events: list[tuple[float, int]] = []  # (when a game ends, its index in games)
+    now = 0.0
+    while True:
+        if now < end and len(free) >= 2:
+            started = time.process_time()
+            pairs = arena.pair_free(free, tally(games), playing=len(events))
+            cpu.append(time.process_time() - started)
+            for x, o in pairs:
+                for player in (x, o):
+                    free.remove(player)
+                    waits.append(now - free_since[player])
+                moves = rng.randint(5, 9)
+                length = sum(pace[x if move % 2 == 0 else o] for move in range(moves))
+                heapq.heappush(events, (now + length, len(games)))
+                games.append(Game(len(games), x, o))
+        if not events:
+            break
+        now, index = heapq.heappop(events)
+        game = games[index]
+        edge = 1 / (1 + math.exp(strength[game.o] - strength[game.x]))
+        draw = rng.random() < 1 / 3
+        result = 0.5 if draw else (1.0 if rng.random() < edge else 0.0)
+        games[index] = Game(game.round, game.x, game.o, result)
+        for player in (game.x, game.o):
+            free.append(player)
+            free_since[player] = now
+    waits.sort()
+    return {
+        "games": len(games),
+        "wait_p50": statistics.median(waits),
+        "wait_p99": waits[min(len(waits) - 1, int(len(waits) * 0.99))],
+        "pairings": len(cpu),
+        "cpu_p50_ms": statistics.median(cpu) * 1000,
+        "cpu_max_ms": max(cpu) * 1000,
+        "over_s": now - end,
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, default=256)
     parser.add_argument("--rounds", type=int, default=8)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--arena-players", type=int, default=40)
+    parser.add_argument("--arena-minutes", type=float, default=30)
     args = parser.parse_args()
     runs = [swiss_rounds(args.players, args.rounds, args.seed) for _ in range(args.repeats)]
     print(f"Swiss of {args.players} players, {args.rounds} rounds, {args.repeats} repeats")
@@ -70,6 +131,14 @@ def main() -> None:
     times = [arena_pairing(args.players, args.seed) * 1000 for _ in range(args.repeats)]
     median = statistics.median(times)
     print(f"Arena: pairing {args.players} free players at once: {median:.1f} ms median")
+    run = arena_played(args.arena_players, args.arena_minutes, args.seed)
+    print(
+        f"Arena of {args.arena_players} players, {args.arena_minutes:g} simulated minutes: "
+        f"{run['games']:.0f} games; a free player waited {run['wait_p50']:.1f} s (p50), "
+        f"{run['wait_p99']:.1f} s (p99) for a pairing; {run['pairings']:.0f} pairings, CPU "
+        f"{run['cpu_p50_ms']:.2f} ms median, {run['cpu_max_ms']:.2f} ms worst; the last game "
+        f"ended {run['over_s']:.0f} s after the end"
+    )
 
 
 if __name__ == "__main__":

@@ -65,9 +65,9 @@ else
     command -v mmdebstrap >/dev/null 2>&1 || fail "no image registry answers and mmdebstrap is missing: apt-get install mmdebstrap"
     PY_FROM=$PY_BASE
     if [[ -n ${FRESH:-} ]] || ! has_image "$PY_BASE"; then
-        say "no registry: making $PY_BASE from Debian's packages (python3, python3-venv)"
+        say "no registry: making $PY_BASE from Debian's packages (python3, python3-venv, the colour emoji font)"
         tar=$(mktemp --suffix=.tar)
-        mmdebstrap --quiet --variant=minbase --include=python3,python3-venv,ca-certificates \
+        mmdebstrap --quiet --variant=minbase --include=python3,python3-venv,ca-certificates,fonts-noto-color-emoji \
             "$SUITE" "$tar" || fail "mmdebstrap could not make the Python base image"
         $ENGINE import -q --change 'CMD ["/bin/bash"]' "$tar" "$PY_BASE" >/dev/null
         rm -f "$tar"
@@ -129,6 +129,9 @@ say "the image runs as uid $user, holds no token, and without one says: $out"
 "${RUN[@]}" "$IMAGE" python -c "from engine.ultimate import search; assert search._core" \
     || fail "the image lacks ultimate's compiled search (engine.ultimate._core)"
 say "the image holds ultimate's compiled search"
+"${RUN[@]}" "$IMAGE" python -c "from bot.pictures import marks; assert marks.font() is not None" \
+    || fail "the image lacks the colour emoji font that picture boards draw marks with"
+say "the image holds the colour emoji font"
 
 # The topology, played through the local Discord.
 PY=${PYTHON:-$ROOT/.venv/bin/python}

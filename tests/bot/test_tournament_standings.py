@@ -81,6 +81,10 @@ def test_arena_pairs_near_scores_and_no_immediate_rematch_while_others_play() ->
     assert len(arena.pair_free([1, 3], records, playing=0)) == 1
     fresh = {5: Tally(), 6: Tally()}
     assert arena.pair_free([5, 6], fresh, playing=3) == [(5, 6)]
+    # Players who joined and have played nothing yet have no record at all: paired all the same.
+    (pair,) = arena.pair_free([7, 1, 8], records, playing=2)
+    assert set(pair) < {1, 7, 8}
+    assert len(arena.pair_free([7, 8, 9, 10], {}, playing=0)) == 2
 
 
 def test_standings_are_a_recount_of_the_games_over_many_tournaments() -> None:

@@ -45,7 +45,9 @@ def pair_free(
     free: Sequence[int], records: Mapping[int, Tally], *, playing: int
 ) -> list[tuple[int, int]]:
     """Pairs (❌, ⭕) of the free players (``free`` in the order they became free), with
-    ``playing`` games still going on; who is left waits for the next player to be free."""
+    ``playing`` games still going on; who is left waits for the next player to be free. A
+    player with no game yet needs no record."""
+    records = {player: records.get(player) or Tally() for player in free}
     score = {player: points(records[player].results).points for player in free}
     waiting = sorted(free, key=lambda player: -score[player])
     pairs = []
