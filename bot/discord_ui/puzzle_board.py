@@ -119,8 +119,9 @@ def _reply_ends(record: AttemptRecord) -> Outcome | None:
     return record.attempt.board.play(record.refutation).outcome()
 
 
-def text(record: AttemptRecord, extras: Extras = Extras()) -> str:
-    """Everything the message says, above the buttons."""
+def text(record: AttemptRecord, extras: Extras = Extras(), game: GameRecord | None = None) -> str:
+    """Everything the message says, above the buttons (`game`: the attempt `as_game`, if drawn
+    already)."""
     catalog = translation(record.locale)
     puzzle, board = record.puzzle, record.puzzle.board
     title = N_(
@@ -139,7 +140,7 @@ def text(record: AttemptRecord, extras: Extras = Extras()) -> str:
         mark=mark,
     )
     lines.append(task.render(catalog))
-    game = as_game(record, extras)
+    game = as_game(record, extras) if game is None else game
     parts = ["\n".join(lines), kinds.CLASSIC.grid(game, keyed=False)]
     parts.append(" ".join(s.render(catalog) for s in _status(record, extras)))
     return "\n\n".join(parts)
@@ -217,7 +218,7 @@ def view(record: AttemptRecord, extras: Extras = Extras()) -> BoardView:
         for button in row["components"]:
             cell = button["custom_id"].rpartition(":")[2]
             button["custom_id"] = f"pz:{record.id}:{cell}{stamp}"
-    parts: list[dict[str, Any]] = [{"type": TEXT_DISPLAY, "content": text(record, extras)}]
+    parts: list[dict[str, Any]] = [{"type": TEXT_DISPLAY, "content": text(record, extras, game)}]
     parts += rows
     catalog = translation(record.locale)
     control: dict[str, Any] | None = None

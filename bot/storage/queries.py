@@ -4,7 +4,8 @@ stats. Each function takes the connection, inside the caller's transaction where
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -46,13 +47,46 @@ def upsert(conn: sqlite3.Connection, game: GameRecord) -> None:
         count_result(conn, game)
 
 
-def write(conn: sqlite3.Connection, game: GameRecord | None) -> int | None:
-    """Save `game`, or with None hand out a game id, which this returns (inside the caller's
-    transaction)."""
-    if game is None:
+# Any other write that joins a batch: it runs on the connection, and its result is returned.
+Body = Callable[[sqlite3.Connection], Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Failed:
+    """What a batch's `Body` raised: its own writes were undone, the batch's others stand."""
+
+    error: Exception
+
+
+def write(conn: sqlite3.Connection, item: GameRecord | Body | None) -> Any:
+    """Save a game, or with None hand out a game id, which this returns, or run a `Body` in a
+    savepoint of its own and return its result (`Failed`, its writes undone, if it raised),
+    inside the caller's transaction. A body whose error ended the transaction fails the batch."""
+    if item is None:
         return next_id(conn)
-    upsert(conn, game)
-    return None
+    if isinstance(item, GameRecord):
+        upsert(conn, item)
+        return None
+    conn.execute("SAVEPOINT item")
+    try:
+        result = item(conn)
+    except Exception as error:
+        if not conn.in_transaction:
+            raise
+        conn.execute("ROLLBACK TO item")
+        conn.execute("RELEASE item")
+        return Failed(error)
+    conn.execute("RELEASE item")
+    return result
+
+
+def batch_name(items: Sequence[GameRecord | Body | None]) -> str:
+    """What a batch of `write`'s items does, as an error names it."""
+    ids = [str(item.id) for item in items if isinstance(item, GameRecord)]
+    what = [f"save game{'s' if len(ids) > 1 else ''} {', '.join(ids)}"] if ids else []
+    what += ["hand out a game id"] if None in items else []
+    what += ["save puzzle attempts"] if any(callable(item) for item in items) else []
+    return " and ".join(what)
 
 
 def next_id(conn: sqlite3.Connection) -> int:

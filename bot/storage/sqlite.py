@@ -29,8 +29,8 @@ from bot.storage.sqlite_tournaments import SQLiteTournaments
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
-# Saves not yet written, each with its waiter; None asks for a game id.
-Queued = list[tuple[GameRecord | None, asyncio.Future[int | None]]]
+# Saves not yet written, each with its waiter; None asks for a game id, a body is any other write.
+Queued = list[tuple[GameRecord | queries.Body | None, asyncio.Future[Any]]]
 # Saves written in one transaction at most: bigger batches save fsyncs, but wake all their
 # savers in the same turn of the event loop.
 BATCH = 32
@@ -48,7 +48,7 @@ class SQLiteStore(SQLitePuzzles, SQLiteTournaments):
         self._conn: sqlite3.Connection | None = None  # touched only on the worker thread
         self.outage = Outage()  # says when the database stops answering, and when it is back
         self._queue: Queued = []  # saves (and ids asked for: None) not yet written
-        self._batch: asyncio.Future[list[int | None]] | None = None  # being written now
+        self._batch: asyncio.Future[list[Any]] | None = None  # being written now
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -121,11 +121,11 @@ class SQLiteStore(SQLitePuzzles, SQLiteTournaments):
 
     # -- plumbing ----------------------------------------------------------------------------
 
-    async def _queued(self, game: GameRecord | None) -> int | None:
-        """Queue a save of `game` (None: a game id) for the next transaction; its result."""
+    async def _queued(self, game: GameRecord | queries.Body | None) -> Any:
+        """Queue `game` (None: a game id, a body: any write) for the next commit; its result."""
         if self._executor is None:
             raise StorageError(f"the database {self.path} is not open")
-        done: asyncio.Future[int | None] = asyncio.get_running_loop().create_future()
+        done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._queue.append((game, done))
         self._flush()
         return await done
@@ -142,7 +142,7 @@ class SQLiteStore(SQLitePuzzles, SQLiteTournaments):
         self._batch = written
         written.add_done_callback(lambda _: self._saved(batch, written))
 
-    def _saved(self, batch: Queued, written: asyncio.Future[list[int | None]]) -> None:
+    def _saved(self, batch: Queued, written: asyncio.Future[list[Any]]) -> None:
         """Answer everyone waiting on a written batch, then write what queued up meanwhile."""
         self._batch = None
         error = written.exception()
@@ -263,11 +263,9 @@ class SQLiteStore(SQLitePuzzles, SQLiteTournaments):
         finally:
             conn.close()
 
-    def _write_batch(self, games: list[GameRecord | None]) -> list[int | None]:
-        ids = [str(game.id) for game in games if game is not None]
-        what = [f"save game{'s' if len(ids) > 1 else ''} {', '.join(ids)}"] if ids else []
-        what += ["hand out a game id"] if len(ids) < len(games) else []
-        return self._write(" and ".join(what), lambda c: [queries.write(c, g) for g in games])
+    def _write_batch(self, games: list[GameRecord | queries.Body | None]) -> list[Any]:
+        what = queries.batch_name(games)
+        return self._write(what, lambda c: [queries.write(c, g) for g in games])
 
     def _load_game(self, game_id: int) -> GameRecord | None:
         def load(conn: sqlite3.Connection) -> GameRecord | None:

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-from bot.games.puzzles import AttemptRecord, PuzzlePlayer, PuzzleRow, Settled, settle
+from bot.games.puzzles import PLAYING, AttemptRecord, PuzzlePlayer, PuzzleRow, Settled, settle
 from bot.storage import puzzle_sql as sql
+from bot.storage.base import Outage, StorageError
+from bot.storage.queries import Body, Failed
 from bot.storage.schema import guild_key, iso
 from engine.puzzles import Puzzle
 
@@ -23,6 +26,22 @@ class SQLitePuzzles:
         async def _run(self, fn: Callable[..., T], *args: Any) -> T: ...
         def _read(self, what: str, body: Callable[[sqlite3.Connection], T]) -> T: ...
         def _write(self, what: str, body: Callable[[sqlite3.Connection], T]) -> T: ...
+        async def _queued(self, item: Body) -> Any: ...
+        def _explain(self, exc: sqlite3.Error) -> str: ...
+
+        outage: Outage
+
+    async def _together(self, what: str, body: Callable[[sqlite3.Connection], T]) -> T:
+        """`body` written with the saves queued beside it (games' too): one transaction, one
+        commit for all, as ``save_game``; its own failure undoes its writes alone."""
+        result = await self._queued(body)
+        if isinstance(result, Failed):
+            if not isinstance(result.error, sqlite3.Error):
+                raise result.error
+            failure = StorageError(f"cannot {what}: {self._explain(result.error)}")
+            self.outage.failed(failure)
+            raise failure from result.error
+        return cast(T, result)
 
     async def add_server_puzzle(self, guild_id: int, puzzle: Puzzle, game_id: int) -> None:
         """Keep a puzzle made from a game of this server (the same puzzle twice: once)."""
@@ -51,14 +70,16 @@ class SQLitePuzzles:
         created = record.created_at or datetime.now(UTC)
         args = sql.start_args(record, guild_key(record.guild_id), iso(created))
 
-        def start(conn: sqlite3.Connection) -> AttemptRecord | None:
+        def start(conn: sqlite3.Connection) -> int | None:
             row = conn.execute(sql.START, args).fetchone()
-            if row is None:
-                return None
-            return sql.attempt_of(conn.execute(sql.LOAD_ATTEMPT, (row[0],)).fetchone(), _when)
+            return None if row is None else int(row[0])
 
-        what = f"start an attempt of player {record.user_id}"
-        return await self._run(self._write, what, start)
+        new_id = await self._together(f"start an attempt of player {record.user_id}", start)
+        if new_id is None:
+            return None
+        # As stored (the row holds nothing the record does not): no need to read it back.
+        return replace(record, id=new_id, moves=(), hints=0, state=PLAYING, refutation=None,
+                       created_at=_when(args[-1]))  # fmt: skip
 
     async def load_attempt(self, attempt_id: int) -> AttemptRecord | None:
         """The stored attempt, or None."""
@@ -86,9 +107,7 @@ class SQLitePuzzles:
         through ``finish_attempt``."""
         args = sql.save_args(record, before)
         what = f"save puzzle attempt {record.id}"
-        return await self._run(
-            self._write, what, lambda c: c.execute(sql.SAVE_ATTEMPT, args).rowcount == 1
-        )
+        return await self._together(what, lambda c: c.execute(sql.SAVE_ATTEMPT, args).rowcount == 1)
 
     async def finish_attempt(self, record: AttemptRecord, before: AttemptRecord) -> Settled | None:
         """Write the attempt's end, and in the same transaction move the player's and the
@@ -107,7 +126,7 @@ class SQLitePuzzles:
             conn.execute(sql.SAVE_PUZZLE_RATING, sql.puzzle_rating_args(record.puzzle, puzzle))
             return Settled(first, player, puzzle)
 
-        return await self._run(self._write, f"finish puzzle attempt {record.id}", finish)
+        return await self._together(f"finish puzzle attempt {record.id}", finish)
 
     async def puzzle_player(self, guild_id: int | None, user_id: int) -> PuzzlePlayer:
         """A player's puzzle rating and streak in one server."""

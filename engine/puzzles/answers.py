@@ -24,7 +24,7 @@ def answers(puzzle: Puzzle) -> str:
         attempt = pending.pop()
         outcomes: dict[int, tree.Outcome] = {}
         for cell in attempt.board.legal_moves():
-            after = judge(attempt, cell)
+            after = judge(attempt, cell, better=False)  # the tree keeps the node's hint once
             if after.state == "playing":
                 outcomes[cell] = ("playing", after.moves[-1])
                 pending.append(after)

@@ -95,8 +95,9 @@ def answered(attempt: Attempt, cell: int) -> Attempt | None:
     )
 
 
-def judge(attempt: Attempt, cell: int) -> Attempt:
-    """`play` by search: the move judged by the solver, the defence or refutation found."""
+def judge(attempt: Attempt, cell: int, *, better: bool = True) -> Attempt:
+    """`play` by search: the move judged by the solver, the defence or refutation found (and,
+    unless `better` is False, after a wrong move one that would have won in time)."""
     if attempt.state != "playing":
         raise IllegalMoveError("the attempt is over")
     board = attempt.board
@@ -108,7 +109,7 @@ def judge(attempt: Attempt, cell: int) -> Attempt:
         # A legal move that ends the game here is a win (a right move never fills the board).
         if after.outcome().winner is not None:  # type: ignore[union-attr]
             return replace(attempt, moves=moves, state="solved")
-        return replace(attempt, moves=moves, state="draw", better=hint(attempt)[1])
+        return replace(attempt, moves=moves, state="draw", better=_better(attempt, better))
     right = (
         cell == attempt.puzzle.solution
         if not attempt.moves
@@ -118,8 +119,12 @@ def judge(attempt: Attempt, cell: int) -> Attempt:
         return replace(attempt, moves=(*moves, defence(after)))
     sign = classify(after)  # the defender's view
     state: State = "slower" if sign < 0 else "draw" if sign == 0 else "loses"
-    better = hint(attempt)[1]
-    return replace(attempt, moves=moves, state=state, refutation=optimal_move(after), better=better)
+    known = _better(attempt, better)
+    return replace(attempt, moves=moves, state=state, refutation=optimal_move(after), better=known)
+
+
+def _better(attempt: Attempt, wanted: bool) -> int | None:
+    return hint(attempt)[1] if wanted else None
 
 
 def defence(board: Board) -> int:

@@ -13,12 +13,12 @@ from pathlib import Path
 import asyncpg
 
 from bot.games.puzzles import AttemptRecord, puzzle_start
-from bot.storage import schema
+from bot.storage import queries, schema
 from bot.storage.base import Store
 from bot.storage.postgres import PostgresStore
 from bot.storage.sqlite import SQLiteStore
 from engine.puzzles import play, puzzles
-from tests.bot.test_store import GUILD
+from tests.bot.test_store import GUILD, game
 from tests.bot.test_store import new_store as new_store  # the fixture, both backends
 from tests.bot.test_store_kinds import assert_kept, file_with_a_game, postgres_at
 
@@ -48,6 +48,49 @@ async def test_server_puzzles_are_kept_once_oldest_first(new_store: Callable[[],
         assert await store.server_puzzles(333) == []
     finally:
         await store.close()
+
+
+async def test_attempts_started_at_once_with_game_saves_are_as_stored(
+    new_store: Callable[[], Store],
+) -> None:
+    """Attempts started and moved at once, beside games' saves (on SQLite: written together,
+    one commit), each come back from the store as it was handed back, and the games too."""
+    store = new_store()
+    await store.open()
+    try:
+        starts = [store.start_attempt(record(user, n=user)) for user in range(1, 9)]
+        saves = [store.save_game(game(gid)) for gid in (901, 902)]
+        started = [s for s in (await asyncio.gather(*starts, *saves))[:8] if s is not None]
+        assert len({s.id for s in started}) == 8
+        for new in started:
+            assert await store.load_attempt(new.id) == new
+        moved = [s.moved(play(s.attempt, s.puzzle.solution)) for s in started]
+        saves = [store.save_attempt(m, s) for m, s in zip(moved, started, strict=True)]
+        assert await asyncio.gather(*saves) == [True] * 8
+        assert [await store.load_attempt(m.id) for m in moved] == moved
+        assert await store.load_game(901) is not None and await store.load_game(902) is not None
+    finally:
+        await store.close()
+
+
+def test_a_write_that_fails_in_a_batch_undoes_itself_alone(tmp_path: Path) -> None:
+    """In the SQLite store's group commit, a write that raises is undone (its savepoint) and
+    handed back as `Failed`; the batch's other writes are committed."""
+    conn = sqlite3.connect(tmp_path / "t.db", isolation_level=None)
+    conn.execute("CREATE TABLE t (v INTEGER)")
+
+    def broken(c: sqlite3.Connection) -> None:
+        c.execute("INSERT INTO t VALUES (1)")
+        raise ValueError("a bug")
+
+    conn.execute("BEGIN IMMEDIATE")
+    first = queries.write(conn, broken)
+    second = queries.write(conn, lambda c: c.execute("INSERT INTO t VALUES (2)").rowcount)
+    conn.execute("COMMIT")
+    assert isinstance(first, queries.Failed) and str(first.error) == "a bug"
+    assert second == 1
+    assert conn.execute("SELECT v FROM t").fetchall() == [(2,)]
+    conn.close()
 
 
 async def test_a_daily_post_is_claimed_once_across_stores(new_store: Callable[[], Store]) -> None:

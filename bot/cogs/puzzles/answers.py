@@ -37,36 +37,41 @@ class Answers:
         if len(self._kept) > KEPT:
             self._kept.popitem(last=False)
 
+    def known(self, attempt: Attempt, cell: int | None) -> Attempt | tuple[Attempt, int] | None:
+        """`play`'s answer to `cell` (None: `hint`'s) where it needs no search: stored with the
+        puzzle or kept here; else None."""
+        if cell is None:
+            found = puzzles.hinted(attempt)
+            if found is None and isinstance(kept := self._kept.get(self._key(attempt)), int):
+                found = kept
+            return None if found is None else (replace(attempt, hints=attempt.hints + 1), found)
+        stored = answered(attempt, cell)
+        if stored is None and isinstance(kept := self._kept.get(self._key(attempt, cell)), tuple):
+            moves, state, refutation, better = kept
+            stored = replace(attempt, moves=moves, state=state, refutation=refutation,  # type: ignore[arg-type]
+                             better=better)  # fmt: skip
+        return stored
+
+    @staticmethod
+    def _key(attempt: Attempt, cell: int = HINT) -> Key:
+        return (attempt.puzzle, attempt.moves, cell)
+
     async def play(self, attempt: Attempt, cell: int) -> Attempt:
         """The attempt after the player's `cell` (and the defence), as ``engine.puzzles.play``."""
-        stored = answered(attempt, cell)
-        if stored is not None:
-            return stored
-        key = (attempt.puzzle, attempt.moves, cell)
-        known = self._kept.get(key)
-        if isinstance(known, tuple):
-            moves, state, refutation, better = known
-            return replace(
-                attempt,
-                moves=moves,
-                state=state,  # type: ignore[arg-type]
-                refutation=refutation,
-                better=better,
-            )
+        known = self.known(attempt, cell)
+        if isinstance(known, Attempt):
+            return known
         after = await self.engine.call(True, play, attempt, cell)
-        self._keep(key, (after.moves, after.state, after.refutation, after.better))
+        self._keep(self._key(attempt, cell), (after.moves, after.state, after.refutation,
+                                              after.better))  # fmt: skip
         return after
 
     async def hint(self, attempt: Attempt) -> tuple[Attempt, int]:
         """A move that wins in time and the attempt with the hint counted, as
         ``engine.puzzles.hint``."""
-        stored = puzzles.hinted(attempt)
-        if stored is not None:
-            return replace(attempt, hints=attempt.hints + 1), stored
-        key = (attempt.puzzle, attempt.moves, HINT)
-        known = self._kept.get(key)
-        if isinstance(known, int):
-            return replace(attempt, hints=attempt.hints + 1), known
+        known = self.known(attempt, None)
+        if isinstance(known, tuple):
+            return known
         hinted, cell = await self.engine.call(True, hint, attempt)
-        self._keep(key, cell)
+        self._keep(self._key(attempt), cell)
         return hinted, cell

@@ -69,6 +69,11 @@ class Puzzles:
         # and the stored attempt is shown. Puzzles' ratings, read once, kept up to date here.
         self._recent: OrderedDict[int, AttemptRecord] = OrderedDict()
         self._ratings: dict[str, float] | None = None
+        # A player's puzzle rating and the puzzles they started, by (server, player), read once
+        # and kept up to date here: they only choose the next puzzle (a finished attempt reads
+        # the stored rating in its own transaction), so a copy another process made stale is
+        # harmless, and this process is the only one a server's (or DMs') clicks come to.
+        self._players: OrderedDict[tuple[int | None, int], tuple[float, set[str]]] = OrderedDict()
 
     def _keep(self, record: AttemptRecord) -> AttemptRecord:
         self._recent[record.id] = record
@@ -103,18 +108,27 @@ class Puzzles:
         if self._ratings is None:
             self._ratings = await self.store.puzzle_ratings()
         ratings = self._ratings
-        player, tried = await asyncio.gather(
-            self.store.puzzle_player(guild, user), self.store.puzzles_tried(guild, user)
-        )
+        rating, tried = self._players.get((guild, user)) or await self._player(guild, user)
         pool: list[Puzzle] | None = None
         if which == SERVER:
             pool = await self.store.server_puzzles(guild) if guild is not None else []
             if not pool:
                 return None
-        chosen = near(player.rating.rating, self.rng, done=tried, ratings=ratings, pool=pool)
+        chosen = near(rating, self.rng, done=tried, ratings=ratings, pool=pool)
         record = await self.store.start_attempt(self._new(interaction, chosen))
         assert record is not None  # only a daily attempt can be refused
+        tried.add(chosen.id)
         return record
+
+    async def _player(self, guild: int | None, user: int) -> tuple[float, set[str]]:
+        """A player's rating and tried puzzles as stored, kept (the newest players')."""
+        player, tried = await asyncio.gather(
+            self.store.puzzle_player(guild, user), self.store.puzzles_tried(guild, user)
+        )
+        self._players[guild, user] = kept = (player.rating.rating, tried)
+        if len(self._players) > RECENT:
+            self._players.popitem(last=False)
+        return kept
 
     async def daily(self, interaction: Interaction) -> None:
         """Today's puzzle of this place, privately: a new attempt, the one in progress again
@@ -135,6 +149,8 @@ class Puzzles:
         if record is None:
             puzzle = daily(day, guild or user)
             record = await self.store.start_attempt(self._new(interaction, puzzle, day))
+            if (kept := self._players.get((guild, user))) is not None:
+                kept[1].add(puzzle.id)
             # None: another click of this player started it meanwhile.
             record = record or await self.store.daily_attempt(guild, user, day)
         if record is None:
@@ -183,30 +199,41 @@ class Puzzles:
             # A board behind its attempt (the last answer never showed): show where it stands.
             await interaction.response.edit_message(view=drawn.view(record), allowed_mentions=QUIET)
             return
-        if what == drawn.HINT:
-            job: Any = self.answers.hint(record.attempt)
-            interim = None
-        else:
-            cell = int(what)
-            if cell not in record.attempt.board.legal_moves():
-                await replies.tell(interaction, OFF_BOARD)
-                return
-            job = self.answers.play(record.attempt, cell)
-            interim = drawn.view(record, Extras(thinking=cell))
-        task = asyncio.ensure_future(job)
-        done, _ = await asyncio.wait({task}, timeout=REPLY_WAIT)
-        if not done:
-            if interim is None:
-                await interaction.response.defer()
-            else:
-                await interaction.response.edit_message(view=interim, allowed_mentions=QUIET)
+        attempt, cell = record.attempt, None if what == drawn.HINT else int(what)
+        if cell is not None and cell not in attempt.board.legal_moves():
+            await replies.tell(interaction, OFF_BOARD)
+            return
         try:
-            after, extras = await self._save(record, await task)
+            # Stored with the puzzle (or kept): answered at once, else by the engine's search.
+            result = self.answers.known(attempt, cell)
+            if result is None:
+                result = await self._searched(interaction, record, cell)
+            after, extras = await self._save(record, result)
         except Exception:
             if interaction.response.is_done():  # the move was shown thinking: take it back
                 await self._show(interaction, drawn.view(record))
             raise
         await self._show(interaction, drawn.view(after, extras))
+
+    async def _searched(
+        self, interaction: Interaction, record: AttemptRecord, cell: int | None
+    ) -> Attempt | tuple[Attempt, int]:
+        """The engine's answer to `cell` (None: a hint); past `REPLY_WAIT` the move is shown
+        first, thinking (a hint's response deferred), the answer after."""
+        if cell is None:
+            job: Any = self.answers.hint(record.attempt)
+        else:
+            job = self.answers.play(record.attempt, cell)
+        task = asyncio.ensure_future(job)
+        done, _ = await asyncio.wait({task}, timeout=REPLY_WAIT)
+        if not done:
+            if cell is None:
+                await interaction.response.defer()
+            else:
+                interim = drawn.view(record, Extras(thinking=cell))
+                await interaction.response.edit_message(view=interim, allowed_mentions=QUIET)
+        result: Attempt | tuple[Attempt, int] = await task
+        return result
 
     async def _save(
         self, record: AttemptRecord, result: Attempt | tuple[Attempt, int]
@@ -228,6 +255,9 @@ class Puzzles:
                 extras = Extras(rating=rating, streak=streak, better=result.better)
                 if self._ratings is not None:
                     self._ratings[after.puzzle.id] = settled.puzzle.rating
+                player = (after.guild_id, after.user_id)
+                if (kept := self._players.get(player)) is not None:
+                    self._players[player] = (settled.after.rating.rating, kept[1])
         if not saved:  # the stored attempt moved on meanwhile (another process): show it
             self._recent.pop(record.id, None)
             stored = await self._load(record.id)
