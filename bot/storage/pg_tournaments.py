@@ -79,11 +79,12 @@ class PostgresTournaments:
         return await self._transaction("load the live tournaments", load)
 
     async def start_tournament(
-        self, tournament_id: int, *, at: datetime, ends_at: datetime | None = None
-    ) -> bool:
+        self, tournament_id: int, *, at: datetime, ends_at: datetime | None = None,
+        rounds: int | None = None,
+    ) -> bool:  # fmt: skip
         """Open to running, started `at` (an arena ending `ends_at`); False if not open."""
         what = f"start tournament {tournament_id}"
-        return await self._changed(what, sql.START, _utc(at), _utc(ends_at), tournament_id)
+        return await self._changed(what, sql.START, _utc(at), _utc(ends_at), rounds, tournament_id)
 
     async def finish_tournament(self, tournament_id: int, stage: Stage = Stage.FINISHED) -> bool:
         """Open or running to finished (or cancelled); False if it was over already."""

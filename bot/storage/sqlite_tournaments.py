@@ -70,10 +70,11 @@ class SQLiteTournaments:
         return await self._run(self._read, "load the live tournaments", load)
 
     async def start_tournament(
-        self, tournament_id: int, *, at: datetime, ends_at: datetime | None = None
-    ) -> bool:
+        self, tournament_id: int, *, at: datetime, ends_at: datetime | None = None,
+        rounds: int | None = None,
+    ) -> bool:  # fmt: skip
         """Open to running, started `at` (an arena ending `ends_at`); False if not open."""
-        args = (iso(at), iso(ends_at), tournament_id)
+        args = (iso(at), iso(ends_at), rounds, tournament_id)
         return await self._in(
             f"start tournament {tournament_id}", lambda c: c.execute(sql.START, args).rowcount == 1
         )

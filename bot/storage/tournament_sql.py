@@ -36,8 +36,8 @@ CREATE = (
 LOAD = f"SELECT {TOURNAMENT} FROM tournaments WHERE id = ?"
 LIVE = f"SELECT {TOURNAMENT} FROM tournaments WHERE stage IN ('open', 'running') ORDER BY id"
 START = (
-    "UPDATE tournaments SET stage = 'running', started_at = ?, ends_at = ? "
-    "WHERE id = ? AND stage = 'open'"
+    "UPDATE tournaments SET stage = 'running', started_at = ?, ends_at = ?, "
+    "rounds = COALESCE(?, rounds) WHERE id = ? AND stage = 'open'"
 )
 FINISH = "UPDATE tournaments SET stage = ? WHERE id = ? AND stage IN ('open', 'running')"
 MESSAGES = (
