@@ -4,6 +4,7 @@ started before the end finish and count; then the podium, and the standings in a
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 from bot.games.tournaments import standings
@@ -71,7 +72,7 @@ async def test_a_one_minute_arena_of_three(tmp_path: Path) -> None:
         assert t.stage is Stage.FINISHED
         assert len(pairings) >= 2 and all(p.result is not None for p in pairings)
         assert len(played) == len(pairings) == len(threads(fake, c.games))
-        for before, after in zip(pairings, pairings[1:], strict=False):
+        for before, after in itertools.pairwise(pairings):
             assert {before.x, before.o} != {after.x, after.o}  # no immediate rematch
         ranked = standings.arena_standings(list(people), [p.game for p in pairings])
         shown = texts(announcement(fake, c.games))
