@@ -4,7 +4,8 @@ The bot's permissions in the channel are checked first (a board moved by reactio
 Add Reactions too). The channel is reserved next (synchronously, so two commands cannot both
 pass), the game takes an id and the server's look (marks, input) and is saved, then its board is
 posted and the board's message id is stored in the game as it is by then: a click on the new
-board may already have changed it.
+board may already have changed it. A game no interaction shows (a tournament's, in its thread)
+opens the same way in two steps: ``open_posted`` (reserved and saved), then ``post_board``.
 """
 
 from __future__ import annotations
