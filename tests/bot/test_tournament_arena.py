@@ -17,8 +17,8 @@ from tests.bot.tournament_support import (
     play_out,
     press,
     public,
+    settled,
     started,
-    stored,
     threads,
 )
 from tests.bot.user_install_support import NEEDS_PROCESSES
@@ -67,7 +67,7 @@ async def test_a_one_minute_arena_of_three(tmp_path: Path) -> None:
                 played.add(thread.id)
                 message = int(boards(fake, thread.id)[0]["id"])
                 await play_out(table, fake.channels[thread.id], message, people)
-        (t,), games = await stored(bot)
+        (t,), games = await settled(bot)
         pairings = games[t.id]
         assert t.stage is Stage.FINISHED
         assert len(pairings) >= 2 and all(p.result is not None for p in pairings)

@@ -1,7 +1,8 @@
 """A Swiss tournament across a crash: the bot SIGKILLed in the middle of a round (one game over,
-one half played) and started again on the same SQLite file. The game in progress goes on in its
-thread, the next round is paired once when it ends, and at the end every game exists once (one
-thread, one board each), every result is counted once, and the standings agree with them."""
+one half played) and started again on the same SQLite file (or PostgreSQL database). The game in
+progress goes on in its thread, the next round is paired once when it ends, and at the end every
+game exists once (one thread, one board each), every result is counted once, and the standings
+agree with them."""
 
 from __future__ import annotations
 
@@ -16,8 +17,8 @@ from tests.bot.tournament_support import (
     play_out,
     press,
     public,
+    settled,
     started,
-    stored,
     threads,
 )
 from tests.bot.user_install_support import NEEDS_PROCESSES
@@ -30,11 +31,19 @@ pytestmark = NEEDS_PROCESSES
 async def test_a_crash_in_the_middle_of_a_round_loses_nothing_and_makes_nothing_twice(
     tmp_path: Path,
 ) -> None:
+    await crash_in_a_round(tmp_path)
+
+
+async def test_the_same_crash_on_postgresql(tmp_path: Path, postgres_url: str) -> None:
+    await crash_in_a_round(tmp_path, DATABASE_URL=postgres_url)
+
+
+async def crash_in_a_round(tmp_path: Path, **env: str) -> None:
     fake = FakeDiscord()
     c = club(fake, 4)
     people = {u.id: u for u in c.members}
     await fake.start()
-    bot, table = await started(fake, tmp_path)
+    bot, table = await started(fake, tmp_path, **env)
     try:
         await table.command(c.members[0], c.games, f"{COMMAND} create", format="swiss", rounds=2)
         board = announcement(fake, c.games)
@@ -65,7 +74,7 @@ async def test_a_crash_in_the_middle_of_a_round_loses_nothing_and_makes_nothing_
         await until(
             lambda: any("is over" in texts(m) for m in public(fake, c.games.id)), "the podium"
         )
-        (t,), games = await stored(bot)
+        (t,), games = await settled(bot)
         pairings = games[t.id]
         assert t.stage is Stage.FINISHED and len(pairings) == 4
         assert all(p.result is not None for p in pairings)

@@ -19,6 +19,7 @@ from tests.bot.tournament_support import (
     play_out,
     press,
     public,
+    settled,
     started,
     stored,
     threads,
@@ -79,7 +80,7 @@ async def test_a_swiss_of_four_from_create_to_podium(tmp_path: Path) -> None:
         assert all(medal in words for medal in "🥇🥈🥉")
         assert all(f"<#{t.id}>" in words for t in threads(fake, c.games))
         assert len(threads(fake, c.games)) == 6
-        (t,), games = await stored(bot)
+        (t,), games = await settled(bot)
         assert t.stage is Stage.FINISHED and t.rounds == 3 and t.round == 3
         pairings = games[t.id]
         assert len(pairings) == 6 and all(p.result == 1.0 for p in pairings)  # ❌ wins each

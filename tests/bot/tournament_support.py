@@ -4,13 +4,17 @@ them, and members who play their boards to the end."""
 
 from __future__ import annotations
 
+import asyncio
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bot.games.tournaments.tournament import Pairing, Tournament
+from bot.games.tournaments.tournament import LIVE, Pairing, Tournament
+from bot.storage.base import Store
+from bot.storage.postgres import PostgresStore
 from bot.storage.sqlite import SQLiteStore
-from tests.support.local_game import LocalBot, Table, buttons, texts, until
+from tests.support.local_game import WAIT, LocalBot, Table, buttons, texts, until
 from tests.support.localdiscord import Channel, FakeDiscord, User
 from tests.support.localdiscord.model import EPHEMERAL
 from tests.support.localdiscord.thread_model import Thread
@@ -42,8 +46,10 @@ async def started(discord: FakeDiscord, folder: Path, **env: str) -> tuple[Local
 
 
 async def stored(bot: LocalBot) -> tuple[list[Tournament], dict[int, list[Pairing]]]:
-    """Every tournament the bot's SQLite file holds (live or not), and their pairings."""
-    store = SQLiteStore(bot.database)
+    """Every tournament the bot's store holds (live or not), and their pairings: its SQLite
+    file, or its PostgreSQL database where ``DATABASE_URL`` is set."""
+    url = bot.env.get("DATABASE_URL")
+    store: Store = SQLiteStore(bot.database) if url is None else PostgresStore(url)
     await store.open()
     try:
         found = []
@@ -54,6 +60,17 @@ async def stored(bot: LocalBot) -> tuple[list[Tournament], dict[int, list[Pairin
         return found, {t.id: await store.pairings(t.id) for t in found}
     finally:
         await store.close()
+
+
+async def settled(bot: LocalBot) -> tuple[list[Tournament], dict[int, list[Pairing]]]:
+    """What `stored` gives once no tournament is open or running (the podium is posted just
+    before the tournament is stored as over), waited for."""
+    give_up = time.monotonic() + WAIT
+    while True:
+        found, pairings = await stored(bot)
+        if all(t.stage not in LIVE for t in found) or time.monotonic() > give_up:
+            return found, pairings
+        await asyncio.sleep(0.05)
 
 
 def public(discord: FakeDiscord, channel_id: int) -> list[dict[str, Any]]:
