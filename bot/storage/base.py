@@ -178,6 +178,9 @@ class Store(Protocol):
     ) -> list[Tournament]:
         """Every tournament open or running in these servers (None: every server), by id."""
 
+    async def tournaments_entered(self, guild_id: int, user_id: int) -> list[Tournament]:
+        """The finished tournaments of a server that a player entered, by id."""
+
     async def start_tournament(
         self, tournament_id: int, *, at: datetime, ends_at: datetime | None = None,
         rounds: int | None = None,

@@ -78,6 +78,15 @@ class PostgresTournaments:
 
         return await self._transaction("load the live tournaments", load)
 
+    async def tournaments_entered(self, guild_id: int, user_id: int) -> list[Tournament]:
+        """The finished tournaments of a server that a player entered, by id."""
+
+        async def load(conn: Any) -> list[Tournament]:
+            rows = await conn.fetch(N(sql.ENTERED), guild_id, user_id)
+            return [sql.tournament_of(row, _utc) for row in rows]
+
+        return await self._transaction(f"load the tournaments of {user_id}", load)
+
     async def start_tournament(
         self, tournament_id: int, *, at: datetime, ends_at: datetime | None = None,
         rounds: int | None = None,

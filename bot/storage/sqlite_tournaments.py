@@ -69,6 +69,15 @@ class SQLiteTournaments:
 
         return await self._run(self._read, "load the live tournaments", load)
 
+    async def tournaments_entered(self, guild_id: int, user_id: int) -> list[Tournament]:
+        """The finished tournaments of a server that a player entered, by id."""
+
+        def load(conn: sqlite3.Connection) -> list[Tournament]:
+            rows = conn.execute(sql.ENTERED, (guild_id, user_id))
+            return [sql.tournament_of(row, _when) for row in rows]
+
+        return await self._run(self._read, f"load the tournaments of {user_id}", load)
+
     async def start_tournament(
         self, tournament_id: int, *, at: datetime, ends_at: datetime | None = None,
         rounds: int | None = None,

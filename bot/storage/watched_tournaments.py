@@ -45,6 +45,13 @@ class WatchedTournaments:
         )
         return result
 
+    async def tournaments_entered(self, guild_id: int, user_id: int) -> list[Tournament]:
+        """A player's finished tournaments in a server."""
+        result: list[Tournament] = await self._watch(
+            "tournaments_entered", lambda: self.inner.tournaments_entered(guild_id, user_id)
+        )
+        return result
+
     async def start_tournament(
         self, tournament_id: int, *, at: datetime, ends_at: datetime | None = None,
         rounds: int | None = None,

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from bot.games.tournaments import standings
 from bot.games.tournaments.tournament import Stage
+from bot.storage.sqlite import SQLiteStore
 from tests.bot.tournament_support import (
     COMMAND,
     announcement,
@@ -93,6 +94,23 @@ async def test_a_swiss_of_four_from_create_to_podium(tmp_path: Path) -> None:
         first = next(line for line in shown.splitlines() if line.startswith("1. "))
         assert f"<@{ranked[0].player}>" in first
         assert f"🥇 <@{ranked[0].player}>" in words
+
+        # Rated as any game, and the win in the winner's stats.
+        store = SQLiteStore(bot.database)
+        await store.open()
+        try:
+            for member in c.members:
+                record = await store.player_stats(c.games.guild_id, member.id)
+                assert record.rated_games == 3 and record.vs_people.games == 3
+        finally:
+            await store.close()
+        champion = next(m for m in c.members if m.id == ranked[0].player)
+        shown_stats = await table.command(champion, c.games, "tictactoe-stats")
+        said = "\n".join(texts(fake.messages[m]) for m in shown_stats.answers)
+        assert "Tournaments won: 1" in said
+        runner_up = next(m for m in c.members if m.id == ranked[1].player)
+        other = await table.command(runner_up, c.games, "tictactoe-stats")
+        assert "Tournaments won" not in "\n".join(texts(fake.messages[m]) for m in other.answers)
     finally:
         await bot.stop()
         await fake.close()

@@ -19,7 +19,7 @@ from bot.discord_ui import tournament_board as shown
 from bot.discord_ui import window
 from bot.games.tournaments import standings
 from bot.games.tournaments.standings import Standing
-from bot.games.tournaments.tournament import Format, Pairing, Stage, Tournament, seeded
+from bot.games.tournaments.tournament import Pairing, Stage, Tournament
 from bot.storage.base import StorageError, Store
 
 log = logging.getLogger(__name__)
@@ -60,11 +60,8 @@ class Announcer:
         """The standings as the stored games give them (none before the start)."""
         if t.stage is Stage.OPEN:
             return []
-        players = [e.user_id for e in seeded(await self.store.entrants(t.id))]
-        games = await self.store.games_of(t.id)
-        if t.format is Format.ARENA:
-            return standings.arena_standings(players, games)
-        return standings.swiss(players, games, await self.store.byes_of(t.id))
+        entrants, games = await self.store.entrants(t.id), await self.store.games_of(t.id)
+        return standings.of(t, entrants, games, await self.store.byes_of(t.id))
 
     async def view(self, t: Tournament) -> discord.ui.LayoutView:
         """The announcement of `t` as it is now."""

@@ -48,7 +48,10 @@ class Entry:
             await self.store.pause_entrant(t.id, user.id, False)
             outcome, answer = Join.JOINED, texts.BACK
         else:
-            outcome = await self.store.join_tournament(t.id, user.id, at=discord.utils.utcnow())
+            record = await self.store.player_stats(t.guild_id, user.id, t.kind)
+            rating = record.rating if record.rated_games else None  # seeds the stronger first
+            now = discord.utils.utcnow()
+            outcome = await self.store.join_tournament(t.id, user.id, rating=rating, at=now)
             answer = ANSWERS[outcome]
         if outcome is Join.JOINED:
             self.director.announcer.refresh(t.id)
