@@ -1,6 +1,6 @@
 """A tournament as Discord messages: its announcement (what it is, when it starts, its players,
 then its standings, edited as results come in), the final message (the podium and every game's
-thread), the first words in a game's thread, and the custom ids of the announcement's buttons.
+thread), a game thread's name, and the custom ids of the announcement's buttons.
 
 Buttons: ``ttt-tour:<tournament id>:join``, ``…:leave`` and ``…:start`` (start: the creator or a
 member with Manage Server). They are routed by prefix (``PREFIX``; the event ``CLICK``), so they
@@ -59,10 +59,6 @@ PODIUM = N_("🏁 **The tournament is over.**")
 GAMES = N_("**Games**")
 MORE = N_("and {n} more")
 JOIN_LABEL, LEAVE_LABEL, START_LABEL = N_("Join"), N_("Leave"), N_("Start")
-PING = N_(
-    "Your game is ready: {x} (❌) against {o} (⭕), {seconds} s a move. Whoever runs out of "
-    "time loses."
-)
 
 
 def custom_id(tournament_id: int, what: str) -> str:
@@ -181,12 +177,6 @@ def final(t: Tournament, table: Sequence[Standing], pairings: Sequence[Pairing])
         shown.append(entry)
     text = "\n".join(lines) + ("\n" + " · ".join(shown) if shown else "")
     return BoardView([{"type": TEXT_DISPLAY, "content": _fit(text)}])
-
-
-def ping(t: Tournament, pairing: Pairing) -> str:
-    """The first words in a game's thread: who plays whom, and the clock (pings both)."""
-    text = N_(PING.msgid, x=f"<@{pairing.x}>", o=f"<@{pairing.o}>", seconds=t.move_seconds)
-    return text.in_locale(t.locale)
 
 
 def thread_name(t: Tournament, pairing: Pairing, names: Mapping[int, str]) -> str:

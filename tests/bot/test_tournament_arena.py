@@ -49,6 +49,12 @@ async def test_a_one_minute_arena_of_three(tmp_path: Path) -> None:
             await press(table, member, c.games, board, "join")
         await press(table, c.members[0], c.games, board, "start")
         await until(lambda: len(threads(fake, c.games)) == 1, "the first game (two of three)")
+        (first,) = threads(fake, c.games)
+        waiting = next(m for m in c.members if m.id not in first.members)
+        paused = await press(table, waiting, c.games, board, "leave")
+        assert "You're paused" in table.private(paused)
+        back = await press(table, waiting, c.games, board, "join")
+        assert "Welcome back" in table.private(back)
         played: set[int] = set()
         while not over(fake, c.games.id):
             await until(

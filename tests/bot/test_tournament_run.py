@@ -44,8 +44,7 @@ async def play_round(table: Table, fake: FakeDiscord, c: object, made: int, game
         players = [uid for uid in people if f"<@{uid}>" in text]
         assert len(players) == 2, text
         assert set(players) <= set(thread.members), "both players are added to the thread"
-        pings = [m for m in public(fake, thread.id) if m.get("content")]
-        assert len(pings) == 1 and all(f"<@{p}>" in pings[0]["content"] for p in players)
+        assert public(fake, thread.id) == [board]  # the board is the one message: one ping
         assert "hint" not in str(board["components"])  # no hints in a tournament game
         await play_out(table, fake.channels[thread.id], int(board["id"]), people)
         await until(lambda t=thread: t.archived, f"{thread.name} archived once over")
@@ -68,6 +67,10 @@ async def test_a_swiss_of_four_from_create_to_podium(tmp_path: Path) -> None:
         again = await press(table, bob, c.games, board, "join")
         assert "already" in table.private(again)
         await until(lambda: "4 players" in texts(announcement(fake, c.games)), "4 players shown")
+        refused = await press(table, bob, c.games, board, "start")
+        assert "Only <@" in table.private(refused)
+        not_yours = await table.command(bob, c.games, f"{COMMAND} create", format="arena")
+        assert "Manage Server" in table.private(not_yours)
         begun = await press(table, alice, c.games, board, "start")
         assert "has started" in table.private(begun)
 
@@ -145,6 +148,18 @@ async def test_joining_and_leaving_answers(tmp_path: Path) -> None:
         assert "won't be paired again" in table.private(quit_)
         standing = await table.command(dave, c.games, f"{COMMAND} standings")
         assert "Standings" in table.private(standing)
+
+        # Round 1 ends; carol, who left, is not paired again: a game and a bye in round 2.
+        people = {u.id: u for u in c.members}
+        (thread,) = threads(fake, c.games)
+        await until(lambda: len(boards(fake, thread.id)) == 1, "the first board")
+        await play_out(
+            table, fake.channels[thread.id], int(boards(fake, thread.id)[0]["id"]), people
+        )
+        await until(lambda: len(threads(fake, c.games)) == 2, "round 2's one game")
+        (t,), games = await stored(bot)
+        second = [p for p in games[t.id] if p.round == 2]
+        assert len(second) == 1 and carol.id not in (second[0].x, second[0].o)
     finally:
         await bot.stop()
         await fake.close()

@@ -24,7 +24,8 @@ COMMAND = "tictactoe-tournament"
 
 @dataclass
 class Club:
-    """A server with the bot: #games, and its members (the first creates tournaments)."""
+    """A server with the bot: #games, and its members (the first creates tournaments; the
+    others lack Manage Server)."""
 
     discord: FakeDiscord
     games: Channel
@@ -36,6 +37,7 @@ def club(discord: FakeDiscord, players: int) -> Club:
     games = guild.create_text_channel("games")
     names = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi"][:players]
     members = [guild.add_member(discord.create_user(name)) for name in names]
+    guild.members_only.update(member.id for member in members[1:])
     return Club(discord, games, members)
 
 

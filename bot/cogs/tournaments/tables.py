@@ -6,9 +6,10 @@ found again among the channel's active threads by its label, ``tournament_board.
 kept in the pairing (``Store.attach_game(thread_id=…)``); the game takes an id kept in the
 pairing before the game is saved (``attach_game(game_id=…)``), then is opened in the thread the
 way any game is (``opening.open_posted``: the server's look, saved before it is shown); its board
-is posted in the thread (``opening.post_board``), the two players added to the thread and pinged
-once beside the board. From then on it is a game like any other: the same clicks, reactions and
-clock (the tournament's time for a move: ``GameFlow.turn_times``), and it is rated.
+is posted in the thread (``opening.post_board``) after the two players are added to the thread,
+and pings them once: its first line names both, and it is the one message posted there. From
+then on it is a game like any other: the same clicks, reactions and clock (the tournament's time
+for a move: ``GameFlow.turn_times``), and it is rated.
 """
 
 from __future__ import annotations
@@ -71,9 +72,7 @@ class Tables:
 
         for player in (p.x, p.o):
             await self.client.http.add_user_to_thread(p.thread_id, player)
-        await post_board(self.flow, game, post)
-        users = discord.AllowedMentions(users=True, everyone=False, roles=False)
-        await thread.send(shown.ping(t, p), allowed_mentions=users)
+        await post_board(self.flow, game, post)  # its first line names both: their one ping
 
     async def _thread(self, t: Tournament, p: Pairing) -> int:
         """The game's thread: one the bot made before a restart (by its label), else a new one."""
