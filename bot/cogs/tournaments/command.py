@@ -11,8 +11,6 @@ interaction gets exactly one private answer (or, for the announcement, the messa
 from __future__ import annotations
 
 import logging
-import re
-from datetime import UTC, datetime
 from typing import Any
 
 import discord
@@ -32,55 +30,22 @@ from bot.cogs.games.command import (
 from bot.cogs.games.missed import ENDED
 from bot.cogs.games.texts import NOT_SAVED
 from bot.cogs.tournaments import texts
+from bot.cogs.tournaments.checks import NEEDS, no_threads, start_time
 from bot.cogs.tournaments.entry import Entry
-from bot.discord_ui import access, replies
+from bot.discord_ui import access, replies, window
 from bot.discord_ui import tournament_board as shown
 from bot.games import kinds
 from bot.games.record import GameRecord
 from bot.games.settings import ServerSettings
 from bot.games.tournaments.tournament import AUTO_ROUNDS, Format, Stage, Tournament
-from bot.i18n import N_, NP_, Text
-from bot.storage.base import StorageError
+from bot.i18n import N_, Text
+from bot.storage.base import StorageError, in_time
 
 log = logging.getLogger(__name__)
 
 Interaction = discord.Interaction[Any]
 FORMATS = [Choice(name=_l("Swiss"), value="swiss"), Choice(name=_l("Arena"), value="arena")]
 ARENA_MINUTES = 30  # an arena's length when none is given
-# What a tournament needs in its channel: its messages, and a public thread for each game.
-NEEDS = {
-    "view_channel": "View Channel",
-    "send_messages": "Send Messages",
-    "create_public_threads": "Create Public Threads",
-    "send_messages_in_threads": "Send Messages in Threads",
-    "read_message_history": "Read Message History",
-}
-TIMESTAMP = re.compile(r"<t:(?P<at>-?[0-9]{1,12})(?::[tTdDfFR])?>|(?P<bare>[0-9]{1,12})")
-
-
-def no_threads(names: list[str], channel: str) -> Text:
-    """The refusal of a channel where the bot lacks `names`."""
-    listed = ", ".join(f"**{name}**" for name in names)
-    return NP_(
-        "I can't run a tournament in {channel}: I'm missing the {permissions} permission there "
-        "(each game is played in a thread). Give it to me there, or pick another channel.",
-        "I can't run a tournament in {channel}: I'm missing the {permissions} permissions there "
-        "(each game is played in a thread). Give them to me there, or pick another channel.",
-        len(names),
-        channel=channel,
-        permissions=listed,
-    )
-
-
-def start_time(text: str | None, now: datetime) -> datetime | Text | None:
-    """When a tournament starts (None: by hand), or why the text is not a time to come."""
-    if text is None:
-        return None
-    match = TIMESTAMP.fullmatch(text.strip())
-    if match is None:
-        return N_(texts.BAD_START.msgid, text=f"`{text[:40]}`")
-    at = datetime.fromtimestamp(int(match["at"] or match["bare"]), UTC)
-    return texts.PAST_START if at <= now else at
 
 
 class TournamentCog(commands.Cog):
@@ -99,6 +64,7 @@ class TournamentCog(commands.Cog):
         self.entry = entry
         self.director = entry.director
         self.store = entry.store
+        self.announcer = entry.director.announcer
         self.servers = servers
 
     async def cog_unload(self) -> None:
@@ -176,11 +142,11 @@ class TournamentCog(commands.Cog):
             locale=server.board_locale(conf, interaction),
         )
         try:
-            live = await self.store.tournaments_running([t.guild_id])
+            live = await in_time(self.store.tournaments_running([t.guild_id]))
             if any(other.channel_id == t.channel_id for other in live):
                 await replies.tell(interaction, N_(texts.RUNNING_HERE.msgid, channel=where.mention))
                 return
-            t = await self.store.create_tournament(t)
+            t = await in_time(self.store.create_tournament(t))
             try:
                 sent = await where.send(view=await self.director.announcer.view(t))
             except discord.HTTPException as error:
@@ -215,19 +181,15 @@ class TournamentCog(commands.Cog):
         missing = [name for flag, name in NEEDS.items() if not getattr(have, flag)]
         return (no_threads(missing, where.mention) if missing else None), where
 
-    async def _here(self, interaction: Interaction) -> Tournament | None:
-        """The live tournament of the channel the member is in (or of the thread's channel);
-        None after telling them why there is none."""
+    async def _here(self, interaction: Interaction) -> Tournament | Text:
+        """The live tournament of the channel the member is in (or of the thread's channel), or
+        why there is none."""
         if interaction.guild_id is None or not access.reaches_channel(interaction):
-            await replies.tell(interaction, texts.NOT_HERE)
-            return None
-        channel = interaction.channel
-        ids = {interaction.channel_id, getattr(channel, "parent_id", None)}
+            return texts.NOT_HERE
+        ids = {interaction.channel_id, getattr(interaction.channel, "parent_id", None)}
         live = await self.store.tournaments_running([interaction.guild_id])
         found = [t for t in live if t.channel_id in ids]
-        if not found:
-            await replies.tell(interaction, texts.NONE_HERE)
-        return found[-1] if found else None
+        return found[-1] if found else texts.NONE_HERE
 
     @group.command(name="join", description=_l("Join the tournament of this channel."))
     async def join(self, interaction: Interaction) -> None:
@@ -250,13 +212,17 @@ class TournamentCog(commands.Cog):
     async def standings(self, interaction: Interaction) -> None:
         """The announcement as it is now, privately."""
         try:
-            t = await self._here(interaction)
-            if t is not None:
-                layout = await self.director.announcer.view(t)
-                await interaction.response.send_message(view=layout, ephemeral=True)
+            t = await in_time(self._here(interaction))
+            layout = None if isinstance(t, Text) else await in_time(self.announcer.view(t))
         except StorageError as error:
             log.debug("could not show standings: %s", error)
-            await replies.tell(interaction, NOT_SAVED)
+            t, layout = NOT_SAVED, None
+        if layout is None:
+            await replies.tell(interaction, t if isinstance(t, Text) else NOT_SAVED)
+            return
+        await window.answer(
+            interaction, interaction.response.send_message(view=layout, ephemeral=True)
+        )
 
     @commands.Cog.listener(f"on_{shown.CLICK}")
     async def on_click(self, interaction: Interaction, custom_id: str) -> None:
@@ -270,23 +236,23 @@ class TournamentCog(commands.Cog):
     async def _act(self, interaction: Interaction, tid: int | None, what: str) -> None:
         """Join, leave or start the tournament `tid` (None: this channel's); one answer."""
         try:
-            if tid is None:
-                t = await self._here(interaction)
-                if t is None:
-                    return
-            else:
-                t = await self.store.get_tournament(tid)
-            if t is None or t.guild_id != interaction.guild_id:
-                await replies.tell(interaction, texts.NONE_HERE)
-            elif what == shown.JOIN:
-                await replies.tell(interaction, await self.entry.join(t, interaction.user))
-            elif what == shown.LEAVE:
-                await replies.tell(interaction, await self.entry.leave(t, interaction.user.id))
-            else:
-                await replies.tell(interaction, await self.entry.start(t, interaction))
+            answer = await in_time(self._answer(interaction, tid, what))
         except StorageError as error:
             log.debug("could not %s a tournament: %s", what, error)
-            await replies.tell(interaction, NOT_SAVED)
+            answer = NOT_SAVED
+        await replies.tell(interaction, answer)
+
+    async def _answer(self, interaction: Interaction, tid: int | None, what: str) -> Text:
+        t = await self._here(interaction) if tid is None else await self.store.get_tournament(tid)
+        if isinstance(t, Text):
+            return t
+        if t is None or t.guild_id != interaction.guild_id:
+            return texts.NONE_HERE
+        if what == shown.JOIN:
+            return await self.entry.join(t, interaction.user)
+        if what == shown.LEAVE:
+            return await self.entry.leave(t, interaction.user.id)
+        return await self.entry.start(t, interaction)
 
     @commands.Cog.listener(f"on_{ENDED}")
     async def on_game_ended(self, game: GameRecord) -> None:
