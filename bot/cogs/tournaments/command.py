@@ -5,7 +5,9 @@ click listener as the event ``CLICK``).
 Create checks, before anything is stored, that the bot may post in the channel and make public
 threads and post in them there; a missing permission is named and nothing starts. Tournaments
 live in servers that added the bot; anywhere else the command says so privately. Each
-interaction gets exactly one private answer (or, for the announcement, the message itself).
+interaction gets exactly one private answer, its store work bounded by the command's read budget;
+Create answers at once (deferred) and says in that answer how it went, since storing and posting
+the announcement may take longer than Discord's 3 s.
 """
 
 from __future__ import annotations
@@ -141,12 +143,14 @@ class TournamentCog(commands.Cog):
             capacity=max_players,
             locale=server.board_locale(conf, interaction),
         )
+        # The answer, at once: storing and posting the announcement may take longer than 3 s.
+        await window.answer(interaction, interaction.response.defer(ephemeral=True, thinking=True))
         try:
-            live = await in_time(self.store.tournaments_running([t.guild_id]))
+            live = await self.store.tournaments_running([t.guild_id])
             if any(other.channel_id == t.channel_id for other in live):
                 await replies.tell(interaction, N_(texts.RUNNING_HERE.msgid, channel=where.mention))
                 return
-            t = await in_time(self.store.create_tournament(t))
+            t = await self.store.create_tournament(t)
             try:
                 sent = await where.send(view=await self.director.announcer.view(t))
             except discord.HTTPException as error:
