@@ -85,6 +85,7 @@ class SettingsCog(commands.Cog):
         input=_l("How players move: buttons, reactions under the board, or both"),
         puzzle_channel=_l("Channel where I post the daily puzzle"),
         puzzle_hour=_l("Hour (UTC, 0-23) of the daily puzzle's post"),
+        tournament_role=_l("Role whose members may create tournaments (besides Manage Server)"),
     )
     @app_commands.choices(difficulty=LEVEL_CHOICES, language=LANGUAGES, input=INPUTS)
     @app_commands.choices(size=SIZE_CHOICES)
@@ -105,6 +106,7 @@ class SettingsCog(commands.Cog):
         input: str | None = None,
         puzzle_channel: discord.TextChannel | None = None,
         puzzle_hour: Range[int, 0, 23] | None = None,
+        tournament_role: discord.Role | None = None,
     ) -> None:
         """Only members with Manage Server."""
         given = {
@@ -122,6 +124,7 @@ class SettingsCog(commands.Cog):
             "input": input,
             "puzzle_channel": puzzle_channel.id if puzzle_channel else None,
             "puzzle_hour": puzzle_hour,
+            "tournament_role": tournament_role.id if tournament_role else None,
         }
         changes = {name: value for name, value in given.items() if value is not None}
         if not changes:

@@ -28,6 +28,7 @@ SETTINGS = (
     "input",
     "puzzle_channel",
     "puzzle_hour",
+    "tournament_role",
 )
 DEFAULT = N_("{value} (default)")
 LABELS = {
@@ -47,6 +48,7 @@ LABELS = {
     "input": N_("How players move"),
     "puzzle_channel": N_("Channel of the daily puzzle"),
     "puzzle_hour": N_("Hour of the daily puzzle"),
+    "tournament_role": N_("Role that may create tournaments"),
 }
 INPUT_NAMES = {
     "buttons": N_("buttons"),
@@ -56,6 +58,7 @@ INPUT_NAMES = {
 ALL_CHANNELS = N_("all")
 EVERYONE = N_("everyone")
 NO_POST = N_("none (the daily puzzle is not posted)")
+MANAGERS = N_("members with Manage Server only")
 AUTO_LANGUAGE = N_("the server's language if it is a Community server, else the starter's")
 
 
@@ -64,6 +67,7 @@ def describe(conf: ServerSettings, settings: Settings, catalog: Any) -> str:
     turn, challenge = server.timeouts(conf, settings)
     level = conf.difficulty or "unbeatable"
     look = conf.look()
+    organizers = f"<@&{conf.tournament_role}>" if conf.tournament_role else MANAGERS
     values: dict[str, tuple[object, bool]] = {
         "channels": (", ".join(f"<#{c}>" for c in conf.channels) or ALL_CHANNELS, False),
         "roles": (server.roles(conf) or EVERYONE, False),
@@ -84,6 +88,7 @@ def describe(conf: ServerSettings, settings: Settings, catalog: Any) -> str:
         "input": (INPUT_NAMES[look.input], conf.input is None),
         "puzzle_channel": (f"<#{conf.puzzle_channel}>" if conf.puzzle_channel else NO_POST, False),
         "puzzle_hour": (f"{posting_hour(conf):02d}:00 UTC", conf.puzzle_hour is None),
+        "tournament_role": (organizers, False),
     }
     lines = []
     for name in SETTINGS:

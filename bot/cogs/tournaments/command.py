@@ -50,6 +50,14 @@ FORMATS = [Choice(name=_l("Swiss"), value="swiss"), Choice(name=_l("Arena"), val
 ARENA_MINUTES = 30  # an arena's length when none is given
 
 
+def organizer(interaction: Interaction, conf: ServerSettings) -> bool:
+    """Whether the member has the role the server lets create tournaments."""
+    roles = getattr(interaction.user, "roles", None) or []
+    return conf.tournament_role is not None and any(
+        role.id == conf.tournament_role for role in roles
+    )
+
+
 class TournamentCog(commands.Cog):
     """Tournaments: Swiss and arena, each game in its own thread."""
 
@@ -173,8 +181,11 @@ class TournamentCog(commands.Cog):
         guild = interaction.guild
         if interaction.guild_id is None or guild is None or not access.reaches_channel(interaction):
             return texts.NOT_HERE, None
-        if not interaction.permissions.manage_guild:
-            return texts.NOT_ALLOWED, None
+        conf = server.of(self.servers, guild.id)
+        if not interaction.permissions.manage_guild and not organizer(interaction, conf):
+            if conf.tournament_role is None:
+                return texts.NOT_ALLOWED, None
+            return N_(texts.NOT_ORGANIZER.msgid, role=f"<@&{conf.tournament_role}>"), None
         where = guild.get_channel(channel.id if channel else interaction.channel_id or 0)
         if not isinstance(where, discord.TextChannel):
             return texts.NOT_TEXT, None

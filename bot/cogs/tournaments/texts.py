@@ -7,6 +7,9 @@ from bot.i18n import N_
 
 NOT_HERE = N_("Tournaments are for servers that added me: add me to a server to run one there.")
 NOT_ALLOWED = N_("Only members with the Manage Server permission can create a tournament.")
+NOT_ORGANIZER = N_(
+    "Only members with the Manage Server permission or the {role} role can create a tournament."
+)
 NOT_TEXT = N_("Tournaments run in a server's text channels: pick one with channel.")
 RUNNING_HERE = N_("{channel} has a tournament already: wait until it is over to create another.")
 BAD_START = N_(
