@@ -30,6 +30,7 @@ MENTIONED = N_("I only answer slash commands: type /tictactoe to play (or /ticta
 # Loaded by name, so this module imports no cog: each extension's setup() wires its own parts.
 EXTENSIONS = (
     "bot.cogs.games",
+    "bot.cogs.tournaments",
     "bot.cogs.puzzles",
     "bot.cogs.puzzles.posting",
     "bot.cogs.stats",

@@ -16,6 +16,7 @@ from bot.discord_ui import replies
 from bot.games.kinds import CLASSIC as CLASSIC_KIND
 from bot.games.kinds import KINDS
 from bot.games.stats import PlayerStats, Record
+from bot.games.tournaments import standings
 from bot.i18n import N_, NP_, translation
 from bot.storage.base import StorageError, Store, in_time
 
@@ -56,6 +57,7 @@ def format_stats(
     where: str,
     catalog: Catalog | None = None,
     kind: str = CLASSIC,
+    won: int = 0,
 ) -> str:
     """The text of a player's stats: against people (with rating), then against each level."""
     catalog = catalog or translation(None)
@@ -83,6 +85,8 @@ def format_stats(
     against = N_("Against the bot:").render(catalog)
     lines.append(against + ("" if bot_lines else f" {NO_GAMES.render(catalog)}"))
     lines.extend(bot_lines)
+    if won:
+        lines.append(N_("🏆 Tournaments won: {n}", n=won).render(catalog))
     return "\n".join(lines)
 
 
@@ -149,6 +153,10 @@ class StatsCog(commands.Cog):
         found = await self._read(
             interaction, self.store.player_stats(interaction.guild_id, target.id, _kind(variant))
         )
+        won = 0
+        if found is not None and interaction.guild_id is not None:
+            counted = await self._read(interaction, self._won(interaction.guild_id, target.id))
+            found, won = (found, counted) if counted is not None else (None, 0)
         if found is None:
             return
         server_name = interaction.guild.name if interaction.guild else None
@@ -165,6 +173,7 @@ class StatsCog(commands.Cog):
                 where=where.render(catalog),
                 catalog=catalog,
                 kind=_kind(variant),
+                won=won,
             ),
             allowed_mentions=discord.AllowedMentions.none(),
         )
@@ -220,6 +229,16 @@ class StatsCog(commands.Cog):
         await interaction.response.send_message(
             text, allowed_mentions=discord.AllowedMentions.none()
         )
+
+    async def _won(self, guild_id: int, user_id: int) -> int:
+        """How many of the server's finished tournaments the player won (ranked first, the
+        standings recounted from the stored games)."""
+        won = 0
+        for t in await self.store.tournaments_entered(guild_id, user_id):
+            entrants, games = await self.store.entrants(t.id), await self.store.games_of(t.id)
+            table = standings.of(t, entrants, games, await self.store.byes_of(t.id))
+            won += bool(table) and table[0].player == user_id
+        return won
 
 
 def _kind(variant: str | None) -> str:

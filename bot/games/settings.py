@@ -68,6 +68,7 @@ class ServerSettings:
     input: str | None = None  # "buttons", "reactions" or "both"
     puzzle_channel: int | None = None  # where the daily puzzle is posted (None: not posted)
     puzzle_hour: int | None = None  # at which hour, UTC (None: DEFAULT_PUZZLE_HOUR)
+    tournament_role: int | None = None  # whose members may create tournaments (and Manage Server)
 
     def look(self) -> Look:
         """The look a new board of this server takes."""

@@ -178,10 +178,15 @@ class Store(Protocol):
     ) -> list[Tournament]:
         """Every tournament open or running in these servers (None: every server), by id."""
 
+    async def tournaments_entered(self, guild_id: int, user_id: int) -> list[Tournament]:
+        """The finished tournaments of a server that a player entered, by id."""
+
     async def start_tournament(
-        self, tournament_id: int, *, at: datetime, ends_at: datetime | None = None
-    ) -> bool:
-        """Open to running, started `at` (an arena ending `ends_at`); False if it was not open."""
+        self, tournament_id: int, *, at: datetime, ends_at: datetime | None = None,
+        rounds: int | None = None,
+    ) -> bool:  # fmt: skip
+        """Open to running, started `at` (an arena ending `ends_at`, a Swiss playing `rounds`
+        rounds if given: its number fixed from the field at the start); False if it was not open."""
 
     async def finish_tournament(self, tournament_id: int, stage: Stage = Stage.FINISHED) -> bool:
         """Open or running to finished (or cancelled); False if it was over already."""

@@ -78,12 +78,22 @@ class PostgresTournaments:
 
         return await self._transaction("load the live tournaments", load)
 
+    async def tournaments_entered(self, guild_id: int, user_id: int) -> list[Tournament]:
+        """The finished tournaments of a server that a player entered, by id."""
+
+        async def load(conn: Any) -> list[Tournament]:
+            rows = await conn.fetch(N(sql.ENTERED), guild_id, user_id)
+            return [sql.tournament_of(row, _utc) for row in rows]
+
+        return await self._transaction(f"load the tournaments of {user_id}", load)
+
     async def start_tournament(
-        self, tournament_id: int, *, at: datetime, ends_at: datetime | None = None
-    ) -> bool:
+        self, tournament_id: int, *, at: datetime, ends_at: datetime | None = None,
+        rounds: int | None = None,
+    ) -> bool:  # fmt: skip
         """Open to running, started `at` (an arena ending `ends_at`); False if not open."""
         what = f"start tournament {tournament_id}"
-        return await self._changed(what, sql.START, _utc(at), _utc(ends_at), tournament_id)
+        return await self._changed(what, sql.START, _utc(at), _utc(ends_at), rounds, tournament_id)
 
     async def finish_tournament(self, tournament_id: int, stage: Stage = Stage.FINISHED) -> bool:
         """Open or running to finished (or cancelled); False if it was over already."""

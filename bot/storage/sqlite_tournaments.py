@@ -69,11 +69,21 @@ class SQLiteTournaments:
 
         return await self._run(self._read, "load the live tournaments", load)
 
+    async def tournaments_entered(self, guild_id: int, user_id: int) -> list[Tournament]:
+        """The finished tournaments of a server that a player entered, by id."""
+
+        def load(conn: sqlite3.Connection) -> list[Tournament]:
+            rows = conn.execute(sql.ENTERED, (guild_id, user_id))
+            return [sql.tournament_of(row, _when) for row in rows]
+
+        return await self._run(self._read, f"load the tournaments of {user_id}", load)
+
     async def start_tournament(
-        self, tournament_id: int, *, at: datetime, ends_at: datetime | None = None
-    ) -> bool:
+        self, tournament_id: int, *, at: datetime, ends_at: datetime | None = None,
+        rounds: int | None = None,
+    ) -> bool:  # fmt: skip
         """Open to running, started `at` (an arena ending `ends_at`); False if not open."""
-        args = (iso(at), iso(ends_at), tournament_id)
+        args = (iso(at), iso(ends_at), rounds, tournament_id)
         return await self._in(
             f"start tournament {tournament_id}", lambda c: c.execute(sql.START, args).rowcount == 1
         )

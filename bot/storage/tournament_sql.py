@@ -35,9 +35,14 @@ CREATE = (
 )
 LOAD = f"SELECT {TOURNAMENT} FROM tournaments WHERE id = ?"
 LIVE = f"SELECT {TOURNAMENT} FROM tournaments WHERE stage IN ('open', 'running') ORDER BY id"
+ENTERED = (
+    f"SELECT {', '.join('t.' + column for column in TOURNAMENT.split(', '))} FROM tournaments t "
+    "JOIN tournament_entrants e ON e.tournament_id = t.id "
+    "WHERE t.guild_id = ? AND e.user_id = ? AND t.stage = 'finished' ORDER BY t.id"
+)
 START = (
-    "UPDATE tournaments SET stage = 'running', started_at = ?, ends_at = ? "
-    "WHERE id = ? AND stage = 'open'"
+    "UPDATE tournaments SET stage = 'running', started_at = ?, ends_at = ?, "
+    "rounds = COALESCE(?, rounds) WHERE id = ? AND stage = 'open'"
 )
 FINISH = "UPDATE tournaments SET stage = ? WHERE id = ? AND stage IN ('open', 'running')"
 MESSAGES = (

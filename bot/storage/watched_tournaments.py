@@ -45,14 +45,24 @@ class WatchedTournaments:
         )
         return result
 
+    async def tournaments_entered(self, guild_id: int, user_id: int) -> list[Tournament]:
+        """A player's finished tournaments in a server."""
+        result: list[Tournament] = await self._watch(
+            "tournaments_entered", lambda: self.inner.tournaments_entered(guild_id, user_id)
+        )
+        return result
+
     async def start_tournament(
-        self, tournament_id: int, *, at: datetime, ends_at: datetime | None = None
-    ) -> bool:
+        self, tournament_id: int, *, at: datetime, ends_at: datetime | None = None,
+        rounds: int | None = None,
+    ) -> bool:  # fmt: skip
         """Start a tournament."""
         return bool(
             await self._watch(
                 "start_tournament",
-                lambda: self.inner.start_tournament(tournament_id, at=at, ends_at=ends_at),
+                lambda: self.inner.start_tournament(
+                    tournament_id, at=at, ends_at=ends_at, rounds=rounds
+                ),
             )
         )
 

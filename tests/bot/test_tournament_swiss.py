@@ -27,10 +27,7 @@ def perfect(players: list[int], ok: Callable[[int, int], bool]) -> bool:
     if not players:
         return True
     first, rest = players[0], players[1:]
-    return any(
-        ok(first, other) and perfect([p for p in rest if p != other], ok)
-        for other in rest
-    )
+    return any(ok(first, other) and perfect([p for p in rest if p != other], ok) for other in rest)
 
 
 Seen = tuple[list[int], list[Game], list[Bye], swiss.Round]

@@ -20,6 +20,7 @@ from bot.cogs.games.opening import open_game
 from bot.cogs.games.resigning import Resigns, asks
 from bot.cogs.games.texts import NOT_SAVED, UNSHOWN
 from bot.discord_ui import access, board, grid, puzzle_board, readback, replies, window
+from bot.discord_ui.tournament_board import CLICK, PREFIX
 from bot.games import asking, kinds, rules
 from bot.games.record import Ending, GameRecord, Status
 from bot.games.rules import Refused
@@ -38,6 +39,8 @@ OFF_BOARD = N_("That cell is not on this board; pick an empty cell of the board.
 NOT_MINE = N_("That is not a button of mine, so it does nothing. Start a game with /tictactoe.")
 DEAD = N_("That button no longer does anything.")
 CLOSED = N_("That small board is closed; pick an open one.")
+# Buttons of other cogs, handed on as events: (custom id prefix, event).
+ROUTED = ((puzzle_board.PREFIX, puzzle_board.CLICK), (PREFIX, CLICK))
 CHANGES = frozenset({board.ACCEPT, board.DECLINE, board.WITHDRAW, board.RESIGN})
 
 
@@ -57,9 +60,10 @@ class ClickCog(commands.Cog):
             return
         data: Any = interaction.data or {}
         custom_id = str(data.get("custom_id", ""))
-        if custom_id.startswith(puzzle_board.PREFIX):  # a puzzle's: the puzzle cog answers it
-            interaction.client.dispatch(puzzle_board.CLICK, interaction, custom_id)
-            return
+        for prefix, event in ROUTED:  # a puzzle's or a tournament's: that cog answers it
+            if custom_id.startswith(prefix):
+                interaction.client.dispatch(event, interaction, custom_id)
+                return
         try:
             parsed = board.parse_id(custom_id)
             if parsed is None:
@@ -118,9 +122,7 @@ class ClickCog(commands.Cog):
                     # Played on a position the game has left: refused, not played blind.
                     if game.interactions_only:
                         self.games.behind(game.id)  # this click's answer is the way to show it
-                        await self._refuse(
-                            interaction, game, _since_shown(interaction, game, ply)
-                        )
+                        await self._refuse(interaction, game, _since_shown(interaction, game, ply))
                     else:
                         await replies.tell(interaction, _since_shown(interaction, game, ply))
                         await self.flow.publish(game, interaction)

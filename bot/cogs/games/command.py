@@ -113,13 +113,13 @@ class GameCog(commands.Cog):
             raise RuntimeError("a command before the bot is ready, or outside any channel")
         conf = server.of(self.servers, interaction.guild_id)
         kind = kinds.KINDS.get(variant or kinds.CLASSIC.name)
-        unfit = _refuse_variant(kind, size, win_length)
-        size, k = _board(conf, size, win_length) if kind is kinds.CLASSIC else (9, 3)
+        unfit = refuse_variant(kind, size, win_length)
+        size, k = board_of(conf, size, win_length) if kind is kinds.CLASSIC else (9, 3)
         rival = me.id if opponent is None else opponent.id
         vs_bot = rival == me.id
         refusal = (
             unfit
-            or _refuse_options(difficulty, first, size, k, board=kind is kinds.CLASSIC)
+            or refuse_options(difficulty, first, size, k, board=kind is kinds.CLASSIC)
             or self._refuse_start(interaction, opponent, conf, vs_bot=vs_bot)
         )
         if refusal is not None:
@@ -226,7 +226,7 @@ def _refuse_in_dm(interaction: Interaction, opponent: discord.Member | discord.U
     return None
 
 
-def _board(conf: ServerSettings, size: int | None, k: int | None) -> tuple[int, int]:
+def board_of(conf: ServerSettings, size: int | None, k: int | None) -> tuple[int, int]:
     """The board size and line length: as chosen, else the server's defaults where they fit."""
     size = size if size is not None else conf.size or 3
     if k is None and conf.win_length is not None and conf.win_length <= size:
@@ -234,7 +234,7 @@ def _board(conf: ServerSettings, size: int | None, k: int | None) -> tuple[int, 
     return size, k if k is not None else engine.default_k(size)
 
 
-def _refuse_variant(
+def refuse_variant(
     kind: kinds.Kind | None, size: int | None, win_length: int | None
 ) -> Text | None:
     """A variant Discord's choices should have stopped, or board options ultimate ignores."""
@@ -248,7 +248,7 @@ def _refuse_variant(
     return None
 
 
-def _refuse_options(
+def refuse_options(
     difficulty: str | None, first: str, size: int, k: int, *, board: bool = True
 ) -> Text | None:
     """Option values Discord's own checks should have stopped (a modified or stale client);

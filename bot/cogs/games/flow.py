@@ -22,6 +22,7 @@ from typing import Any
 import discord
 
 from bot.cogs.games import retry
+from bot.cogs.games.server import timeouts
 from bot.cogs.games.texts import BOARD_GONE, NOT_SAVED, UNSHOWN
 from bot.compute.runner import EngineRunner, Thinking
 from bot.config import Settings
@@ -76,6 +77,7 @@ class GameFlow:
         # game id -> the newest interaction whose response is its board, for games shown only
         # through interactions; memory only, so a token is never stored.
         self._boards: dict[int, Interaction] = {}
+        self.turn_times: dict[int, float] = {}  # game id -> its seconds a move (a tournament's)
 
     # ------------------------------------------------------------ storage
 
@@ -90,9 +92,8 @@ class GameFlow:
         stored. StorageError propagates, and then nothing changed. Without `clock` (a change
         that is no move, such as the board's look) the deadline stays as it is."""
         if clock:
-            conf = self.servers.get(game.guild_id or 0, DEFAULTS)  # the server's own timeouts
-            turn = conf.turn_timeout or self.settings.turn_timeout
-            wait = conf.challenge_timeout or self.settings.challenge_timeout
+            turn, wait = timeouts(self.servers.get(game.guild_id or 0, DEFAULTS), self.settings)
+            turn = self.turn_times.get(game.id, turn)  # a tournament's own time for a move
             game = rules.clocked(game, self.games.now(), turn_timeout=turn, challenge_timeout=wait)
         await self.store.save_game(game)
         self.games.put(game)

@@ -4,14 +4,15 @@ The bot's permissions in the channel are checked first (a board moved by reactio
 Add Reactions too). The channel is reserved next (synchronously, so two commands cannot both
 pass), the game takes an id and the server's look (marks, input) and is saved, then its board is
 posted and the board's message id is stored in the game as it is by then: a click on the new
-board may already have changed it.
+board may already have changed it. A game no interaction shows (a tournament's, in its thread)
+opens the same way in two steps: ``open_posted`` (reserved and saved), then ``post_board``.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -55,10 +56,7 @@ async def open_game(
         await replies.tell(interaction, server.busy(busy, limit, interaction.guild_id, yours=yours))
         return None
     try:
-        game = _with_look(build(await flow.store.next_game_id()), conf.look())
-        game = await flow.with_reply(game)
-        async with flow.games.lock(game.id):
-            game = await flow.commit(game)
+        game = await _saved(flow, build(await flow.store.next_game_id()))
     except StorageError as exc:
         flow.games.release(channel_id)
         log.debug("could not open a game in channel %s: %s", channel_id, exc)
@@ -84,13 +82,42 @@ async def open_game(
         await replies.apologize(interaction)
         return None
     game = await _note_message(flow, game.id, message_id)
-    flow.client.dispatch(POSTED, game.id)
     reacted = game.look.reactions and not game.interactions_only
     if reacted and not interaction.app_permissions.manage_messages:
         await replies.tell_safely(interaction, access.CANNOT_CLEAN_UP)
     if rules.ai_to_move(game):
         await flow.ai_move(game.id, interaction, on_board=True)
     return game
+
+
+async def open_posted(flow: GameFlow, game: GameRecord) -> GameRecord | None:
+    """Open `game` (its id taken already) where no interaction shows it: the channel (a
+    tournament's thread) reserved and the game saved, its board still to post (`post_board`).
+    None when the channel holds a game already. StorageError propagates, nothing reserved."""
+    if not flow.games.reserve(game.channel_id, 1):
+        return None
+    try:
+        return await _saved(flow, game)
+    except BaseException:
+        flow.games.release(game.channel_id)
+        raise
+
+
+async def post_board(
+    flow: GameFlow, game: GameRecord, post: Callable[[board.BoardView], Awaitable[int]]
+) -> GameRecord:
+    """Post the board of a saved game with `post` (which sends it and gives the message id) and
+    keep the message in the game. discord.HTTPException propagates: the game stays without a
+    board, to be posted again."""
+    return await _note_message(flow, game.id, await post(board.view(game)))
+
+
+async def _saved(flow: GameFlow, game: GameRecord) -> GameRecord:
+    """A new game with the server's look (and the engine's reply if it starts), saved."""
+    game = _with_look(game, server.of(flow.servers, game.guild_id).look())
+    game = await flow.with_reply(game)
+    async with flow.games.lock(game.id):
+        return await flow.commit(game)
 
 
 def _with_look(game: GameRecord, look: Look) -> GameRecord:
@@ -129,4 +156,5 @@ async def _note_message(flow: GameFlow, game_id: int, message_id: int) -> GameRe
             # The game goes on in memory; only a restart would lose track of its message.
             log.debug("could not store the message id of game %s: %s", game_id, exc)
             flow.games.put(noted)
-        return noted
+    flow.client.dispatch(POSTED, game_id)
+    return noted

@@ -188,4 +188,3 @@ class ReactionCog(commands.Cog):
             )
         except discord.HTTPException as exc:
             log.info("could not say why a reaction in game %s played nothing: %s", game.id, exc)
-

@@ -20,34 +20,17 @@ from discord.ext import commands
 
 from bot.cogs.games import server
 from bot.cogs.games.command import LEVEL_CHOICES, SIZE_CHOICES
+from bot.cogs.games.settings_view import SETTINGS, describe
 from bot.config import Settings
-from bot.discord_ui import access, board, emoji, replies
+from bot.discord_ui import access, emoji, replies
 from bot.games import look as looks
-from bot.games.settings import BOARD_LANGUAGES, ServerSettings, posting_hour, validated
-from bot.i18n import N_, Text, translation
+from bot.games.settings import BOARD_LANGUAGES, ServerSettings, validated
+from bot.i18n import N_, translation
 from bot.storage.base import StorageError, Store
 
 log = logging.getLogger(__name__)
 
 Interaction = discord.Interaction[Any]
-SETTINGS = (
-    "channels",
-    "roles",
-    "difficulty",
-    "size",
-    "win_length",
-    "turn_timeout",
-    "challenge_timeout",
-    "challenge_cooldown",
-    "games_per_channel",
-    "language",
-    "mark_x",
-    "mark_o",
-    "mark_empty",
-    "input",
-    "puzzle_channel",
-    "puzzle_hour",
-)
 ADMINS_ONLY = N_(
     "Only members with the Manage Server permission can change these settings; "
     "anyone can see them with /tictactoe-settings show."
@@ -55,74 +38,10 @@ ADMINS_ONLY = N_(
 NOT_SAVED = N_("Sorry, I could not save the settings just now, so nothing changed. Try again.")
 NOTHING = N_("Nothing to change: pick at least one option.")
 SAVED = N_("Saved. The settings of this server now:")
-DEFAULT = N_("{value} (default)")
-LABELS = {
-    "channels": N_("Channels where games may start"),
-    "roles": N_("Roles that may play"),
-    "difficulty": N_("Default difficulty"),
-    "size": N_("Default board size"),
-    "win_length": N_("Default line length"),
-    "turn_timeout": N_("Time for a move"),
-    "challenge_timeout": N_("Time to answer a challenge"),
-    "challenge_cooldown": N_("Wait between two challenges"),
-    "games_per_channel": N_("Games at once per channel"),
-    "language": N_("Language of the board"),
-    "mark_x": N_("Mark of X"),
-    "mark_o": N_("Mark of O"),
-    "mark_empty": N_("Mark of an empty cell"),
-    "input": N_("How players move"),
-    "puzzle_channel": N_("Channel of the daily puzzle"),
-    "puzzle_hour": N_("Hour of the daily puzzle"),
-}
-INPUT_NAMES = {
-    "buttons": N_("buttons"),
-    "reactions": N_("reactions"),
-    "both": N_("buttons and reactions"),
-}
 INPUTS = [Choice(name=_l(name), value=name) for name in ("buttons", "reactions", "both")]
-ALL_CHANNELS = N_("all")
-EVERYONE = N_("everyone")
-NO_POST = N_("none (the daily puzzle is not posted)")
-AUTO_LANGUAGE = N_("the server's language if it is a Community server, else the starter's")
 LANGUAGES = [Choice(name=name, value=code) for code, name in BOARD_LANGUAGES.items()]
 ACTIONS = [Choice(name=_l("allow"), value="allow"), Choice(name=_l("remove"), value="remove")]
 RESETS = [Choice(name=name, value=name) for name in ("all", *SETTINGS)]
-
-
-def describe(conf: ServerSettings, settings: Settings, catalog: Any) -> str:
-    """Every setting of a server, one per line, in the reader's language."""
-    turn, challenge = server.timeouts(conf, settings)
-    level = conf.difficulty or "unbeatable"
-    look = conf.look()
-    values: dict[str, tuple[object, bool]] = {
-        "channels": (", ".join(f"<#{c}>" for c in conf.channels) or ALL_CHANNELS, False),
-        "roles": (server.roles(conf) or EVERYONE, False),
-        "difficulty": (board.LEVEL_NAMES[level], conf.difficulty is None),
-        "size": (f"{conf.size or 3}×{conf.size or 3}", conf.size is None),
-        "win_length": (conf.win_length or N_("3 on 3×3, 4 on bigger boards"), False),
-        "turn_timeout": (N_("{n} s", n=f"{turn:g}"), conf.turn_timeout is None),
-        "challenge_timeout": (N_("{n} s", n=f"{challenge:g}"), conf.challenge_timeout is None),
-        "challenge_cooldown": (
-            N_("{n} s", n=f"{server.cooldown(conf, settings):g}"),
-            conf.challenge_cooldown is None,
-        ),
-        "games_per_channel": (conf.games_per_channel or 1, conf.games_per_channel is None),
-        "language": (BOARD_LANGUAGES.get(conf.language or "", AUTO_LANGUAGE), False),
-        "mark_x": (look.x, conf.mark_x is None),
-        "mark_o": (look.o, conf.mark_o is None),
-        "mark_empty": (look.empty, conf.mark_empty is None),
-        "input": (INPUT_NAMES[look.input], conf.input is None),
-        "puzzle_channel": (f"<#{conf.puzzle_channel}>" if conf.puzzle_channel else NO_POST, False),
-        "puzzle_hour": (f"{posting_hour(conf):02d}:00 UTC", conf.puzzle_hour is None),
-    }
-    lines = []
-    for name in SETTINGS:
-        value, default = values[name]
-        shown = value.render(catalog) if isinstance(value, Text) else str(value)
-        if default:
-            shown = DEFAULT.render(catalog).format(value=shown)
-        lines.append(f"`{name}` · {LABELS[name].render(catalog)}: {shown}")
-    return "\n".join(lines)
 
 
 class SettingsCog(commands.Cog):
@@ -166,6 +85,7 @@ class SettingsCog(commands.Cog):
         input=_l("How players move: buttons, reactions under the board, or both"),
         puzzle_channel=_l("Channel where I post the daily puzzle"),
         puzzle_hour=_l("Hour (UTC, 0-23) of the daily puzzle's post"),
+        tournament_role=_l("Role whose members may create tournaments (besides Manage Server)"),
     )
     @app_commands.choices(difficulty=LEVEL_CHOICES, language=LANGUAGES, input=INPUTS)
     @app_commands.choices(size=SIZE_CHOICES)
@@ -186,6 +106,7 @@ class SettingsCog(commands.Cog):
         input: str | None = None,
         puzzle_channel: discord.TextChannel | None = None,
         puzzle_hour: Range[int, 0, 23] | None = None,
+        tournament_role: discord.Role | None = None,
     ) -> None:
         """Only members with Manage Server."""
         given = {
@@ -203,6 +124,7 @@ class SettingsCog(commands.Cog):
             "input": input,
             "puzzle_channel": puzzle_channel.id if puzzle_channel else None,
             "puzzle_hour": puzzle_hour,
+            "tournament_role": tournament_role.id if tournament_role else None,
         }
         changes = {name: value for name, value in given.items() if value is not None}
         if not changes:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from bot.games.tournaments import arena
 from bot.games.tournaments.record import Bye, Game, Tally, tally
+from bot.games.tournaments.tournament import Entrant, Format, Tournament, seeded
 
 
 @dataclass(frozen=True)
@@ -87,3 +88,13 @@ def arena_standings(entrants: Sequence[int], games: Iterable[Game]) -> list[Stan
         Standing(rank, p, got[p].points, 0.0, 0.0, played[p], got[p].on_fire)
         for rank, p in enumerate(ranked, 1)
     ]
+
+
+def of(
+    t: Tournament, entrants: list[Entrant], games: Iterable[Game], byes: Iterable[Bye] = ()
+) -> list[Standing]:
+    """A tournament's standings by its format, every entrant seeded as it was."""
+    players = [e.user_id for e in seeded(entrants)]
+    if t.format is Format.ARENA:
+        return arena_standings(players, games)
+    return swiss(players, games, byes)

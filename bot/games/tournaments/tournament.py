@@ -11,6 +11,7 @@ start: never paired again) or is ``paused`` (an arena player who may come back).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -36,6 +37,9 @@ class Stage(StrEnum):
 
 
 LIVE = (Stage.OPEN, Stage.RUNNING)
+# A Swiss created without a number of rounds is stored with this many (more than any asked):
+# its number is set at the start from the field (``swiss_rounds``).
+AUTO_ROUNDS = 1000
 
 
 class Presence(StrEnum):
@@ -167,3 +171,11 @@ def check_round(
         raise RoundError(f"players {sorted(busy)} are still playing")
     if bye is not None and bye in set(had_bye):
         raise RoundError(f"player {bye} has had a bye")
+
+
+def swiss_rounds(asked: int, players: int) -> int:
+    """The rounds a Swiss of ``players`` plays: as asked (``AUTO_ROUNDS``: the rounds a knockout
+    of the field would take, plus one), always fewer than the players (so each bye goes to a
+    different player) and at least one."""
+    auto = math.ceil(math.log2(max(players, 2))) + 1
+    return max(1, min(auto if asked == AUTO_ROUNDS else asked, players - 1))

@@ -15,6 +15,7 @@ now = time.perf_counter  # SimCord leaves it alone; checked by the smoke test
 
 ALL_PERMISSIONS = (1 << 51) - 1  # every permission bit up to 2^50: nothing is refused
 USE_EXTERNAL_APPS = 1 << 50  # without it a user-installed app's answers are forced ephemeral
+MANAGE_GUILD = 1 << 5
 # What a user-installed app may do where the bot is not a member (View Channel, Send Messages,
 # Embed Links, Attach Files, Read Message History, Use External Emojis): no channel route works.
 USER_APP_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16) | (1 << 18)
@@ -117,7 +118,8 @@ class Channel:
 @dataclass
 class Guild:
     """A server; ``with_bot`` False: it has not added the bot (only user installs reach it),
-    and the members in ``no_external_apps`` lack Use External Apps there."""
+    and the members in ``no_external_apps`` lack Use External Apps there (those in ``members_only``
+    lack Manage Server)."""
 
     id: int
     name: str
@@ -127,6 +129,7 @@ class Guild:
     threads: dict[int, Channel] = field(default_factory=dict)  # the active ones (see threads)
     with_bot: bool = True
     no_external_apps: set[int] = field(default_factory=set)
+    members_only: set[int] = field(default_factory=set)
 
     def create_text_channel(self, name: str) -> Channel:
         channel = Channel(snowflake(), self.id, name, len(self.channels), reachable=self.with_bot)

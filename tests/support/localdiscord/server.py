@@ -44,6 +44,7 @@ from tests.support.localdiscord.model import (
     GROUP_DM,
     GUILD,
     HEARTBEAT_MS,
+    MANAGE_GUILD,
     PRIVATE_CHANNEL,
     USE_EXTERNAL_APPS,
     Channel,
@@ -233,6 +234,8 @@ class FakeDiscord(Gateway, Faults, Rest, Reactions, ThreadMembers):
         forced = False
         if guild is not None:
             permissions = ALL_PERMISSIONS
+            if user.id in guild.members_only:
+                permissions &= ~MANAGE_GUILD
             if user.id in guild.no_external_apps:
                 permissions &= ~USE_EXTERNAL_APPS
                 forced = not guild.with_bot

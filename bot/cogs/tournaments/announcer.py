@@ -1,0 +1,92 @@
+"""A tournament's messages in its channel: the announcement, edited whenever its players or
+results change (edits asked for while one is under way make one more edit after it, never a
+queue), and the final message with the podium.
+
+The standings are recounted from the stored games every time (``standings``), never kept apart,
+so what the announcement shows always agrees with the games stored.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+
+from bot.discord_ui import tournament_board as shown
+from bot.discord_ui import window
+from bot.games.tournaments import standings
+from bot.games.tournaments.standings import Standing
+from bot.games.tournaments.tournament import Pairing, Stage, Tournament
+from bot.storage.base import StorageError, Store
+
+log = logging.getLogger(__name__)
+
+
+class Announcer:
+    """Keeps each tournament's announcement up to date."""
+
+    def __init__(self, *, client: discord.Client, store: Store) -> None:
+        self.client = client
+        self.store = store
+        self._editing: dict[int, asyncio.Task[Any]] = {}
+        self._again: set[int] = set()
+
+    def refresh(self, tid: int) -> None:
+        """Edit the announcement soon (once more after an edit under way)."""
+        if tid in self._editing:
+            self._again.add(tid)
+            return
+        task = asyncio.create_task(self._edits(tid))
+        self._editing[tid] = task
+
+    def close(self) -> None:
+        for task in self._editing.values():
+            task.cancel()
+
+    async def _edits(self, tid: int) -> None:
+        try:
+            while True:
+                self._again.discard(tid)
+                await self._edit(tid)
+                if tid not in self._again:
+                    return
+        finally:
+            self._editing.pop(tid, None)
+
+    async def table(self, t: Tournament) -> list[Standing]:
+        """The standings as the stored games give them (none before the start)."""
+        if t.stage is Stage.OPEN:
+            return []
+        entrants, games = await self.store.entrants(t.id), await self.store.games_of(t.id)
+        return standings.of(t, entrants, games, await self.store.byes_of(t.id))
+
+    async def view(self, t: Tournament) -> discord.ui.LayoutView:
+        """The announcement of `t` as it is now."""
+        return shown.announcement(t, await self.store.entrants(t.id), await self.table(t))
+
+    async def _edit(self, tid: int) -> None:
+        try:
+            t = await self.store.get_tournament(tid)
+            if t is None or t.message_id is None:
+                return
+            layout = await self.view(t)
+            channel = self.client.get_partial_messageable(t.channel_id, guild_id=t.guild_id)
+            await window.call(channel.get_partial_message(t.message_id).edit(view=layout))
+        except StorageError as error:
+            log.warning("could not read tournament %s for its announcement: %s", tid, error)
+        except discord.HTTPException as error:
+            log.warning("could not edit the announcement of tournament %s: %s", tid, error)
+
+    async def post_final(self, t: Tournament, pairings: Sequence[Pairing]) -> None:
+        """Post the final message (the podium, every game's thread) and keep its id."""
+        final = shown.final(t, await self.table(t), pairings)
+        channel = self.client.get_partial_messageable(t.channel_id, guild_id=t.guild_id)
+        try:
+            sent = await channel.send(view=final, allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException as error:
+            log.warning("could not post the final message of tournament %s: %s", t.id, error)
+            return
+        await self.store.set_tournament_messages(t.id, final_message_id=sent.id)

@@ -1,0 +1,240 @@
+"""Running tournaments: starting them, pairing each Swiss round when the last game of the round
+before ends and each arena's free players as soon as two are free, recording results, ending them.
+
+Everything it decides is read from the store and written to it first (``Store.start_round`` is
+stored once, ``pair_arena`` refuses a player still playing, ``record_result`` counts once), one
+tournament at a time (a lock for each), so a step begun twice, by a restart or by two events at
+once, changes nothing the second time. At start-up (``resume``) every open or running tournament
+of this process's servers goes on from the store: a result a crash left unrecorded is recorded
+from its stored game, a round paired but not set up gets its threads and boards
+(``tables.Tables``), a start or an arena's end that came due while the bot was down happens now.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Coroutine
+from datetime import datetime, timedelta
+from typing import Any
+
+import discord
+
+from bot.cogs.tournaments.announcer import Announcer
+from bot.cogs.tournaments.tables import Tables
+from bot.games.record import GameRecord, Status
+from bot.games.tournaments import arena, swiss
+from bot.games.tournaments.record import Tally, tally
+from bot.games.tournaments.tournament import (
+    Format,
+    Pairing,
+    Presence,
+    RoundError,
+    Stage,
+    Tournament,
+    seeded,
+    swiss_rounds,
+)
+from bot.i18n import N_, Text
+from bot.storage.base import StorageError
+
+log = logging.getLogger(__name__)
+
+RETRY = 10.0  # seconds before a step the database refused is tried again
+TOO_FEW = N_("A tournament needs at least 2 players to start; {n} joined so far.")
+STARTED = N_("This tournament has started already.")
+
+
+def score_of(game: GameRecord) -> float:
+    """❌'s score in a finished game (a game nobody won, or whose board was lost: a draw)."""
+    return {"X": 1.0, "O": 0.0}.get(game.winner or "", 0.5)
+
+
+class Director:
+    """Moves this process's tournaments on, each under its own lock."""
+
+    def __init__(self, *, client: discord.Client, tables: Tables, announcer: Announcer) -> None:
+        self.client = client
+        self.tables = tables
+        self.announcer = announcer
+        self.flow = tables.flow
+        self.store = tables.store
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._timers: dict[int, asyncio.Task[Any]] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    def spawn(self, work: Coroutine[Any, Any, Any]) -> None:
+        task = asyncio.create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def close(self) -> None:
+        for task in [*self._tasks, *self._timers.values()]:
+            task.cancel()
+
+    def _lock(self, tid: int) -> asyncio.Lock:
+        return self._locks.setdefault(tid, asyncio.Lock())
+
+    # ------------------------------------------------------------------ start and end
+
+    async def start(self, t: Tournament) -> Text | None:
+        """Start an open tournament now; why not, if it cannot start."""
+        players = [e for e in await self.store.entrants(t.id) if e.presence is Presence.IN]
+        if len(players) < 2:
+            return N_(TOO_FEW.msgid, n=len(players))
+        now = discord.utils.utcnow()
+        ends = now + timedelta(minutes=t.minutes) if t.minutes is not None else None
+        rounds = swiss_rounds(t.rounds, len(players)) if t.rounds is not None else None
+        if not await self.store.start_tournament(t.id, at=now, ends_at=ends, rounds=rounds):
+            return STARTED
+        if ends is not None:
+            self._at(t.id, ends, self.advance(t.id))
+        self.spawn(self.advance(t.id))
+        return None
+
+    async def _start_due(self, tid: int) -> None:
+        """A scheduled start: started, or cancelled with fewer than 2 players."""
+        t = await self.store.get_tournament(tid)
+        if t is not None and t.stage is Stage.OPEN and await self.start(t) is not None:
+            await self.store.finish_tournament(tid, Stage.CANCELLED)
+            self.announcer.refresh(tid)
+
+    def _at(self, tid: int, when: datetime, work: Coroutine[Any, Any, Any]) -> None:
+        """Run `work` at `when` (at once if it is past); one timer a tournament."""
+
+        async def later() -> None:
+            await asyncio.sleep(max(0.0, (when - discord.utils.utcnow()).total_seconds()))
+            await work
+
+        old = self._timers.pop(tid, None)
+        if old is not None:
+            old.cancel()
+        self._timers[tid] = asyncio.create_task(later())
+
+    def schedule(self, t: Tournament) -> None:
+        """A tournament's next time: its start, or an arena's end."""
+        if t.stage is Stage.OPEN and t.starts_at is not None:
+            self._at(t.id, t.starts_at, self._start_due(t.id))
+        elif t.stage is Stage.RUNNING and t.ends_at is not None:
+            self._at(t.id, t.ends_at, self.advance(t.id))
+
+    # ------------------------------------------------------------------ results
+
+    async def game_ended(self, game: GameRecord) -> None:
+        """A finished game: if it is a tournament's, its result counts, its thread is archived
+        and the tournament moves on."""
+        try:
+            pairing = await self.store.pairing_of_game(game.id)
+            if pairing is None:
+                return
+            if pairing.result is None:
+                await self.store.record_result(pairing, score_of(game))
+        except StorageError as error:
+            log.warning("could not record the result of game %s: %s", game.id, error)
+            self.spawn(self._later(game.guild_id))
+            return
+        await self.tables.archive(pairing.thread_id, game.id)
+        await self.advance(pairing.tournament_id)
+
+    async def _later(self, guild_id: int | None) -> None:
+        await asyncio.sleep(RETRY)
+        await self.resume({guild_id or 0})
+
+    async def resume(self, guilds: set[int] | None = None) -> None:
+        """Every open or running tournament of this process's servers (or of `guilds`) goes on
+        from the store."""
+        try:
+            found = await self.store.tournaments_running(guilds)
+        except StorageError as error:
+            log.warning("could not load the tournaments to go on with: %s", error)
+            return
+        for t in found:
+            if self.client.get_guild(t.guild_id) is None:
+                continue  # another process's server
+            self.schedule(t)
+            if t.stage is Stage.RUNNING:
+                self.spawn(self.settle(t))
+            self.announcer.refresh(t.id)
+
+    async def settle(self, t: Tournament) -> None:
+        """Record the results of games that ended unrecorded (a crash, an outage), keep each live
+        game's clock, then move the tournament on."""
+        try:
+            for p in await self.store.pairings(t.id):
+                if p.result is not None or p.game_id is None:
+                    continue
+                game = self.flow.games.get(p.game_id) or await self.store.load_game(p.game_id)
+                if game is not None and game.status is Status.FINISHED:
+                    await self.store.record_result(p, score_of(game))
+                    await self.tables.archive(p.thread_id, p.game_id)
+                else:
+                    self.flow.turn_times[p.game_id] = t.move_seconds
+        except StorageError as error:
+            log.warning("could not go on with tournament %s: %s", t.id, error)
+            self.spawn(self._later(t.guild_id))
+            return
+        await self.advance(t.id)
+
+    # ------------------------------------------------------------------ pairing
+
+    async def advance(self, tid: int) -> None:
+        """Pair what can be paired, set up the games that lack a table, end what is over."""
+        t: Tournament | None = None
+        try:
+            async with self._lock(tid):
+                t = await self.store.get_tournament(tid)
+                if t is not None and t.stage is Stage.RUNNING:
+                    step = self._swiss if t.format is Format.SWISS else self._arena
+                    t = await step(t)
+                    for p in await self.store.pairings(tid) if t.stage is Stage.RUNNING else ():
+                        if p.result is None:
+                            await self.tables.make(t, p)
+        except StorageError as error:
+            log.warning("could not move tournament %s on: %s", tid, error)
+            self.spawn(self._later(None if t is None else t.guild_id))
+        self.announcer.refresh(tid)
+
+    async def _swiss(self, t: Tournament) -> Tournament:
+        pairings = await self.store.pairings(t.id)
+        if any(p.result is None for p in pairings):
+            return t
+        entrants = seeded(await self.store.entrants(t.id))
+        players = [e.user_id for e in entrants if e.presence is Presence.IN]
+        if t.round >= (t.rounds or 0) or len(players) < 2:
+            return await self._finish(t, pairings)
+        games = [p.game for p in pairings]
+        paired = swiss.pair(players, games, await self.store.byes_of(t.id))
+        try:
+            await self.store.start_round(t.id, t.round + 1, paired.pairs, paired.bye)
+        except RoundError as error:  # a field that left too few to pair: it ends here
+            log.warning("tournament %s ends early: %s", t.id, error)
+            return await self._finish(t, pairings)
+        return await self.store.get_tournament(t.id) or t
+
+    async def _arena(self, t: Tournament) -> Tournament:
+        pairings = await self.store.pairings(t.id)
+        going = [p for p in pairings if p.result is None]
+        if t.ends_at is not None and discord.utils.utcnow() >= t.ends_at:
+            return t if going else await self._finish(t, pairings)
+        busy = {p.x for p in going} | {p.o for p in going}
+        last = {player: p.round for p in pairings for player in (p.x, p.o)}
+        entrants = await self.store.entrants(t.id)
+        free = [e for e in entrants if e.presence is Presence.IN and e.user_id not in busy]
+        free.sort(key=lambda e: (last.get(e.user_id, 0), e.seq))
+        records = tally(p.game for p in pairings)
+        ids = [e.user_id for e in free]
+        known = {player: records.get(player, Tally()) for player in ids}
+        pairs = arena.pair_free(ids, known, playing=len(going))
+        if pairs:
+            await self.store.pair_arena(t.id, tuple(pairs))
+        return await self.store.get_tournament(t.id) or t
+
+    async def _finish(self, t: Tournament, pairings: list[Pairing]) -> Tournament:
+        """The final message (once), then the tournament over."""
+        if t.final_message_id is None:
+            await self.announcer.post_final(t, pairings)
+        await self.store.finish_tournament(t.id)
+        timer = self._timers.pop(t.id, None)
+        if timer is not None and timer is not asyncio.current_task():
+            timer.cancel()
+        return await self.store.get_tournament(t.id) or t

@@ -1,0 +1,124 @@
+"""A tournament game's table: its thread under the tournament's channel, its game, its board.
+
+Each step is stored before the next and each is done once, so a restart at any point finishes
+what was begun and makes nothing twice: the thread is made (or, after a restart that lost its id,
+found again among the channel's active threads by its label, ``tournament_board.label_of``) and
+kept in the pairing (``Store.attach_game(thread_id=…)``); the game takes an id kept in the
+pairing before the game is saved (``attach_game(game_id=…)``), then is opened in the thread the
+way any game is (``opening.open_posted``: the server's look, saved before it is shown); its board
+is posted in the thread (``opening.post_board``) after the two players are added to the thread,
+and pings them once: its first line names both, and it is the one message posted there. From
+then on it is a game like any other: the same clicks, reactions and clock (the tournament's time
+for a move: ``GameFlow.turn_times``), and it is rated.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Literal
+
+import discord
+
+from bot.cogs.games.flow import GameFlow
+from bot.cogs.games.opening import open_posted, post_board
+from bot.discord_ui import tournament_board as shown
+from bot.discord_ui.board import BoardView
+from bot.games import rules
+from bot.games.record import GameRecord, Status
+from bot.games.tournaments.tournament import Pairing, Tournament
+from bot.storage.base import StorageError
+
+log = logging.getLogger(__name__)
+
+ARCHIVE_AFTER: Literal[1440] = 1440  # minutes of quiet before Discord archives a thread
+PUBLIC_THREAD: Literal[11] = 11  # Discord's channel type
+
+
+class Tables:
+    """Makes and closes the threads and games of tournaments."""
+
+    def __init__(self, *, client: discord.Client, flow: GameFlow, name: Callable[[int], str]):
+        self.client = client
+        self.flow = flow
+        self.store = flow.store
+        self.name = name  # a player's name, for thread names
+
+    async def make(self, t: Tournament, pairing: Pairing) -> None:
+        """Give a pairing still being played whatever it lacks of thread, game and board."""
+        try:
+            await self._make(t, pairing)
+        except (discord.HTTPException, LookupError) as error:
+            log.warning("tournament %s: could not set up a game: %s", t.id, error)
+        except StorageError as error:
+            log.warning("tournament %s: could not store a game's table: %s", t.id, error)
+
+    async def _make(self, t: Tournament, p: Pairing) -> None:
+        if p.thread_id is None:
+            p = await self.store.attach_game(p, thread_id=await self._thread(t, p)) or p
+        if p.game_id is None:
+            p = await self.store.attach_game(p, game_id=await self.store.next_game_id()) or p
+        assert p.game_id is not None and p.thread_id is not None
+        self.flow.turn_times[p.game_id] = t.move_seconds
+        game = self.flow.games.get(p.game_id) or await self.store.load_game(p.game_id)
+        if game is None:
+            game = await open_posted(self.flow, self._game(t, p, p.game_id, p.thread_id))
+        if game is None or not rules.is_live(game) or game.message_id is not None:
+            return  # the thread holds another game (never ours), or the board is up already
+        thread = self.client.get_partial_messageable(p.thread_id, guild_id=t.guild_id)
+
+        async def post(view: BoardView) -> int:
+            return (await thread.send(view=view)).id
+
+        for player in (p.x, p.o):
+            await self.client.http.add_user_to_thread(p.thread_id, player)
+        await post_board(self.flow, game, post)  # its first line names both: their one ping
+
+    async def _thread(self, t: Tournament, p: Pairing) -> int:
+        """The game's thread: one the bot made before a restart (by its label), else a new one."""
+        guild = self.client.get_guild(t.guild_id)
+        if guild is None:
+            raise LookupError(f"server {t.guild_id} is not this process's")
+        me = self.client.user.id if self.client.user else 0
+        label = shown.label_of(t, p)
+        for thread in guild.threads:
+            mine = thread.parent_id == t.channel_id and thread.owner_id == me
+            if mine and thread.name.startswith(label):
+                return thread.id
+        names = {p.x: self.name(p.x), p.o: self.name(p.o)}
+        made = await self.client.http.start_thread_without_message(
+            t.channel_id,
+            name=shown.thread_name(t, p, names),
+            auto_archive_duration=ARCHIVE_AFTER,
+            type=PUBLIC_THREAD,
+        )
+        return int(made["id"])
+
+    def _game(self, t: Tournament, p: Pairing, game_id: int, thread_id: int) -> GameRecord:
+        return GameRecord(
+            id=game_id,
+            guild_id=t.guild_id,
+            channel_id=thread_id,
+            x_id=p.x,
+            o_id=p.o,
+            challenger_id=t.creator_id,
+            size=t.size,
+            k=t.k,
+            status=Status.ACTIVE,
+            created_at=self.flow.games.now(),
+            locale=t.locale,
+            kind=t.kind,
+        )
+
+    async def archive(self, thread_id: int | None, game_id: int) -> None:
+        """Archive a finished game's thread, once its board shows the end (the game's lock: the
+        change that ended it is shown under it)."""
+        self.flow.turn_times.pop(game_id, None)
+        if thread_id is None:
+            return
+        async with self.flow.games.lock(game_id):
+            pass
+        try:
+            await self.client.http.edit_channel(thread_id, archived=True)
+        except discord.HTTPException as error:
+            log.warning("could not archive thread %s: %s", thread_id, error)

@@ -1,0 +1,84 @@
+"""A tournament taken up from the store at start-up: a Swiss round stored while the bot was down
+(paired, its threads not made) gets its threads and boards at the next start, once: a second
+restart makes none again. A player who never moves loses on time through the game's own clock,
+and the result counts."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+from bot.games.tournaments import swiss
+from bot.games.tournaments.tournament import Stage, seeded
+from bot.storage.sqlite import SQLiteStore
+from tests.bot.tournament_support import (
+    COMMAND,
+    announcement,
+    boards,
+    club,
+    press,
+    public,
+    started,
+    stored,
+    threads,
+)
+from tests.bot.user_install_support import NEEDS_PROCESSES
+from tests.support.local_game import LocalBot, until
+from tests.support.localdiscord import FakeDiscord
+
+pytestmark = NEEDS_PROCESSES
+
+
+async def pair_first_round(bot: LocalBot) -> None:
+    """Start the stored tournament and store its first round, as a bot that died right after
+    pairing it would have left it."""
+    store = SQLiteStore(bot.database)
+    await store.open()
+    try:
+        (t,) = await store.tournaments_running()
+        assert await store.start_tournament(t.id, at=datetime.now(UTC), rounds=2)
+        players = [e.user_id for e in seeded(await store.entrants(t.id))]
+        first = swiss.pair(players, [])
+        assert await store.start_round(t.id, 1, first.pairs, first.bye)
+    finally:
+        await store.close()
+
+
+async def test_a_round_paired_while_down_is_set_up_once_and_a_no_show_loses_on_time(
+    tmp_path: Path,
+) -> None:
+    fake = FakeDiscord()
+    c = club(fake, 4)
+    await fake.start()
+    bot, table = await started(fake, tmp_path)
+    try:
+        await table.command(
+            c.members[0], c.games, f"{COMMAND} create", format="swiss", move_time=10
+        )
+        board = announcement(fake, c.games)
+        for member in c.members:
+            await press(table, member, c.games, board, "join")
+        bot.kill()
+        await pair_first_round(bot)
+
+        await bot.start()
+        await until(lambda: len(threads(fake, c.games)) == 2, "round 1's threads at start-up")
+        for thread in threads(fake, c.games):
+            await until(lambda t=thread: len(boards(fake, t.id)) == 1, "its board")
+        bot.kill()
+        await bot.start()
+        (t,), games = await stored(bot)
+        assert t.stage is Stage.RUNNING and t.round == 1
+        assert len(threads(fake, c.games)) == 2
+        for thread in threads(fake, c.games):
+            assert len(public(fake, thread.id)) == 1  # its board, naming both players: one ping
+
+        # Nobody moves: ❌ loses each game on time (10 s a move), and the results count.
+        await until(lambda: all(t.archived for t in threads(fake, c.games)), "both on time", 60)
+        await until(lambda: len(threads(fake, c.games)) == 4, "round 2 paired", 30)
+        (t,), games = await stored(bot)
+        first_round = [p for p in games[t.id] if p.round == 1]
+        assert [p.result for p in first_round] == [0.0, 0.0]  # ⭕ won on time each
+    finally:
+        await bot.stop()
+        await fake.close()

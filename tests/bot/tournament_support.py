@@ -1,0 +1,141 @@
+"""What the tournament tests share: a server with the bot and its members, the bot started
+against the local Discord, the announcement and the game threads as the local Discord holds
+them, and members who play their boards to the end."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bot.games.tournaments.tournament import LIVE, Pairing, Tournament
+from bot.storage.base import Store
+from bot.storage.postgres import PostgresStore
+from bot.storage.sqlite import SQLiteStore
+from tests.support.local_game import WAIT, LocalBot, Table, buttons, texts, until
+from tests.support.localdiscord import Channel, FakeDiscord, User
+from tests.support.localdiscord.model import EPHEMERAL
+from tests.support.localdiscord.thread_model import Thread
+
+COMMAND = "tictactoe-tournament"
+
+
+@dataclass
+class Club:
+    """A server with the bot: #games, and its members (the first creates tournaments; the
+    others lack Manage Server)."""
+
+    discord: FakeDiscord
+    games: Channel
+    members: list[User]
+
+
+def club(discord: FakeDiscord, players: int) -> Club:
+    guild = discord.create_guild("club")
+    games = guild.create_text_channel("games")
+    names = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi"][:players]
+    members = [guild.add_member(discord.create_user(name)) for name in names]
+    guild.members_only.update(member.id for member in members[1:])
+    return Club(discord, games, members)
+
+
+async def started(discord: FakeDiscord, folder: Path, **env: str) -> tuple[LocalBot, Table]:
+    bot = LocalBot(discord, folder, **env)
+    await bot.start()
+    return bot, Table(discord)
+
+
+async def stored(bot: LocalBot) -> tuple[list[Tournament], dict[int, list[Pairing]]]:
+    """Every tournament the bot's store holds (live or not), and their pairings: its SQLite
+    file, or its PostgreSQL database where ``DATABASE_URL`` is set."""
+    url = bot.env.get("DATABASE_URL")
+    store: Store = SQLiteStore(bot.database) if url is None else PostgresStore(url)
+    await store.open()
+    try:
+        found = []
+        for tid in range(1, 20):
+            t = await store.get_tournament(tid)
+            if t is not None:
+                found.append(t)
+        return found, {t.id: await store.pairings(t.id) for t in found}
+    finally:
+        await store.close()
+
+
+async def settled(bot: LocalBot) -> tuple[list[Tournament], dict[int, list[Pairing]]]:
+    """What `stored` gives once no tournament is open or running (the podium is posted just
+    before the tournament is stored as over), waited for."""
+    give_up = time.monotonic() + WAIT
+    while True:
+        found, pairings = await stored(bot)
+        if all(t.stage not in LIVE for t in found) or time.monotonic() > give_up:
+            return found, pairings
+        await asyncio.sleep(0.05)
+
+
+def public(discord: FakeDiscord, channel_id: int) -> list[dict[str, Any]]:
+    """The public messages of a channel (or thread), oldest first."""
+    return [
+        m
+        for m in discord.messages.values()
+        if int(m["channel_id"]) == channel_id and not int(m["flags"]) & EPHEMERAL
+    ]
+
+
+def announcement(discord: FakeDiscord, channel: Channel) -> dict[str, Any]:
+    """The tournament's announcement: the message of the channel with a Join or Leave button."""
+    found = [
+        m
+        for m in public(discord, channel.id)
+        if any(b["custom_id"].startswith("ttt-tour:") for b in buttons(m.get("components")))
+        or "Standings" in texts(m)
+    ]
+    assert found, "no announcement in the channel"
+    return found[0]
+
+
+def custom_id(message: dict[str, Any], what: str) -> str:
+    return next(
+        b["custom_id"] for b in buttons(message["components"]) if b["custom_id"].endswith(what)
+    )
+
+
+async def press(
+    table: Table, user: User, channel: Channel, message: dict[str, Any], what: str
+) -> Any:
+    """Press an announcement's button; the interaction, once answered."""
+    iid = await table.discord.click(
+        what, user, channel, int(message["id"]), custom_id(message, what)
+    )
+    return await table.answered(iid)
+
+
+def boards(discord: FakeDiscord, thread_id: int) -> list[dict[str, Any]]:
+    """The game boards posted in a thread (messages with cell buttons)."""
+    return [
+        m
+        for m in public(discord, thread_id)
+        if any(b["custom_id"].startswith("ttt:") for b in buttons(m.get("components")))
+    ]
+
+
+def threads(discord: FakeDiscord, channel: Channel) -> list[Thread]:
+    """The threads under a channel, in the order they were made."""
+    return [c for c in discord.channels.values() if isinstance(c, Thread) and c.parent is channel]
+
+
+async def play_out(table: Table, thread: Channel, message_id: int, people: dict[int, User]) -> None:
+    """The two players of a board move in turn (the lowest free cell) until the game is over."""
+    text = texts(table.message(message_id))
+    line = next(line for line in text.splitlines() if " vs " in line)
+    x, o = (int(part.split("<@")[1].split(">")[0]) for part in line.split(" vs "))
+    while table.free(message_id):
+        before = table.marks(message_id)
+        mover = people[x if before % 2 == 0 else o]
+        await table.click(mover, thread, message_id, table.free(message_id)[0])
+        await until(
+            lambda n=before: table.marks(message_id) > n or not table.free(message_id),
+            f"a move shown on board {message_id}",
+        )
