@@ -3,9 +3,10 @@ does, the options' descriptions in its lists, and SimCord's developer tools out 
 
 SimCord's preview server sends the files of its page as they are installed. The playground's
 server (`PlaygroundServer`) sends two of them changed, `index.html` (the playground's title, its
-stylesheet and script) and `commands.js` (the composer, `CHANGES`), and two files of its own from
-``web/``: ``playground.css`` and ``playground.js`` (the developer tools behind one button, the
-keys said under the box). Each change replaces a text found exactly once in SimCord's file; a
+stylesheet and script) and `commands.js` (the composer, `CHANGES`), and files of its own from
+``web/``: ``playground.css``, ``playground.js`` (the developer tools behind one button, the
+keys said under the box) and ``threads.js`` (the channel with its threads, ``channels``).
+Each change replaces a text found exactly once in SimCord's file; a
 SimCord whose page no longer has it stops the playground at start with one line, rather than
 serving a composer that half works.
 """
@@ -25,7 +26,11 @@ if TYPE_CHECKING:
 
 SIMCORD_PAGE = Path(simcord.preview.__file__).with_name("static")
 WEB = Path(__file__).with_name("web")
-OWN_FILES = {"/playground.css": "text/css", "/playground.js": "application/javascript"}
+OWN_FILES = {
+    "/playground.css": "text/css",
+    "/playground.js": "application/javascript",
+    "/threads.js": "application/javascript",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +106,8 @@ CHANGES: dict[str, tuple[Change, ...]] = {
             "its script",
             '<script type="module" src="/app.js"></script>',
             '<script type="module" src="/app.js"></script>\n'
-            '    <script type="module" src="/playground.js"></script>',
+            '    <script type="module" src="/playground.js"></script>\n'
+            '    <script type="module" src="/threads.js"></script>',
         ),
     ),
     "commands.js": (

@@ -1,0 +1,107 @@
+"""Discord's rules for threads that SimCord leaves out, kept in the playground's simulated Discord.
+
+SimCord has threads (started from a message or without, archived and locked through the
+channel's PATCH, thread members, THREAD_CREATE, THREAD_UPDATE and THREAD_MEMBERS_UPDATE, an
+interaction in a thread carrying the thread as its channel). What it lets through and Discord
+does not, the playground refuses or does as Discord, on the bot's own requests:
+
+- a message posted in an archived thread unarchives it (THREAD_UPDATE), unless the thread is
+  locked: then 400 Thread is archived (50083);
+- in a locked thread that is not archived, a message needs Manage Threads: 403 Thread is locked
+  (160005) without it;
+- a message edited in an archived thread, or a member added to or removed from one: 50083;
+- a second thread from the same message: 400 A thread has already been created for this
+  message (160004).
+
+SimCord's routes are one table for every simulated Discord in the process, so each rule applies
+only to the backends `follow_discord` was given (the playground's), never to another's tests.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable
+from typing import Any
+
+from simcord.backend.errors import BackendError
+from simcord.http import router
+
+ARCHIVED = (400, 50083, "Thread is archived")
+LOCKED = (403, 160005, "Thread is locked")
+ALREADY_STARTED = (400, 160004, "A thread has already been created for this message")
+
+_followed: weakref.WeakSet[Any] = weakref.WeakSet()
+Guard = Callable[[Any], None]
+
+
+def _thread(ctx: Any) -> Any:
+    """The thread a request is about, or None when it is about another channel."""
+    channel = ctx.backend.channels.get(int(ctx.args.get("channel_id", 0)))
+    return channel if channel is not None and channel.is_thread else None
+
+
+def _may_manage(ctx: Any, thread: Any) -> bool:
+    backend = ctx.backend
+    try:
+        backend.require_permissions(
+            thread.guild_id, backend.bot_user.id, thread.id, "manage_threads"
+        )
+    except BackendError:
+        return False
+    return True
+
+
+def _posting(ctx: Any) -> None:
+    thread = _thread(ctx)
+    if thread is None:
+        return
+    metadata = thread.thread_metadata
+    if metadata.archived:
+        if metadata.locked:
+            raise BackendError(*ARCHIVED)
+        ctx.backend.edit_channel(thread.id, {}, thread_metadata={"archived": False})
+    elif metadata.locked and not _may_manage(ctx, thread):
+        raise BackendError(*LOCKED)
+
+
+def _changing(ctx: Any) -> None:
+    thread = _thread(ctx)
+    if thread is not None and thread.thread_metadata.archived:
+        raise BackendError(*ARCHIVED)
+
+
+def _starting(ctx: Any) -> None:
+    started = ctx.backend.channels.get(int(ctx.args["message_id"]))
+    if started is not None and started.is_thread:
+        raise BackendError(*ALREADY_STARTED)
+
+
+GUARDS: dict[tuple[str, str], Guard] = {
+    ("POST", "channels/{channel_id}/messages"): _posting,
+    ("PATCH", "channels/{channel_id}/messages/{message_id}"): _changing,
+    ("POST", "channels/{channel_id}/messages/{message_id}/threads"): _starting,
+    ("PUT", "channels/{channel_id}/thread-members/@me"): _changing,
+    ("PUT", "channels/{channel_id}/thread-members/{user_id}"): _changing,
+    ("DELETE", "channels/{channel_id}/thread-members/@me"): _changing,
+    ("DELETE", "channels/{channel_id}/thread-members/{user_id}"): _changing,
+}
+
+
+def _guarded(guard: Guard, handler: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    def handle(ctx: Any) -> Any:
+        if ctx.backend in _followed:
+            guard(ctx)
+        return handler(ctx)
+
+    handle.playground_guard = guard  # type: ignore[attr-defined]
+    return handle
+
+
+def follow_discord(backend: Any) -> None:
+    """Keep Discord's rules for threads (above) in this simulated Discord."""
+    _followed.add(backend)
+    for method, routes in router._ROUTES.items():
+        for number, (template, handler) in enumerate(routes):
+            guard = GUARDS.get((method, "/".join(template)))
+            if guard is not None and getattr(handler, "playground_guard", None) is None:
+                routes[number] = (template, _guarded(guard, handler))
