@@ -5,7 +5,8 @@ SimCord's preview shows one channel, ``Preview.channel``, which its own steps re
 actions, and finding the message a page is shown); its pages each keep a ``channel_id`` that the
 rest reads. So every step for one page runs with ``Preview.channel`` set to that page's channel
 (`showing`), and set back after: a command typed in a thread runs in the thread, a click on a
-board in a thread is the thread's interaction, as on Discord.
+board in a thread is the thread's interaction, as on Discord. A page opens on #games (`home`,
+where the preview's own Python page stays).
 
 The page asks through the preview's own action route (``POST /api/action``, with its capability
 and context), in kinds of its own that never reach SimCord (`KINDS`): the channels it may open
@@ -33,22 +34,28 @@ KINDS = (CHANNELS, OPEN, THREAD)
 NAME_LENGTH = 100  # a thread's name, at most (Discord's limit)
 
 
+def home(preview: Preview) -> ChannelHandle:
+    """The playground's channel (#games): where its Python page stays, whatever the others show."""
+    assert preview._python is not None  # the preview is open
+    if preview.channel.id == preview._python.channel_id:
+        return preview.channel
+    channel = preview.env.backend.channels[preview._python.channel_id]
+    return ChannelHandle(preview.env, preview.channel.guild, channel)
+
+
 @contextmanager
 def showing(preview: Preview, channel_id: int) -> Iterator[None]:
     """Run the preview's steps for a page on `channel_id` (its channel or one of its threads)."""
-    home = preview.channel
-    if channel_id == home.id:
-        yield
-        return
+    before = preview.channel
     channel = preview.env.backend.channels.get(channel_id)
-    if channel is None:  # the thread was deleted: the page goes back to its channel
+    if channel_id == before.id or channel is None:  # (a deleted thread: the page says so)
         yield
         return
-    preview.channel = ChannelHandle(preview.env, home.guild, channel)
+    preview.channel = ChannelHandle(preview.env, before.guild, channel)
     try:
         yield
     finally:
-        preview.channel = home
+        preview.channel = before
 
 
 def threads_under(backend: Any, channel_id: int) -> list[int]:
@@ -64,8 +71,8 @@ def threads_under(backend: Any, channel_id: int) -> list[int]:
 def channels(preview: Preview, page: Any) -> list[dict[str, Any]]:
     """The channel of the playground and its threads the page's member may see, in the order
     they were made, each with what the page shows of it."""
-    backend, home = preview.env.backend, preview.channel
-    listed = [home.id, *threads_under(backend, home.id)]
+    backend, parent = preview.env.backend, home(preview)
+    listed = [parent.id, *threads_under(backend, parent.id)]
     shown = []
     for channel_id in listed:
         channel = backend.channels[channel_id]
@@ -101,10 +108,10 @@ def open_channel(preview: Preview, page: Any, channel_id: int) -> None:
 async def start_thread(preview: Preview, page: Any, name: str) -> int:
     """A public thread started by the page's member under the channel, as Discord's "Create
     Thread" does (it needs Create Public Threads); returns its id. The bot hears THREAD_CREATE."""
-    backend, home = preview.env.backend, preview.channel
-    assert home.guild is not None
-    backend.require_permissions(home.guild.id, page.viewer.id, home.id, "create_public_threads")
-    thread = backend.create_thread(home.id, name, page.viewer.id)
+    backend, parent = preview.env.backend, home(preview)
+    assert parent.guild is not None
+    backend.require_permissions(parent.guild.id, page.viewer.id, parent.id, "create_public_threads")
+    thread = backend.create_thread(parent.id, name, page.viewer.id)
     await preview.refresh()  # the bot's events handled, every page shown the new thread
     return int(thread.id)
 
@@ -142,7 +149,7 @@ def let_pages_open_threads(preview: Preview) -> None:
         if isinstance(body, dict) and body.get("kind") in KINDS:
             return await _answer(preview, context_id, body)
         page = preview._pages.get(context_id) if isinstance(context_id, str) else None
-        with showing(preview, page.channel_id if page is not None else preview.channel.id):
+        with showing(preview, page.channel_id if page is not None else home(preview).id):
             return await serve(context_id, body, *args, **kwargs)
 
     preview._action = acting  # type: ignore[method-assign]

@@ -26,7 +26,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any
 
-from bot.playground.channels import showing
+from bot.playground.channels import home, showing
 
 if TYPE_CHECKING:
     from simcord.preview import Preview
@@ -42,7 +42,8 @@ def open_pages_freely(preview: Preview) -> None:
 
     def opening(viewer_id: Any = None, target_id: Any = None) -> Any:
         make_room(preview)
-        return open_page(viewer_id, target_id)
+        with showing(preview, home(preview).id):  # on #games, even while a thread's page acts
+            return open_page(viewer_id, target_id)
 
     def publishing(page: Any, **how: Any) -> None:
         with showing(preview, page.channel_id):  # the page's channel, or one of its threads
