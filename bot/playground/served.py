@@ -2,13 +2,13 @@
 does, the options' descriptions in its lists, and SimCord's developer tools out of the way.
 
 SimCord's preview server sends the files of its page as they are installed. The playground's
-server (`PlaygroundServer`) sends two of them changed, `index.html` (the playground's title, its
-stylesheet and script) and `commands.js` (the composer, `CHANGES`), and files of its own from
-``web/``: ``playground.css``, ``playground.js`` (the developer tools behind one button, the
-keys said under the box) and ``threads.js`` (the channel with its threads, ``channels``).
-Each change replaces a text found exactly once in SimCord's file; a
-SimCord whose page no longer has it stops the playground at start with one line, rather than
-serving a composer that half works.
+server (`PlaygroundServer`) sends three of them changed, `index.html` (the playground's title,
+its stylesheet and scripts), `commands.js` (the composer) and `workbench.js` (a thread's glyph;
+`CHANGES`), and files of its own from ``web/``: ``playground.css``, ``playground.js`` (the
+developer tools behind one button, the keys said under the box) and ``threads.js`` (the channel
+with its threads, ``channels``). Each change replaces a text found exactly once in SimCord's
+file; a SimCord whose page no longer has it stops the playground at start with one line, rather
+than serving a composer that half works.
 """
 
 from __future__ import annotations
@@ -108,6 +108,15 @@ CHANGES: dict[str, tuple[Change, ...]] = {
             '<script type="module" src="/app.js"></script>\n'
             '    <script type="module" src="/playground.js"></script>\n'
             '    <script type="module" src="/threads.js"></script>',
+        ),
+    ),
+    "workbench.js": (
+        Change(
+            "a thread's glyph in its header and its composer, as Discord shows it",
+            'return { name: snapshot.channel?.name || "Unavailable channel", glyph: "#" };',
+            'const thread = [11, 12].includes(snapshot.channel?.type);\n'
+            '  return { name: snapshot.channel?.name || "Unavailable channel", '
+            'glyph: thread ? "🧵" : "#" };',
         ),
     ),
     "commands.js": (

@@ -38,6 +38,7 @@ def test_a_thread_started_opened_and_played_in(page: Page) -> None:  # noqa: F81
     expect(listed(page)).to_have_text(["# games", "🧵 practice"], timeout=WAIT)
     expect(listed(page).nth(1)).to_have_attribute("aria-current", "page")
     expect(page.locator("#channel-name")).to_have_text("practice", timeout=WAIT)
+    expect(page.locator(".channel-hash")).to_have_text("🧵")  # a thread's glyph, as Discord's
     run_command(page, "tictactoe")
     board = last_message(page)
     expect(board).to_contain_text("your move", timeout=WAIT)
@@ -46,6 +47,7 @@ def test_a_thread_started_opened_and_played_in(page: Page) -> None:  # noqa: F81
 
     listed(page).nth(0).click()
     expect(page.locator("#channel-name")).to_have_text("games", timeout=WAIT)
+    expect(page.locator(".channel-hash")).to_have_text("#")
     expect(last_message(page)).to_contain_text("started a thread", timeout=WAIT)
     expect(page.locator("#channel-message-list")).not_to_contain_text("your move")
 
