@@ -11,7 +11,10 @@ does not, the playground refuses or does as Discord, on the bot's own requests:
   (160005) without it;
 - a message edited in an archived thread, or a member added to or removed from one: 50083;
 - a second thread from the same message: 400 A thread has already been created for this
-  message (160004).
+  message (160004);
+- a thread's PATCH without Manage Threads: its creator may rename, archive and unarchive it, but
+  locking it, or changing another's, is 403 Missing Permissions (50013); an archived thread is
+  only unarchived (50083 otherwise).
 
 SimCord's routes are one table for every simulated Discord in the process, so each rule applies
 only to the backends `follow_discord` was given (the playground's), never to another's tests.
@@ -29,6 +32,8 @@ from simcord.http import router
 ARCHIVED = (400, 50083, "Thread is archived")
 LOCKED = (403, 160005, "Thread is locked")
 ALREADY_STARTED = (400, 160004, "A thread has already been created for this message")
+MISSING_PERMISSIONS = (403, 50013, "Missing Permissions")
+MODERATING = {"locked", "invitable", "rate_limit_per_user"}  # a thread's fields only moderators set
 
 _followed: weakref.WeakSet[Any] = weakref.WeakSet()
 Guard = Callable[[Any], None]
@@ -70,6 +75,21 @@ def _changing(ctx: Any) -> None:
         raise BackendError(*ARCHIVED)
 
 
+def _editing(ctx: Any) -> None:
+    """A thread's PATCH: its creator may rename, archive and unarchive it; locking it, and
+    anything on another's thread, needs Manage Threads; an archived thread is only unarchived."""
+    thread = _thread(ctx)
+    if thread is None:
+        return
+    body = ctx.json if isinstance(ctx.json, dict) else {}
+    moderator = _may_manage(ctx, thread)
+    mine = thread.owner_id == ctx.backend.bot_user.id
+    if not moderator and (MODERATING & set(body) or not (mine or body == {"archived": False})):
+        raise BackendError(*MISSING_PERMISSIONS)
+    if thread.thread_metadata.archived and body.get("archived") is not False and not moderator:
+        raise BackendError(*ARCHIVED)
+
+
 def _starting(ctx: Any) -> None:
     started = ctx.backend.channels.get(int(ctx.args["message_id"]))
     if started is not None and started.is_thread:
@@ -77,6 +97,7 @@ def _starting(ctx: Any) -> None:
 
 
 GUARDS: dict[tuple[str, str], Guard] = {
+    ("PATCH", "channels/{channel_id}"): _editing,
     ("POST", "channels/{channel_id}/messages"): _posting,
     ("PATCH", "channels/{channel_id}/messages/{message_id}"): _changing,
     ("POST", "channels/{channel_id}/messages/{message_id}/threads"): _starting,

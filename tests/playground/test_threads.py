@@ -123,3 +123,24 @@ async def test_a_message_starts_one_thread_at_most(tmp_path: Path) -> None:
         with pytest.raises(discord.HTTPException) as caught:
             await message.create_thread(name="second")
         assert caught.value.code == 160004
+
+
+async def test_without_manage_threads_the_bot_archives_only_its_own(tmp_path: Path) -> None:
+    """Manage Threads denied to the bot in #games: it archives the thread it started, but may
+    neither lock it nor archive a member's thread (50013), as on Discord."""
+    async with simulated(tmp_path) as world:
+        channel = games(world)
+        await channel.set_permissions(channel.guild.me, manage_threads=False)
+        own = await channel.create_thread(name="mine", type=discord.ChannelType.public_thread)
+        members = world.env.backend.create_thread(channel.id, "theirs", world.member("bob").id)
+        await world.env.settle()
+
+        archived = await own.edit(archived=True)
+        assert archived.archived
+        for refused in (
+            own.edit(archived=False, locked=True),
+            channel.get_thread(members.id).edit(archived=True),  # type: ignore[union-attr]
+        ):
+            with pytest.raises(discord.HTTPException) as caught:
+                await refused
+            assert caught.value.code == 50013
