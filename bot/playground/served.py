@@ -114,7 +114,7 @@ CHANGES: dict[str, tuple[Change, ...]] = {
         Change(
             "a thread's glyph in its header and its composer, as Discord shows it",
             'return { name: snapshot.channel?.name || "Unavailable channel", glyph: "#" };',
-            'const thread = [11, 12].includes(snapshot.channel?.type);\n'
+            "const thread = [11, 12].includes(snapshot.channel?.type);\n"
             '  return { name: snapshot.channel?.name || "Unavailable channel", '
             'glyph: thread ? "🧵" : "#" };',
         ),

@@ -14,7 +14,9 @@ does not, the playground refuses or does as Discord, on the bot's own requests:
   message (160004);
 - a thread's PATCH without Manage Threads: its creator may rename, archive and unarchive it, but
   locking it, or changing another's, is 403 Missing Permissions (50013); an archived thread is
-  only unarchived (50083 otherwise).
+  only unarchived (50083 otherwise);
+- THREAD_MEMBERS_UPDATE about someone else reaches only a bot with the members intent (the bot
+  asks for none): about the bot's own membership, always.
 
 SimCord's routes are one table for every simulated Discord in the process, so each rule applies
 only to the backends `follow_discord` was given (the playground's), never to another's tests.
@@ -118,9 +120,27 @@ def _guarded(guard: Guard, handler: Callable[[Any], Any]) -> Callable[[Any], Any
     return handle
 
 
-def follow_discord(backend: Any) -> None:
-    """Keep Discord's rules for threads (above) in this simulated Discord."""
+def _members_update_to_bot(env: Any, payload: Any) -> bool:
+    """Whether Discord sends a THREAD_MEMBERS_UPDATE to the bot: about it, or with the intent."""
+    bot_id = str(env.backend.bot_user.id)
+    added = [str(member.get("user_id")) for member in payload.get("added_members") or ()]
+    removed = [str(member) for member in payload.get("removed_member_ids") or ()]
+    return bot_id in added + removed or bool(env.bot.intents.members)
+
+
+def follow_discord(env: Any) -> None:
+    """Keep Discord's rules for threads (above) in this simulated Discord (a SimCord ``Env``)."""
+    backend = env.backend
+    if backend in _followed:
+        return
     _followed.add(backend)
+    emit = backend.emit
+
+    def emitting(event: str, payload: Any) -> None:
+        if event != "THREAD_MEMBERS_UPDATE" or _members_update_to_bot(env, payload):
+            emit(event, payload)
+
+    backend.emit = emitting
     for method, routes in router._ROUTES.items():
         for number, (template, handler) in enumerate(routes):
             guard = GUARDS.get((method, "/".join(template)))

@@ -83,7 +83,7 @@ async def serve(settings: Settings, *, port: int, opened: Callable[[Opened], Non
     bot = create_bot(settings)
     env = simcord.Env(bot, check_errors=False, settle_timeout=SETTLE_TIMEOUT)
     start_at_wall_clock(env)
-    follow_discord(env.backend)
+    follow_discord(env)
     env.backend.bot_user.name = BOT_NAME  # SimCord's bot user is "TestBot" otherwise
     try:
         await env.start()

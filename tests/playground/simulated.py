@@ -49,7 +49,7 @@ async def simulated(tmp_path: Path, **settings: Any) -> AsyncIterator[World]:
     )
     bot = create_bot(dataclasses.replace(chosen, **settings))
     env = simcord.Env(bot, check_errors=False, settle_timeout=4.0)
-    follow_discord(env.backend)
+    follow_discord(env)
     try:
         await env.start()
         yield World(bot, env, build_server(env))

@@ -36,25 +36,31 @@ def games(world: World) -> discord.TextChannel:
 
 async def test_threads_members_archive_and_lock_reach_the_bot(tmp_path: Path) -> None:
     """A thread from the bot's message (it takes the message's id) and one without; a member
-    added; archived and locked: THREAD_CREATE, THREAD_MEMBERS_UPDATE and THREAD_UPDATE each
+    added; the bot joining another's thread; archived and locked: THREAD_CREATE,
+    THREAD_MEMBERS_UPDATE (about the bot only: it has no members intent) and THREAD_UPDATE each
     reach discord.py, whose cache then holds the thread as Discord has it."""
     async with simulated(tmp_path) as world:
-        heard = listen(world, "thread_create", "thread_member_join", "thread_update")
+        heard = listen(world, "thread_create", "thread_member_join", "thread_join", "thread_update")
         announcement = await games(world).send("Round 1")
         thread = await announcement.create_thread(name="Round 1: alice vs bob")
         plain = await games(world).create_thread(
             name="Round 1: carol vs dave", type=discord.ChannelType.public_thread
         )
         await thread.add_user(discord.Object(world.member("alice").id))
+        theirs = world.env.backend.create_thread(games(world).id, "bob's", world.member("bob").id)
+        await world.env.settle()
+        joined = world.bot.get_channel(theirs.id)
+        assert isinstance(joined, discord.Thread)
+        await joined.join()
         await thread.edit(archived=True, locked=True)
         await world.env.settle()
 
         assert thread.id == announcement.id and plain.id != announcement.id
         assert [event for event, _ in heard] == [
-            "thread_create", "thread_create", "thread_member_join", "thread_update"
+            "thread_create", "thread_create", "thread_create", "thread_join", "thread_update",
         ]  # fmt: skip
-        assert heard[2][1][0].id == world.member("alice").id
-        _, after = heard[3][1]
+        assert heard[3][1][0].id == theirs.id  # the bot's own joining is heard; alice's is not
+        _, after = heard[4][1]
         assert after.archived and after.locked
         cached = world.bot.get_channel(plain.id)
         assert isinstance(cached, discord.Thread) and cached.parent_id == games(world).id
