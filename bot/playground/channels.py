@@ -8,12 +8,13 @@ rest reads. So every step for one page runs with ``Preview.channel`` set to that
 board in a thread is the thread's interaction, as on Discord. A page opens on #games (`home`,
 where the preview's own Python page stays).
 
-The page asks through the preview's own action route (``POST /api/action``, with its capability
-and context), in kinds of its own that never reach SimCord (`KINDS`): the channels it may open
-(``playground_channels``), open one (``playground_open``), start a thread under the channel
-(``playground_thread``). The threads are SimCord's own (created, archived and locked by the bot
-through Discord's routes, with their gateway events); ``threads`` adds the rules of Discord's
-that SimCord leaves out.
+The page reads the channels it may open at `CHANNELS_PATH` (``served``, with the capability and
+context of its other reads), and acts through the preview's own action route (``POST
+/api/action``, under the playground's clock), in kinds of its own that never reach SimCord
+(`KINDS`): open one (``playground_open``), start a thread under the channel
+(``playground_thread``); every page is shown again after either. The threads are SimCord's own
+(created, archived and locked by the bot through Discord's routes, with their gateway events);
+``threads`` adds the rules of Discord's that SimCord leaves out.
 """
 
 from __future__ import annotations
@@ -29,8 +30,9 @@ from simcord.builders import ChannelHandle
 if TYPE_CHECKING:
     from simcord.preview import Preview
 
-CHANNELS, OPEN, THREAD = "playground_channels", "playground_open", "playground_thread"
-KINDS = (CHANNELS, OPEN, THREAD)
+CHANNELS_PATH = "/playground/channels"
+OPEN, THREAD = "playground_open", "playground_thread"
+KINDS = (OPEN, THREAD)
 NAME_LENGTH = 100  # a thread's name, at most (Discord's limit)
 
 
@@ -105,22 +107,20 @@ def open_channel(preview: Preview, page: Any, channel_id: int) -> None:
         preview._publish(page, reason="navigation")
 
 
-async def start_thread(preview: Preview, page: Any, name: str) -> int:
+def start_thread(preview: Preview, page: Any, name: str) -> int:
     """A public thread started by the page's member under the channel, as Discord's "Create
     Thread" does (it needs Create Public Threads); returns its id. The bot hears THREAD_CREATE."""
     backend, parent = preview.env.backend, home(preview)
     assert parent.guild is not None
     backend.require_permissions(parent.guild.id, page.viewer.id, parent.id, "create_public_threads")
-    thread = backend.create_thread(parent.id, name, page.viewer.id)
-    await preview.refresh()  # the bot's events handled, every page shown the new thread
-    return int(thread.id)
+    return int(backend.create_thread(parent.id, name, page.viewer.id).id)
 
 
 def _refused(what: str) -> dict[str, Any]:
     return {"playground": False, "error": what}
 
 
-async def _answer(preview: Preview, context_id: Any, body: dict[str, Any]) -> dict[str, Any]:
+def _answer(preview: Preview, context_id: Any, body: dict[str, Any]) -> dict[str, Any]:
     """What the page asked in one of the playground's own kinds."""
     page = preview._get_page(context_id)
     kind = body["kind"]
@@ -135,7 +135,7 @@ async def _answer(preview: Preview, context_id: Any, body: dict[str, Any]) -> di
         if not 1 <= len(name) <= NAME_LENGTH:
             return _refused(f"A thread's name has 1 to {NAME_LENGTH} characters.")
         try:
-            open_channel(preview, page, await start_thread(preview, page, name))
+            open_channel(preview, page, start_thread(preview, page, name))
         except BackendError:
             return _refused("This member may not start a thread here.")
     return {"playground": True, "channels": channels(preview, page)}
@@ -147,7 +147,11 @@ def let_pages_open_threads(preview: Preview) -> None:
 
     async def acting(context_id: Any, body: Any, *args: Any, **kwargs: Any) -> Any:
         if isinstance(body, dict) and body.get("kind") in KINDS:
-            return await _answer(preview, context_id, body)
+            answer = _answer(preview, context_id, body)
+            # The bot's work handled (THREAD_CREATE, and what the clock's catching up set going)
+            # and every page shown it, as after any of the page's actions.
+            await preview.refresh()
+            return answer
         page = preview._pages.get(context_id) if isinstance(context_id, str) else None
         with showing(preview, page.channel_id if page is not None else home(preview).id):
             return await serve(context_id, body, *args, **kwargs)

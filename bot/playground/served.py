@@ -21,6 +21,8 @@ import simcord.preview
 from simcord.backend.errors import SetupError
 from simcord.preview._server import PreviewServer
 
+from bot.playground.channels import CHANNELS_PATH, channels
+
 if TYPE_CHECKING:
     from simcord.preview import Preview
 
@@ -180,6 +182,7 @@ class PlaygroundServer(PreviewServer):
     _STATIC_FILES: ClassVar[dict[str, str]] = {
         **PreviewServer._STATIC_FILES,
         **{path: path.lstrip("/") for path in OWN_FILES},
+        CHANNELS_PATH: "",  # answered by `_channels`, not a file
     }
 
     def __init__(self, preview: Preview, port: int = 0) -> None:
@@ -187,6 +190,8 @@ class PlaygroundServer(PreviewServer):
         self._files = page_files()  # made once, before the port opens: a failure stops the start
 
     async def _static(self, request: Any) -> Any:
+        if request.path == CHANNELS_PATH:
+            return await self._channels(request)
         served = self._files.get(request.path)
         if served is None:
             return await super()._static(request)
@@ -196,6 +201,21 @@ class PlaygroundServer(PreviewServer):
             raise web.HTTPForbidden()
         kind, text = served
         return web.Response(text=text, content_type=kind, headers=self._SECURITY_HEADERS)
+
+    async def _channels(self, request: Any) -> Any:
+        """The channel and threads a page may open (``channels.channels``): a read, like the
+        page's state, so it neither waits for nor moves the playground's clock."""
+        from aiohttp import web
+
+        context = request.headers.get("X-Simcord-Context")
+        if not self._authorized(request, context=context):
+            raise web.HTTPUnauthorized()
+        try:
+            page = self.preview._get_page(context)
+        except SetupError:
+            raise web.HTTPGone() from None
+        listed = {"channels": channels(self.preview, page)}
+        return web.json_response(listed, headers=self._SECURITY_HEADERS)
 
 
 def serve_playground_page(preview: Preview) -> None:

@@ -1,6 +1,7 @@
-"""The page's channels and threads, asked as the page asks (the preview's action route, in the
-playground's own kinds): the list, opening a thread, starting one, and each refusal, one page on
-a thread while another stays on #games (commands in a thread: ``test_page_threads``)."""
+"""The page's channels and threads, asked as the page asks (the list it reads, and the
+playground's own kinds of the preview's action route): the list, opening a thread, starting one,
+and each refusal, one page on a thread while another stays on #games (commands in a thread:
+``test_page_threads``)."""
 
 from __future__ import annotations
 
@@ -10,11 +11,14 @@ from typing import Any
 import discord
 from simcord.preview import Preview
 
-from bot.playground.channels import CHANNELS, OPEN, THREAD, let_pages_open_threads
+from bot.playground.channels import OPEN, THREAD, channels, let_pages_open_threads
 from tests.playground.simulated import World, simulated
 
 
-async def ask(preview: Preview, page: Any, kind: str, **body: Any) -> dict[str, Any]:
+async def ask(preview: Preview, page: Any, kind: str | None, **body: Any) -> dict[str, Any]:
+    """The page's action of a playground kind, or its read of the list (kind None)."""
+    if kind is None:
+        return {"channels": channels(preview, page)}
     answer: dict[str, Any] = await preview._action(page.id, {"kind": kind, **body})
     return answer
 
@@ -39,7 +43,7 @@ async def test_a_thread_listed_opened_and_started_as_the_page_asks(tmp_path: Pat
     async with simulated(tmp_path) as world:
         preview, alices, bobs = await pages(world)
         try:
-            assert names(await ask(preview, alices, CHANNELS)) == [("games", True)]
+            assert names(await ask(preview, alices, None)) == [("games", True)]
             started = await ask(preview, alices, THREAD, name="  practice   one ")
             assert names(started) == [("games", False), ("practice one", True)]
             assert alices.channel_id == int(started["channels"][1]["id"])
@@ -47,7 +51,7 @@ async def test_a_thread_listed_opened_and_started_as_the_page_asks(tmp_path: Pat
             games = world.bot.get_channel(world.server.channel.id)
             assert isinstance(games, discord.TextChannel)
             await games.create_thread(name="cup", type=discord.ChannelType.public_thread)
-            listed = await ask(preview, bobs, CHANNELS)
+            listed = await ask(preview, bobs, None)
             assert names(listed) == [("games", True), ("practice one", False), ("cup", False)]
             opened = await ask(preview, bobs, OPEN, channel_id=listed["channels"][2]["id"])
             assert names(opened)[2] == ("cup", True)

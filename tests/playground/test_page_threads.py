@@ -5,8 +5,12 @@ regular challenged from the page who accepts and plays back by himself."""
 from __future__ import annotations
 
 import os
+import urllib.error
+import urllib.request
 
 import pytest
+
+from tests.playground.conftest import Playground
 
 if os.environ.get("CI") != "true":
     pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
@@ -74,3 +78,14 @@ def test_a_regular_accepts_and_plays_back_by_himself(page: Page) -> None:  # noq
     free.click()
     expect(placed(board)).to_have_count(4, timeout=WAIT)
     assert [mark(cell) for cell in cells(board)].count("O") == 2
+
+
+def test_the_list_is_the_pages_alone(playground: Playground) -> None:
+    """The list of channels answers only a page of this playground: without its capability 401,
+    with it but no page of its own 410."""
+    base, capability = playground.url.split("/#")
+    address = f"{base}/playground/channels"
+    for headers, status in (({}, 401), ({"X-Simcord-Capability": capability}, 410)):
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(urllib.request.Request(address, headers=headers), timeout=10)
+        assert refused.value.code == status

@@ -1,6 +1,7 @@
 // The playground's channel list (bot/playground/channels.py answers it): #games with its threads
 // under it, as Discord's sidebar shows them; a click opens one, and "Start a thread" starts one
-// as the member the page is viewing as. It asks through the preview's action route.
+// as the member the page is viewing as. It reads the list at /playground/channels and acts
+// through the preview's action route.
 
 const capability = window.location.hash.slice(1);
 const EVERY = 1000; // ms between two looks at the list (the bot may start a thread any time)
@@ -30,17 +31,20 @@ document.querySelector("#channel-layout .channel-header")?.before(nav);
 
 let shown = "";
 
-async function ask(body) {
+function headers() {
   const context = window.simcordPreview?.contextId;
   if (!capability || !context) return null;
+  return { "X-Simcord-Capability": capability, "X-Simcord-Context": context };
+}
+
+// Open a channel or start a thread: one of the page's actions, under the playground's clock.
+async function ask(body) {
+  const auth = headers();
+  if (!auth) return null;
   const response = await fetch("/api/action", {
     method: "POST",
     cache: "no-store",
-    headers: {
-      "X-Simcord-Capability": capability,
-      "X-Simcord-Context": context,
-      "Content-Type": "application/json",
-    },
+    headers: { ...auth, "Content-Type": "application/json" },
     body: JSON.stringify(body),
   });
   if (!response.ok) return null;
@@ -88,9 +92,12 @@ form.addEventListener("submit", (event) => {
   });
 });
 
+// The list: a read, like the page's state (it neither waits for nor moves the clock).
 async function look() {
   try {
-    await ask({ kind: "playground_channels" });
+    const auth = headers();
+    const response = auth && await fetch("/playground/channels", { cache: "no-store", headers: auth });
+    if (response?.ok) show((await response.json()).channels);
   } catch {
     // The playground stopped, or a request failed: the next look tries again.
   } finally {
