@@ -19,7 +19,7 @@ import discord
 from bot.cogs.games import server
 from bot.cogs.games.flow import GameFlow
 from bot.cogs.games.texts import NOT_SAVED
-from bot.discord_ui import access, board, readback, replies
+from bot.discord_ui import access, readback, replies
 from bot.games import rules
 from bot.games.look import Look
 from bot.games.record import GameRecord
@@ -33,11 +33,17 @@ Interaction = discord.Interaction[Any]
 
 
 async def open_game(
-    flow: GameFlow, interaction: Interaction, channel_id: int, build: Callable[[int], GameRecord]
+    flow: GameFlow,
+    interaction: Interaction,
+    channel_id: int,
+    build: Callable[[int], GameRecord],
+    *,
+    style: str | None = None,
 ) -> GameRecord | None:
     """Open a game in a channel: reserve it, take an id, save, post the board, let the engine
     move if it starts. The only way a game begins, for a command and a rematch alike.
 
+    `style`: the board's style as the player chose it (None: the server's).
     Returns the game as posted, or None when the channel is busy or the game could not be
     saved (the clicker is told, the reservation given back).
     """
@@ -55,7 +61,7 @@ async def open_game(
         await replies.tell(interaction, server.busy(busy, limit, interaction.guild_id, yours=yours))
         return None
     try:
-        game = _with_look(build(await flow.store.next_game_id()), conf.look())
+        game = _with_look(build(await flow.store.next_game_id()), conf.look(), style)
         game = await flow.with_reply(game)
         async with flow.games.lock(game.id):
             game = await flow.commit(game)
@@ -68,7 +74,9 @@ async def open_game(
         flow.games.release(channel_id)
         raise
     try:
-        sent = await interaction.response.send_message(view=board.view(game))
+        drawn = await flow.painter.drawn_for(interaction, game)
+        send = interaction.response.send_message
+        sent = await flow.painter.send(drawn, send, new=True, interaction=interaction)
         message_id = sent.message_id or (await interaction.original_response()).id
         flow.note_board(game, interaction)
     except BaseException as error:
@@ -93,9 +101,12 @@ async def open_game(
     return game
 
 
-def _with_look(game: GameRecord, look: Look) -> GameRecord:
-    """A new board takes the server's look as it is now, and keeps it; where only interactions
-    reach the board, moves are by buttons (no reactions can be read there)."""
+def _with_look(game: GameRecord, look: Look, style: str | None = None) -> GameRecord:
+    """A new board takes the server's look as it is now (its style as the player chose, if
+    they did), and keeps it; where only interactions reach the board, moves are by buttons (no
+    reactions can be read there)."""
+    if style is not None:
+        look = dataclasses.replace(look, style=style)
     if game.interactions_only:
         look = dataclasses.replace(look, input="buttons")
     return dataclasses.replace(game, look=look)

@@ -19,7 +19,7 @@ from discord.app_commands import locale_str as _l
 from discord.ext import commands
 
 from bot.cogs.games import server
-from bot.cogs.games.command import LEVEL_CHOICES, SIZE_CHOICES
+from bot.cogs.games.command import LEVEL_CHOICES, SIZE_CHOICES, STYLE_CHOICES
 from bot.config import Settings
 from bot.discord_ui import access, board, emoji, replies
 from bot.games import look as looks
@@ -47,6 +47,7 @@ SETTINGS = (
     "input",
     "puzzle_channel",
     "puzzle_hour",
+    "board_style",
 )
 ADMINS_ONLY = N_(
     "Only members with the Manage Server permission can change these settings; "
@@ -73,6 +74,7 @@ LABELS = {
     "input": N_("How players move"),
     "puzzle_channel": N_("Channel of the daily puzzle"),
     "puzzle_hour": N_("Hour of the daily puzzle"),
+    "board_style": N_("How the board is drawn"),
 }
 INPUT_NAMES = {
     "buttons": N_("buttons"),
@@ -80,6 +82,7 @@ INPUT_NAMES = {
     "both": N_("buttons and reactions"),
 }
 INPUTS = [Choice(name=_l(name), value=name) for name in ("buttons", "reactions", "both")]
+STYLE_NAMES = {"emoji": N_("emoji"), "picture": N_("picture")}
 ALL_CHANNELS = N_("all")
 EVERYONE = N_("everyone")
 NO_POST = N_("none (the daily puzzle is not posted)")
@@ -114,6 +117,7 @@ def describe(conf: ServerSettings, settings: Settings, catalog: Any) -> str:
         "input": (INPUT_NAMES[look.input], conf.input is None),
         "puzzle_channel": (f"<#{conf.puzzle_channel}>" if conf.puzzle_channel else NO_POST, False),
         "puzzle_hour": (f"{posting_hour(conf):02d}:00 UTC", conf.puzzle_hour is None),
+        "board_style": (STYLE_NAMES[look.style], conf.board_style is None),
     }
     lines = []
     for name in SETTINGS:
@@ -166,8 +170,10 @@ class SettingsCog(commands.Cog):
         input=_l("How players move: buttons, reactions under the board, or both"),
         puzzle_channel=_l("Channel where I post the daily puzzle"),
         puzzle_hour=_l("Hour (UTC, 0-23) of the daily puzzle's post"),
+        board_style=_l("The board as emoji, or as a picture above its buttons"),
     )
     @app_commands.choices(difficulty=LEVEL_CHOICES, language=LANGUAGES, input=INPUTS)
+    @app_commands.choices(board_style=STYLE_CHOICES)
     @app_commands.choices(size=SIZE_CHOICES)
     async def set_(
         self,
@@ -186,24 +192,15 @@ class SettingsCog(commands.Cog):
         input: str | None = None,
         puzzle_channel: discord.TextChannel | None = None,
         puzzle_hour: Range[int, 0, 23] | None = None,
+        board_style: str | None = None,
     ) -> None:
         """Only members with Manage Server."""
-        given = {
-            "difficulty": difficulty,
-            "size": size,
-            "win_length": win_length,
-            "turn_timeout": turn_timeout,
-            "challenge_timeout": challenge_timeout,
-            "challenge_cooldown": challenge_cooldown,
-            "games_per_channel": games_per_channel,
-            "language": language,
-            "mark_x": mark_x,
-            "mark_o": mark_o,
-            "mark_empty": mark_empty,
-            "input": input,
-            "puzzle_channel": puzzle_channel.id if puzzle_channel else None,
-            "puzzle_hour": puzzle_hour,
-        }
+        given = dict(difficulty=difficulty, size=size, win_length=win_length,
+                     turn_timeout=turn_timeout, challenge_timeout=challenge_timeout,
+                     challenge_cooldown=challenge_cooldown, games_per_channel=games_per_channel,
+                     language=language, mark_x=mark_x, mark_o=mark_o, mark_empty=mark_empty,
+                     input=input, puzzle_channel=puzzle_channel.id if puzzle_channel else None,
+                     puzzle_hour=puzzle_hour, board_style=board_style)  # fmt: skip
         changes = {name: value for name, value in given.items() if value is not None}
         if not changes:
             await replies.tell(interaction, NOTHING)
