@@ -4,15 +4,34 @@ server's setting and the player's choice."""
 
 from __future__ import annotations
 
+import io
+from dataclasses import replace
 from typing import Any
 
+from PIL import Image
 from simcord import Env
 from simcord.components import walk_components
 
-from tests.bot.game_support import board_message, cells, game_id_of, guild_with, raw, text
+from bot.games.record import Status
+from bot.pictures.animation import LIMIT
+from tests.bot.game_support import (
+    board_message,
+    cells,
+    controls,
+    game_id_of,
+    guild_with,
+    people_game,
+    raw,
+    resign,
+    text,
+)
 from tests.bot.picture_support import check, decode, needs_font
 
 MEDIA_GALLERY = 12
+
+
+def buttons_in(components: Any) -> list[dict[str, Any]]:
+    return [c for c in walk_components(components) if c["type"] == 2]
 
 
 def picture_of(env: Env, message: Any) -> tuple[bytes, str, str]:
@@ -57,3 +76,66 @@ async def test_a_picture_board_shows_each_position_above_its_buttons(simcord_env
         assert check(decode(data), game) == 9
         assert "❌ on" in alt and "⭕ on" in alt
     assert channel.last_message.id == message.id
+
+
+def gif_of(env: Env, message: Any) -> tuple[Image.Image, str]:
+    """A replay message's one attachment, decoded, and its description."""
+    stored = raw(env, message)
+    assert [a["filename"] for a in stored.attachments] == ["replay.gif"]
+    data = env.backend.cdn.get(stored.attachments[0]["url"])
+    assert data is not None and len(data) <= LIMIT
+    return Image.open(io.BytesIO(data)), stored.attachments[0]["description"]
+
+
+async def alice_wins(env: Env) -> tuple[Any, Any, Any, Any]:
+    """Alice (❌) beats Bob on the top row; the channel, both players and the board."""
+    channel, alice, bob, _carol, message = await people_game(env)
+    game_id = game_id_of(env, message)
+    for player, cell in ((alice, 0), (bob, 3), (alice, 1), (bob, 4), (alice, 2)):
+        await player.click(message, custom_id=f"ttt:{game_id}:{cell}")
+    return channel, alice, bob, message
+
+
+async def test_replay_answers_privately_and_share_posts_it(simcord_env: Env) -> None:
+    """Replay under a won game: a private GIF of one frame a move (the empty board first), the
+    last frame the end with its winning line, alt text in words; Share posts the same replay
+    in the channel for everyone."""
+    needs_font()
+    channel, _alice, bob, message = await alice_wins(simcord_env)
+    game = await stored_game(simcord_env, game_id_of(simcord_env, message))
+    assert list(controls(simcord_env, message, 3)) == ["Rematch", "Review", "Replay"]
+
+    result = await bob.click(message, label="Replay")
+
+    assert result.acknowledged and result.ephemeral
+    gif, alt = gif_of(simcord_env, result.response)
+    assert gif.n_frames == len(game.moves) + 1 == 6
+    gif.seek(0)
+    assert check(gif.convert("RGB"), replace(game, moves=(), status=Status.ACTIVE,
+                                             ending=None, winner=None)) == 9  # fmt: skip
+    gif.seek(gif.n_frames - 1)
+    assert gif.info["duration"] > 1000  # the end is held
+    check(gif.convert("RGB"), game)
+    assert "won with" in alt and "A1" in alt.upper()
+    assert "Share" in [b.get("label") for b in buttons_in(result.response.components)]
+    before = channel.last_message.id
+
+    shared = await bob.click(result.response.message, label="Share")
+
+    assert shared.acknowledged and not shared.ephemeral
+    posted = channel.last_message
+    assert posted.id != before and posted.id == shared.response.id
+    gif, _ = gif_of(simcord_env, posted)
+    assert gif.n_frames == 6
+    assert "Share" not in [b.get("label") for b in buttons_in(shared.response.components)]
+
+
+async def test_a_game_resigned_before_any_move_has_nothing_to_replay(simcord_env: Env) -> None:
+    """Resigned at once: Replay says privately there is nothing to replay (no picture)."""
+    _channel, alice, bob, _carol, message = await people_game(simcord_env)
+    await resign(alice, message)
+
+    result = await bob.click(message, label="Replay")
+
+    assert result.ephemeral and "no moves stored" in result.response.content
+    assert not raw(simcord_env, result.response).attachments
