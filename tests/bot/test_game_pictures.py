@@ -4,16 +4,13 @@ server's setting and the player's choice."""
 
 from __future__ import annotations
 
-import io
 from dataclasses import replace
 from typing import Any
 
-from PIL import Image
 from simcord import Env
 from simcord.components import walk_components
 
 from bot.games.record import Status
-from bot.pictures.animation import LIMIT
 from tests.bot.game_support import (
     board_message,
     cells,
@@ -25,33 +22,11 @@ from tests.bot.game_support import (
     resign,
     text,
 )
-from tests.bot.picture_support import check, decode, needs_font
-
-MEDIA_GALLERY = 12
+from tests.bot.picture_support import check, decode, gif_of, needs_font, picture_of, stored_game
 
 
 def buttons_in(components: Any) -> list[dict[str, Any]]:
     return [c for c in walk_components(components) if c["type"] == 2]
-
-
-def picture_of(env: Env, message: Any) -> tuple[bytes, str, str]:
-    """The board message's one attachment (its bytes and description) and the description of
-    the media gallery item that shows it."""
-    stored = raw(env, message)
-    assert len(stored.attachments) == 1, stored.attachments
-    found = stored.attachments[0]
-    assert found["filename"] == "board.png"
-    galleries = [c for c in walk_components(stored.components) if c["type"] == MEDIA_GALLERY]
-    assert len(galleries) == 1
-    item = galleries[0]["items"][0]
-    assert item["media"]["url"] in (found["url"], "attachment://board.png")
-    data = env.backend.cdn.get(found["url"])
-    assert data is not None
-    return data, found["description"], item["description"]
-
-
-async def stored_game(env: Env, game_id: int) -> Any:
-    return await env.bot.store.load_game(game_id)
 
 
 async def test_a_picture_board_shows_each_position_above_its_buttons(simcord_env: Env) -> None:
@@ -76,15 +51,6 @@ async def test_a_picture_board_shows_each_position_above_its_buttons(simcord_env
         assert check(decode(data), game) == 9
         assert "❌ on" in alt and "⭕ on" in alt
     assert channel.last_message.id == message.id
-
-
-def gif_of(env: Env, message: Any) -> tuple[Image.Image, str]:
-    """A replay message's one attachment, decoded, and its description."""
-    stored = raw(env, message)
-    assert [a["filename"] for a in stored.attachments] == ["replay.gif"]
-    data = env.backend.cdn.get(stored.attachments[0]["url"])
-    assert data is not None and len(data) <= LIMIT
-    return Image.open(io.BytesIO(data)), stored.attachments[0]["description"]
 
 
 async def alice_wins(env: Env) -> tuple[Any, Any, Any, Any]:

@@ -55,6 +55,12 @@ def _alt(game: GameRecord) -> str:
     return alt_text(game, game.locale)
 
 
+def may_attach(interaction: Interaction) -> bool:
+    """Whether an answer to `interaction` may carry files: anywhere outside servers (DMs and
+    group DMs have no permissions to lack), in a server where the bot has Attach Files."""
+    return interaction.guild_id is None or interaction.app_permissions.attach_files
+
+
 class Painter:
     """The bot's pictures: drawn off the loop, cached by position and marks."""
 
@@ -153,7 +159,7 @@ class Painter:
     ) -> picture.Drawn:
         """`drawn`, for an answer to `interaction`: with emoji where the bot may not attach
         files, the clicker told so (once a game)."""
-        attach = interaction.app_permissions.attach_files
+        attach = may_attach(interaction)
         drawn = await self.drawn(game, picked, attach=attach, **more)
         if attach or drawn.fallback is None or game.id in self._told:
             return drawn

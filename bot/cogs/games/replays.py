@@ -17,7 +17,7 @@ from typing import Any
 
 import discord
 
-from bot.cogs.games.painter import Painter
+from bot.cogs.games.painter import Painter, may_attach
 from bot.discord_ui import board, picture, replies, window
 from bot.games.kinds.base import ACTION_ROW
 from bot.games.record import PLAYED, GameRecord, Status
@@ -92,7 +92,7 @@ def _refusal(game: GameRecord | None, interaction: Interaction, *, share: bool) 
         return NOT_OVER
     if not game.moves:
         return NO_MOVES
-    if share and not interaction.app_permissions.attach_files:
+    if share and not may_attach(interaction):
         return NO_FILES
     return None
 
