@@ -26,7 +26,7 @@ from bot.cogs.games.painter import Painter
 from bot.cogs.games.texts import BOARD_GONE, NOT_SAVED, UNSHOWN
 from bot.compute.runner import EngineRunner, Thinking
 from bot.config import Settings
-from bot.discord_ui import access, replies, window
+from bot.discord_ui import access, board, replies, window
 from bot.games import kinds, rules
 from bot.games.record import Ending, GameRecord
 from bot.games.settings import DEFAULTS, ServerSettings
@@ -185,7 +185,10 @@ class GameFlow:
             await replies.tell(interaction, NOT_SAVED)
             return Shown.NOT_SAVED
         try:
-            await self.painter.update(interaction, after)
+            if after.look.picture:
+                await self.painter.update(interaction, after)
+            else:  # an emoji board: nothing to draw on a click's path
+                await window.update(interaction, view=board.view(after))
         except discord.HTTPException as exc:
             return await self._answer_unshown(interaction, after, exc)
         self.games.behind(after.id, behind=False)
