@@ -153,3 +153,33 @@ async def test_custom_emoji_marks_are_fetched_once_and_a_lost_one_drawn_as_its_d
         assert ring[0] > 180 and ring[1] < 120, (cell, ring)  # type: ignore[index]
     lost = [line for line in bot.log().splitlines() if "could not fetch the custom emoji" in line]
     assert len(lost) == 1 and str(gone.split(":")[2][:-1]) in lost[0]
+
+
+async def test_a_5x5_picture_game_in_a_server_without_the_bot(
+    local_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """A server that has not added the bot, style:picture on 5x5: the bot's every move follows
+    in an edit of the click's answer (its webhook) with the new picture uploaded in it; the
+    last picture is the stored game, cell by cell; no channel route is used."""
+    needs_font()
+    server = local_discord.create_guild("elsewhere", with_bot=False)
+    channel = server.create_text_channel("games")
+    (alice,) = (server.add_member(u) for u in people(local_discord, "alice"))
+    bot, table = await started(local_discord, tmp_path, LOCAL_REPLY_WAIT="0")
+    try:
+        board = (await table.command(alice, channel, size=5, win_length=4, style="picture",
+                                     difficulty="easy")).message_id or 0  # fmt: skip
+        for _ in range(3):
+            before = table.marks(board)
+            clicked = await table.click(alice, channel, board, table.free(board)[0])
+            assert clicked.timing.ack_type == 7
+            await table.bot_replied(board, before)
+            assert clicked.timing.edits  # the bot's move, in an edit with its picture
+            image, alt = board_png(local_discord, board)
+            assert "❌ on" in alt and "⭕ on" in alt
+    finally:
+        await bot.stop()
+    assert no_channel_route(local_discord)
+    game = await stored(bot, table.game_id(board))
+    assert game is not None and game.interactions_only and len(game.moves) == 6
+    assert check(image, game) == 25
