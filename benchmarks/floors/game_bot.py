@@ -1,6 +1,7 @@
 """The floor: the least a discord.py bot can do for the load benchmark's traffic.
 
-    python benchmarks/floors/game_bot.py PORT FOLDER [-v] [--plain] [--durable] [--gc A,B,C]
+    python benchmarks/floors/game_bot.py PORT FOLDER [-v] [--plain] [--durable] [--picture]
+                                         [--gc A,B,C]
 
 The same `/tictactoe` command with the same options, the same board shape (a Components V2
 layout: a text display, one action row of buttons per board row, a row of controls, custom ids
@@ -18,7 +19,10 @@ builds it as plain component data instead (a view that hands discord.py the dict
 a discord.py bot can do, and what the project's bot does. ``--durable`` is the plain floor
 plus one durable save of each change before its response (a game's row in a SQLite file in
 FOLDER, as the bot's store sets it up: `store`), so the price of durability is a figure
-of its own.
+of its own. ``--picture`` is the plain floor with the board's picture above its buttons, as the
+bot's picture boards show it: the same PNG bytes (drawn by ``bot.pictures`` once a position and
+kept, on the loop: the least a bot can do) and alt text, uploaded with each answer and edit
+in a media gallery.
 
 Every floor runs with the bot's collector settings (its start-up heap frozen once ready, the
 same thresholds, or ``--gc``'s as the bot's), so what is compared is the code, not the
@@ -29,6 +33,7 @@ bursts (docs/figures.md, "Against the floor").
 from __future__ import annotations
 
 import gc
+import io
 import itertools
 import sys
 from pathlib import Path
@@ -144,7 +149,40 @@ def plain_layout(game: FloorGame) -> PlainLayout:
 
 
 DURABLE = "--durable" in sys.argv
-BOARD = plain_layout if "--plain" in sys.argv or DURABLE else layout
+PICTURE = "--picture" in sys.argv
+BOARD = plain_layout if "--plain" in sys.argv or DURABLE or PICTURE else layout
+_pictures: dict[tuple[int, int, tuple[int, ...], bool], tuple[bytes, str]] = {}
+
+
+def picture(game: FloorGame) -> tuple[bytes, str]:
+    """The board's picture and alt text, drawn once a position (with --picture)."""
+    from bot.games.record import GameRecord, Status
+    from bot.pictures import alt_text, board_png
+
+    key = (game.size, game.k, tuple(game.moves), game.over)
+    found = _pictures.get(key)
+    if found is None:
+        record = GameRecord(id=game.id, guild_id=None, channel_id=game.channel_id,
+                            x_id=game.players[0], o_id=game.players[1],
+                            challenger_id=game.challenger, size=game.size, k=game.k,
+                            moves=key[2],
+                            status=Status.FINISHED if game.over else Status.ACTIVE)  # fmt: skip
+        found = _pictures[key] = (board_png(record), alt_text(record, None))
+    return found
+
+
+def answer(game: FloorGame, *, new: bool = False) -> dict[str, Any]:
+    """The keywords of the game's message: its board, and with --picture its picture."""
+    view = board(game)
+    if not PICTURE or game.challenge or isinstance(game, UltimateGame):
+        return {"view": view}
+    data, alt = picture(game)
+    assert isinstance(view, PlainLayout)
+    gallery = {"type": 12, "items": [{"media": {"url": "attachment://board.png"},
+                                       "description": alt}]}  # fmt: skip
+    view._plain.insert(1, gallery)
+    upload = discord.File(io.BytesIO(data), filename="board.png", description=alt)
+    return {"view": view, "files" if new else "attachments": [upload]}
 
 
 def board(game: FloorGame) -> discord.ui.LayoutView:
@@ -216,7 +254,7 @@ class FloorBot(discord.Client):
         await self.bot_moves(game)
         self.games[game.id] = game
         await self.save(game)
-        await interaction.response.send_message(view=board(game))
+        await interaction.response.send_message(**answer(game, new=True))
 
     async def bot_moves(self, game: FloorGame) -> None:
         """The bot's side: the engine's move in ultimate, else the first free cell."""
@@ -252,7 +290,7 @@ class FloorBot(discord.Client):
         elif isinstance(game, UltimateGame):  # pick<board> or back
             game.picked = int(what[4:]) if what.startswith("pick") else None
         await self.save(game)
-        await interaction.response.edit_message(view=board(game))
+        await interaction.response.edit_message(**answer(game))
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 
     python benchmarks/wire/bot_process.py PORT FOLDER [-v] [--database-url URL] [--shards COUNT:IDS]
                                    [--gc A,B,C] [--without-speed] [--without PART[,PART]]
-                                   [--profile] [--metrics] [--log-times]
+                                   [--profile] [--metrics] [--log-times] [--pictures]
 
 FOLDER receives the SQLite file (or the log only, with ``--database-url``: PostgreSQL); -v logs
 at DEBUG level; ``--shards 2:1`` runs shard 1 of 2 (an AutoShardedBot); ``--gc 700,10,10`` sets
@@ -11,6 +11,8 @@ hides discord.py's speed packages (orjson, zstandard, Brotli, aiodns) from this 
 they were not installed; ``--without`` takes parts of the bot's per-click savings away, to
 measure what each gives (`WITHOUT`); ``--profile`` runs the event loop's thread under cProfile
 between ``begin`` and ``end`` and reports its time by part of the click path (`measure.profiling`);
+``--pictures`` draws every board as a picture (as if each server had set ``board_style``
+picture), and the run's figures then say what the picture cache holds at its end;
 ``--metrics`` keeps the Prometheus metrics (on a free port), as ``METRICS_PORT`` does;
 ``--log-times`` starts each log line with its time (seconds since the epoch), so a reader can
 tell which lines came during a fault it injected.
@@ -137,6 +139,7 @@ class Control:
             "save_awaited": self.saves.awaited,
             **profile,  # each thread's CPU; with --profile, the loop thread's by part
             "setup": {  # what the variants of `floors.compare.compare_variants` change
+                "pictures": picture_cache(self.bot),
                 "gc_threshold": gc.get_threshold(),
                 "json": "orjson" if discord.utils.HAS_ORJSON else "json",
                 "gateway": discord.utils._ActiveDecompressionContext.COMPRESSION_TYPE,
@@ -220,10 +223,24 @@ def project_bot(folder: Path) -> discord.Client:
     if "--metrics" in sys.argv:  # served on a free port, as METRICS_PORT would
         settings = dataclasses.replace(settings, metrics_port=0)
     client.GC_THRESHOLDS = collector()  # what the bot sets once ready, as its own start does
+    if "--pictures" in sys.argv:  # every server's boards default to pictures
+        from bot.games import look
+
+        look.DEFAULT = dataclasses.replace(look.DEFAULT, style="picture")
     bot = create_bot(settings, freeze_heap=True)
     for part in (option("--without") or "").split(","):
         without(bot, part)
     return bot
+
+
+def picture_cache(bot: discord.Client) -> dict[str, int] | None:
+    """What the bot's picture cache holds now (with --pictures): pictures, bytes, hits, misses."""
+    clicks: Any = bot.get_cog("ClickCog") if "--pictures" in sys.argv else None  # type: ignore[attr-defined]
+    if clicks is None:
+        return None
+    cache = clicks.flow.painter.cache
+    return {"pictures": len(cache), "bytes": cache.held, "hits": cache.hits,
+            "misses": cache.misses}  # fmt: skip
 
 
 def without(bot: discord.Client, part: str) -> None:

@@ -37,12 +37,14 @@ RESIGN = "resign"
 REMATCH = "rematch"
 HINT = "hint"
 REVIEW = "review"
+REPLAY = "replay"  # a finished game's animated replay, answered privately
+SHARE = "share"  # under a private replay: post it in the channel
 BACK = ultimate.BACK
 PICK = ultimate.PICK
 # Resign's second click: "confirm<x|o><until>", the side that asked and the time (Unix
 # seconds) until which it resigns (``bot.cogs.games.resigning``).
 CONFIRM = "confirm"
-ACTIONS = (ACCEPT, DECLINE, WITHDRAW, RESIGN, REMATCH, HINT, REVIEW, BACK)
+ACTIONS = (ACCEPT, DECLINE, WITHDRAW, RESIGN, REMATCH, HINT, REVIEW, REPLAY, SHARE, BACK)
 # A cell or an action, then the ply the button was drawn at where its kind stamps one.
 ID_PATTERN = re.compile(
     r"ttt:(?P<game>[0-9]{1,19}):(?P<what>[0-9]{1,2}|[a-z]{1,16}[0-9]?|confirm[xo][0-9]{1,12})"
@@ -87,9 +89,7 @@ class BoardView(discord.ui.LayoutView):
         return True
 
 
-
-
-def _button(
+def button(
     game_id: int,
     what: int | str,
     *,
@@ -209,8 +209,9 @@ def text(game: GameRecord, picked: int | None = None) -> str:
     parts = [header(game)]
     kind = kinds.of(game)
     if has_board(game):
-        keyed = game.look.reactions and game.status is Status.ACTIVE
-        parts.append(kind.grid(game, keyed=keyed and not game.interactions_only, picked=picked))
+        keyed = game.look.reactions and game.status is Status.ACTIVE and not game.interactions_only
+        if not game.look.picture or keyed:  # a picture's board keeps the keys of its reactions
+            parts.append(kind.grid(game, keyed=keyed, picked=picked))
         caption = kind.caption(game)
         if caption is not None:
             parts.append(caption.render(translation(game.locale)))
@@ -228,6 +229,8 @@ LOOKS: dict[str, tuple[Text, str | None, discord.ButtonStyle]] = {
     RESIGN: (N_("Resign"), None, _Style.danger),
     REMATCH: (N_("Rematch"), None, _Style.primary),
     REVIEW: (N_("Review"), "🔍", _Style.secondary),
+    REPLAY: (N_("Replay"), "🎞️", _Style.secondary),
+    SHARE: (N_("Share"), "📣", _Style.primary),
     BACK: (N_("Other boards"), "◀️", _Style.secondary),
     CONFIRM: (N_("Confirm resign"), "⚠️", _Style.danger),
 }
@@ -242,17 +245,22 @@ def controls(game: GameRecord) -> tuple[str, ...]:
     if game.status is Status.ACTIVE:
         return (HINT, RESIGN) if game.ai_side is not None else (RESIGN,)
     if game.ending in PLAYED:
-        return (REMATCH, REVIEW)
+        return (REMATCH, REVIEW, REPLAY)
     return ()
 
 
 def view(
-    game: GameRecord, picked: int | None = None, *, confirm: tuple[str, int, int] | None = None
+    game: GameRecord,
+    picked: int | None = None,
+    *,
+    confirm: tuple[str, int, int] | None = None,
+    gallery: dict[str, Any] | None = None,
 ) -> BoardView:
     """The whole message: text, board rows (row-major, one button per cell, unless moves are
     made by reactions only), controls. `picked`: a column chosen by reaction on 5x5, waiting for
     its row. `confirm`: Resign clicked, asking for its confirmation (the confirm button's
-    action, the player asked and the seconds left), in place of Resign.
+    action, the player asked and the seconds left), in place of Resign. `gallery`: the board's
+    picture, between the text and the buttons (``bot.discord_ui.picture``).
 
     While the engine thinks the cells stay clickable, so a click then gets a polite refusal
     rather than nothing at all.
@@ -263,6 +271,8 @@ def view(
         content += "\n\n" + _t(translation(game.locale), asked, player=f"<@{confirm[1]}>",
                                 seconds=confirm[2])  # fmt: skip
     parts: list[dict[str, Any]] = [{"type": TEXT_DISPLAY, "content": content}]
+    if gallery is not None:
+        parts.append(gallery)
     kind = kinds.of(game)
     if has_board(game) and game.look.buttons:
         parts += kind.cell_rows(game, picked)
@@ -277,6 +287,6 @@ def view(
             label, emoji, style = LOOKS[action]
             name = catalog.gettext(label.msgid)
             shown = None if emoji is None else looks.component_emoji(emoji)
-            row.append(_button(game.id, what, label=name, emoji=shown, style=style))
+            row.append(button(game.id, what, label=name, emoji=shown, style=style))
         parts.append({"type": ACTION_ROW, "components": row})
     return BoardView(parts)

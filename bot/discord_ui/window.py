@@ -113,9 +113,10 @@ async def answer(interaction: Interaction, work: Awaitable[T]) -> T:
     return await within(seconds, work, "an answer")
 
 
-async def update(interaction: Interaction, *, view: discord.ui.LayoutView) -> None:
-    """Answer a click by editing the message its button is on (within `answer`'s bound)."""
-    await answer(interaction, interaction.response.edit_message(view=view))
+async def update(interaction: Interaction, **fields: Any) -> None:
+    """Answer a click by editing the message its button is on (within `answer`'s bound):
+    `fields` as ``edit_message`` takes them (its view, its attachments)."""
+    await answer(interaction, interaction.response.edit_message(**fields))
 
 
 async def call(work: Awaitable[T], what: str = "an edit") -> T:

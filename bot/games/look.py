@@ -1,6 +1,7 @@
-"""How a board looks and takes moves: the marks of X, O and the empty cell, and whether players
-move by buttons, reactions or both. A server chooses (``ServerSettings``); a game keeps the look
-it started with (``GameRecord.look``), whatever the setting becomes later.
+"""How a board looks and takes moves: the marks of X, O and the empty cell, whether players move by
+buttons, reactions or both, and whether the board is drawn with emoji or as a picture. A server
+chooses (``ServerSettings``); a game keeps the look it started with (``GameRecord.look``),
+whatever the setting becomes later.
 
 Pure values. A mark is the text of an emoji: a Unicode emoji as it is ("🐱"), a custom emoji as
 Discord writes it in a message (``<:name:id>``, ``<a:name:id>`` when animated). Whether a custom
@@ -23,6 +24,7 @@ from typing import Any
 import emoji
 
 INPUTS = ("buttons", "reactions", "both")
+STYLES = ("emoji", "picture")  # the board as emoji in its text, or as a picture above its buttons
 MAX_MARK = 64  # characters: a custom emoji's text is at most about 60
 CUSTOM = re.compile(r"<(?P<animated>a?):(?P<name>[A-Za-z0-9_]{2,32}):(?P<id>[0-9]{15,21})>")
 KEYCAPS = [f"{digit}\ufe0f\u20e3" for digit in "123456789"]
@@ -82,6 +84,7 @@ class Look:
     o: str = "⭕"
     empty: str = "⬜"
     input: str = "buttons"
+    style: str = "emoji"
 
     def mark(self, side: str) -> str:
         """The mark of "X" or "O"."""
@@ -96,6 +99,11 @@ class Look:
     def reactions(self) -> bool:
         """Whether moves are made by reactions."""
         return self.input != "buttons"
+
+    @property
+    def picture(self) -> bool:
+        """Whether the board is shown as a picture."""
+        return self.style == "picture"
 
     def to_text(self) -> str:
         """As stored: empty for the default look, else a JSON object of what differs."""
@@ -121,6 +129,8 @@ class Look:
         }
         if raw.get("input") in INPUTS:
             found["input"] = raw["input"]
+        if raw.get("style") in STYLES:
+            found["style"] = raw["style"]
         return cls(**found)
 
 
@@ -137,13 +147,16 @@ def _as_text(look: Look) -> str:
     }
     if look.input != DEFAULT.input:
         changed["input"] = look.input
+    if look.style != DEFAULT.style:
+        changed["style"] = look.style
     return json.dumps(changed, ensure_ascii=False, sort_keys=True) if changed else ""
 
 
 def valid(look: Look) -> bool:
     """Three different marks of the right form, and a known input."""
     marks = (look.x, look.o, look.empty)
-    return look.input in INPUTS and all(map(is_mark, marks)) and _distinct(look)
+    known = look.input in INPUTS and look.style in STYLES
+    return known and all(map(is_mark, marks)) and _distinct(look)
 
 
 def _distinct(look: Look) -> bool:
@@ -157,10 +170,10 @@ def without(look: Look, gone: set[int]) -> Look:
         side: getattr(DEFAULT, side) if _names(getattr(look, side), gone) else mark
         for side, mark in (("x", look.x), ("o", look.o), ("empty", look.empty))
     }
-    kept = Look(**marks, input=look.input)
+    kept = Look(**marks, input=look.input, style=look.style)
     if kept == look or _distinct(kept):
         return kept
-    return Look(input=look.input)
+    return Look(input=look.input, style=look.style)
 
 
 def custom_ids(look: Look) -> set[int]:

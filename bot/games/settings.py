@@ -1,6 +1,7 @@
 """A server's own settings for games: where and who may play, the defaults of /tictactoe, the
-clocks, games at once per channel, the language of the shared board, its look (the marks, and
-moves by buttons, reactions or both), and where and when the daily puzzle is posted.
+clocks, games at once per channel, the language of the shared board, its look (the marks, moves
+by buttons, reactions or both, the board as emoji or a picture), and where and when the daily
+puzzle is posted.
 
 Pure values. Every setting a server has not set is None (or empty) and means "the bot's own
 default" (from the environment, see ``bot.config``). Stored as a JSON object of the settings
@@ -69,6 +70,7 @@ class ServerSettings:
     puzzle_channel: int | None = None  # where the daily puzzle is posted (None: not posted)
     puzzle_hour: int | None = None  # at which hour, UTC (None: DEFAULT_PUZZLE_HOUR)
     tournament_role: int | None = None  # whose members may create tournaments (and Manage Server)
+    board_style: str | None = None  # "emoji" or "picture"
 
     def look(self) -> Look:
         """The look a new board of this server takes."""
@@ -77,6 +79,7 @@ class ServerSettings:
             o=self.mark_o or looks.DEFAULT.o,
             empty=self.mark_empty or looks.DEFAULT.empty,
             input=self.input or looks.DEFAULT.input,
+            style=self.board_style or looks.DEFAULT.style,
         )
 
     def to_json(self) -> str:
@@ -138,6 +141,7 @@ def validated(settings: ServerSettings) -> ServerSettings:
         mark_empty=_mark(settings.mark_empty),
         input=settings.input if settings.input in looks.INPUTS else None,
         puzzle_hour=within(settings.puzzle_hour, PUZZLE_HOUR),
+        board_style=settings.board_style if settings.board_style in looks.STYLES else None,
     )
 
 

@@ -2,16 +2,19 @@
 
 The font is Noto Color Emoji (Debian's ``fonts-noto-color-emoji``): its glyphs are colour
 bitmaps at one size, so a glyph is drawn at that size (109, 136 x 128 pixels) with
-``embedded_color`` and then scaled. A mark that cannot be drawn (a custom emoji, for now; a
-sequence the font does not have; any mark when the font is missing) falls back to its side's
-default, ❌ or ⭕, with one log line for each such mark; without the font, ❌ and ⭕ are drawn
-as shapes of their colours.
+``embedded_color`` and then scaled. A server's custom emoji is drawn from its image, once the
+bot has fetched it from Discord and handed it over (``add_custom``). A mark that cannot be drawn
+(a custom emoji whose image is not here; a sequence the font does not have; any mark when the
+font is missing) falls back to its side's default, ❌ or ⭕, with one log line for each such
+mark; without the font, ❌ and ⭕ are drawn as shapes of their colours.
 """
 
 from __future__ import annotations
 
 import functools
+import io
 import logging
+import threading
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont, features
@@ -29,6 +32,36 @@ FONT_PATHS = (
 STRIKE = 109  # the one size of the font's bitmaps
 GLYPH = 136  # the advance of one glyph at that size: wider means the font drew several
 RED = (244, 67, 54)  # ❌ and ⭕ as the font colours them, for the shapes drawn without it
+CUSTOM_SIDE = 128  # pixels a side of a custom emoji's image, as kept
+MAX_CUSTOM = 512  # custom emoji images kept, at most (the oldest dropped first)
+
+_customs: dict[int, Image.Image] = {}  # custom emoji images by id, as handed over
+_customs_lock = threading.Lock()
+
+
+def add_custom(emoji_id: int, data: bytes) -> bool:
+    """Keep a custom emoji's image (PNG, GIF or WebP bytes, as Discord's CDN serves it), scaled
+    to `CUSTOM_SIDE`; False (and nothing kept) when the bytes are no image."""
+    try:
+        with Image.open(io.BytesIO(data)) as opened:
+            image = opened.convert("RGBA")
+    except (OSError, ValueError, Image.DecompressionBombError):
+        return False
+    image.thumbnail((CUSTOM_SIDE, CUSTOM_SIDE), Image.Resampling.LANCZOS)
+    box = image.getbbox()
+    if box is None:
+        return False
+    with _customs_lock:
+        while len(_customs) >= MAX_CUSTOM:
+            _customs.pop(next(iter(_customs)))
+        _customs[emoji_id] = image.crop(box)
+    glyph.cache_clear()  # a mark drawn as its default before may be drawn as itself now
+    return True
+
+
+def has_custom(emoji_id: int) -> bool:
+    """Whether a custom emoji's image is kept."""
+    return emoji_id in _customs
 
 
 @functools.cache
@@ -44,17 +77,35 @@ def font() -> ImageFont.FreeTypeFont | None:
     return None
 
 
-@functools.lru_cache(maxsize=1024)
 def _drawn(mark: str) -> Image.Image | None:
-    """The mark at the font's size, cropped to what it covers; None when it cannot be drawn
-    (one log line each time a mark is seen again after 1,024 others)."""
+    """The mark at the font's size (a custom emoji: its image), cropped to what it covers; None
+    when it cannot be drawn."""
+    parts = custom_parts(mark)
+    if parts is not None:
+        found = _customs.get(parts[0])
+        if found is None:
+            _unfetched(mark)
+        return found
+    return _unicode(mark)
+
+
+@functools.lru_cache(maxsize=256)
+def _unfetched(mark: str) -> None:
+    """One log line for a custom emoji drawn without its image (each time it is seen again
+    after 256 others)."""
+    log.info("pictures: the mark %s cannot be drawn (a custom emoji not fetched): drawn as "
+             "its side's default", mark)  # fmt: skip
+
+
+@functools.lru_cache(maxsize=1024)
+def _unicode(mark: str) -> Image.Image | None:
+    """A Unicode emoji at the font's size; None when it cannot be drawn (one log line each time
+    a mark is seen again after 1,024 others)."""
     emoji_font = font()
     if emoji_font is None:
         return None
     reason = None
-    if custom_parts(mark) is not None:
-        reason = "a custom emoji"
-    elif emoji_font.getlength(mark) > GLYPH * 1.2:
+    if emoji_font.getlength(mark) > GLYPH * 1.2:
         reason = "not one glyph of the font"
     else:
         canvas = Image.new("RGBA", (GLYPH * 2, GLYPH * 2), (0, 0, 0, 0))

@@ -1,5 +1,6 @@
 """Games to draw and a picture read back: the colour where each cell shows its background, its
-mark's centre and its mark's ring, checked against what the game says each cell holds."""
+mark's centre and its mark's ring, checked against what the game says each cell holds; the
+picture a board or replay message carries in SimCord's Discord."""
 
 from __future__ import annotations
 
@@ -10,14 +11,20 @@ from dataclasses import replace
 
 import pytest
 from PIL import Image
+from simcord import Env
+from simcord.components import walk_components
 
 import engine
 from bot.games import kinds
 from bot.games.look import Look
 from bot.games.record import Ending, GameRecord, Status
 from bot.pictures import board, marks
+from bot.pictures.animation import LIMIT
 from bot.pictures.board import EMPTY, LAST, MARK, PLAYABLE, WIN, WON_BOARD
 from engine.ultimate import UltimateBoard
+from tests.bot.game_support import raw
+
+MEDIA_GALLERY = 12
 
 # Every kind and size: (kind, size, k).
 SHAPES = [("classic", 3, 3), ("classic", 4, 3), ("classic", 4, 4), ("classic", 5, 3),
@@ -132,3 +139,32 @@ def _mark(image: Image.Image, centre: tuple[int, int], px: int, mark: str,
         assert red(middle) and near(ring, fill), (centre, middle, ring)
     else:
         assert near(middle, fill) and red(ring), (centre, middle, ring)
+
+
+def picture_of(env: Env, message: object) -> tuple[bytes, str, str]:
+    """The board message's one attachment (its bytes and description) and the description of
+    the media gallery item that shows it."""
+    stored = raw(env, message)
+    assert len(stored.attachments) == 1, stored.attachments
+    found = stored.attachments[0]
+    assert found["filename"] == "board.png"
+    galleries = [c for c in walk_components(stored.components) if c["type"] == MEDIA_GALLERY]
+    assert len(galleries) == 1
+    item = galleries[0]["items"][0]
+    assert item["media"]["url"] in (found["url"], "attachment://board.png")
+    data = env.backend.cdn.get(found["url"])
+    assert data is not None
+    return data, found["description"], item["description"]
+
+
+async def stored_game(env: Env, game_id: int) -> GameRecord:
+    return await env.bot.store.load_game(game_id)
+
+
+def gif_of(env: Env, message: object) -> tuple[Image.Image, str]:
+    """A replay message's one attachment, decoded, and its description."""
+    stored = raw(env, message)
+    assert [a["filename"] for a in stored.attachments] == ["replay.gif"]
+    data = env.backend.cdn.get(stored.attachments[0]["url"])
+    assert data is not None and len(data) <= LIMIT
+    return Image.open(io.BytesIO(data)), stored.attachments[0]["description"]

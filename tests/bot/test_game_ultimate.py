@@ -189,7 +189,8 @@ async def test_a_game_against_the_bot_plays_to_the_end_with_review_and_its_own_s
         await simcord_env.settle()
     game = await stored(simcord_env)
     assert game.status is Status.FINISHED and game.kind == "ultimate"
-    assert [b.get("label") for b in buttons(simcord_env, message)] == ["Rematch", "Review"]
+    labels = [b.get("label") for b in buttons(simcord_env, message)]
+    assert labels == ["Rematch", "Review", "Replay"]
     review = await alice.click(message, label="Review")
     assert review.ephemeral and review.response.content.startswith("**Review of game 1**")
     assert "balance" not in review.response.content  # how X stood, in words
@@ -291,7 +292,8 @@ async def test_the_clock_runs_out_and_a_rematch_is_ultimate_again(simcord_env: E
     await simcord_env.advance_time(301)
     shown = text(simcord_env, message)
     assert f"⌛ {bob.mention} ran out of time. ❌ {alice.mention} wins by forfeit." in shown
-    assert [b.get("label") for b in buttons(simcord_env, message)] == ["Rematch", "Review"]
+    labels = [b.get("label") for b in buttons(simcord_env, message)]
+    assert labels == ["Rematch", "Review", "Replay"]
     await bob.click(message, label="Rematch")
     rematch = board_message(channel)
     await alice.click(rematch, label="Accept")

@@ -77,7 +77,7 @@ async def test_a_full_game_against_the_unbeatable_bot_is_a_draw_or_a_bot_win(sim
     shown = text(simcord_env, message)
     board = cells(simcord_env, message, 3)
     assert all(c.disabled for c in board)
-    assert list(controls(simcord_env, message, 3)) == ["Rematch", "Review"]
+    assert list(controls(simcord_env, message, 3)) == ["Rematch", "Review", "Replay"]
     assert "It's a draw." in shown or f"⭕ <@{bot_id}> wins with " in shown
     assert f"{alice.mention} wins" not in shown
     if "wins with" in shown:

@@ -117,9 +117,11 @@ def test_the_servers_marks_are_drawn_from_the_font() -> None:
 @pytest.fixture
 def logged(caplog: pytest.LogCaptureFixture) -> Iterator[pytest.LogCaptureFixture]:
     caplog.set_level(logging.INFO, logger="bot.pictures")
-    marks._drawn.cache_clear()
+    for cached in (marks._unicode, marks._unfetched):
+        cached.cache_clear()
     yield caplog
-    marks._drawn.cache_clear()
+    for cached in (marks._unicode, marks._unfetched):
+        cached.cache_clear()
 
 
 def test_a_mark_that_cannot_be_drawn_falls_back_with_one_log_line(

@@ -112,7 +112,7 @@ def test_a_win_disables_every_cell_highlights_the_line_and_says_who_won():
     cells = [b for row in rows[:3] for b in row]
     assert all(b.get("disabled") for b in cells)
     assert [i for i, b in enumerate(cells) if b["style"] == 3] == [0, 1, 2]
-    assert [b["label"] for b in rows[3]] == ["Rematch", "Review"]
+    assert [b["label"] for b in rows[3]] == ["Rematch", "Review", "Replay"]
     assert render.status(record) == f"🏆 ❌ <@{ALICE}> wins with A1, B1, C1!"
 
 

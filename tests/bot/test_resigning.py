@@ -63,7 +63,7 @@ async def test_against_the_bot_resign_asks_on_the_board_and_the_second_click_res
     assert game.status is Status.FINISHED and game.ending is Ending.RESIGN
     assert f"🏳️ {alice.mention} resigned." in text(simcord_env, message)
     assert "Confirm resign" not in text(simcord_env, message)
-    assert list(controls(simcord_env, message, 3)) == ["Rematch", "Review"]
+    assert list(controls(simcord_env, message, 3)) == ["Rematch", "Review", "Replay"]
 
 
 async def test_between_people_only_the_player_who_asked_resigns_by_it(simcord_env: Env) -> None:

@@ -3,7 +3,7 @@
     python -m tests.support.local_bot PORT
 
 The real entry point (``bot.__main__.main``: settings from the environment, logging, signals)
-with one change: discord.py's API base and gateway address point at the local server of
+with one change: discord.py's API base, gateway address and CDN point at the local server of
 ``tests/support/localdiscord/``. ``LOCAL_REPLY_WAIT`` in the environment sets how long a click's
 response waits for the bot's reply on 4x4 and 5x5 (``flow.REPLY_WAIT``; 0: every such reply
 follows in an edit, the path a long search takes).
@@ -25,5 +25,6 @@ if __name__ == "__main__":
     if "LOCAL_REPLY_WAIT" in os.environ:
         flow.REPLY_WAIT = float(os.environ["LOCAL_REPLY_WAIT"])
     discord.http.Route.BASE = f"http://127.0.0.1:{port}/api/v10"
+    discord.asset.Asset.BASE = f"http://127.0.0.1:{port}"  # its CDN: custom emoji images
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(f"ws://127.0.0.1:{port}/gateway")
     raise SystemExit(main([]))

@@ -17,6 +17,7 @@ from discord.ext import commands
 from bot.cogs.games.advice import Advice
 from bot.cogs.games.flow import GameFlow, Shown
 from bot.cogs.games.opening import open_game
+from bot.cogs.games.replays import Replays
 from bot.cogs.games.resigning import Resigns, asks
 from bot.cogs.games.texts import NOT_SAVED, UNSHOWN
 from bot.discord_ui import access, board, grid, puzzle_board, readback, replies, window
@@ -48,9 +49,8 @@ class ClickCog(commands.Cog):
     """Routes every click on a board to what its button does."""
 
     def __init__(self, *, games: GameRegistry, flow: GameFlow, advice: Advice) -> None:
-        self.games = games
-        self.flow = flow
-        self.advice = advice
+        self.games, self.flow, self.advice = games, flow, advice
+        self.replays = Replays(flow.painter)
         self.resigns = Resigns(flow)  # Resign asks for a second click
 
     @commands.Cog.listener()
@@ -68,6 +68,8 @@ class ClickCog(commands.Cog):
             parsed = board.parse_id(custom_id)
             if parsed is None:
                 await replies.tell(interaction, NOT_MINE)
+            elif parsed[1] == board.SHARE:  # under a private replay, not on a board
+                await self.replays.answer(interaction, await self.flow.load(parsed[0]), share=True)
             else:
                 await self.click(interaction, *parsed)
         except StorageError as error:  # the database is away (a finished game is read from it)
@@ -163,7 +165,7 @@ class ClickCog(commands.Cog):
             await replies.tell(interaction, CLOSED)
             return
         try:
-            await window.update(interaction, view=board.view(found, picked))
+            await self.flow.painter.update(interaction, found, picked)
         except discord.HTTPException as exc:
             log.warning("could not show the board picked in game %s: %s", found.id, exc)
             await replies.tell_safely(interaction, UNSHOWN)
@@ -216,6 +218,8 @@ class ClickCog(commands.Cog):
             await self.advice.hint(interaction, game)
         elif what == board.REVIEW:
             await self.advice.review(interaction, game)
+        elif what == board.REPLAY:
+            await self.replays.answer(interaction, game)
         else:
             await replies.tell(interaction, DEAD)
 
@@ -230,12 +234,9 @@ class ClickCog(commands.Cog):
             await replies.tell(interaction, old.text)
             return
         user_id, now = interaction.user.id, self.games.now()
-        await open_game(
-            self.flow,
-            interaction,
-            old.channel_id,
-            lambda new_id: rules.rematch_of(old, game_id=new_id, challenger_id=user_id, now=now),
-        )
+        remade = lambda new_id: rules.rematch_of(old, game_id=new_id, challenger_id=user_id,  # noqa: E731
+                                                 now=now)  # fmt: skip
+        await open_game(self.flow, interaction, old.channel_id, remade, style=old.look.style)
 
 
 def _cell(game: GameRecord | None, user_id: int, cell: int) -> GameRecord | Refused:

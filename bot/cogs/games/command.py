@@ -20,6 +20,7 @@ from bot.cogs.games.opening import open_game
 from bot.config import Settings
 from bot.discord_ui import access, replies
 from bot.games import kinds
+from bot.games import look as looks
 from bot.games.record import GameRecord, Status
 from bot.games.settings import ServerSettings
 from bot.i18n import N_, Text
@@ -48,6 +49,10 @@ SIZE_CHOICES = [Choice(name=f"{n}×{n}", value=n) for n in engine.SIZES]
 VARIANT_CHOICES = [
     Choice(name=_l("Classic"), value=kinds.CLASSIC.name),
     Choice(name=_l("Ultimate (nine boards in one)"), value=kinds.ULTIMATE.name),
+]
+STYLE_CHOICES = [
+    Choice(name=_l("emoji"), value="emoji"),
+    Choice(name=_l("picture"), value="picture"),
 ]
 IGNORED = N_("Note: difficulty only applies when you play against me, so it was ignored.")
 
@@ -81,6 +86,7 @@ class GameCog(commands.Cog):
         size=_l("size"),
         win_length=_l("win_length"),
         variant=_l("variant"),
+        style=_l("style"),
     )
     @app_commands.describe(
         opponent=_l("Who to challenge. Leave it out (or pick me) to play against the bot."),
@@ -89,8 +95,10 @@ class GameCog(commands.Cog):
         size=_l("Board size. Default: 3×3."),
         win_length=_l("Marks in a row to win (3 to the board size). Default: 3 on 3×3, else 4."),
         variant=_l("Classic tic-tac-toe, or ultimate: nine boards in one. Default: classic."),
+        style=_l("The board as emoji, or as a picture. Default: the server's setting, or emoji."),
     )
     @app_commands.choices(difficulty=LEVEL_CHOICES, first=FIRST_CHOICES, variant=VARIANT_CHOICES)
+    @app_commands.choices(style=STYLE_CHOICES)
     @app_commands.choices(size=SIZE_CHOICES)
     # Installed to a server (a board in its channels) or to a person's account (DMs, group DMs
     # and servers without the bot, where the board lives only in interaction responses).
@@ -105,6 +113,7 @@ class GameCog(commands.Cog):
         size: int | None = None,
         win_length: app_commands.Range[int, 3, 5] | None = None,
         variant: str | None = None,
+        style: str | None = None,
     ) -> None:
         """Play tic-tac-toe against the bot or challenge someone."""
         me = self.client.user
@@ -154,7 +163,8 @@ class GameCog(commands.Cog):
                 kind=kind.name,
             )
 
-        shown = await open_game(self.flow, interaction, channel_id, build)
+        style = style if style in looks.STYLES else None
+        shown = await open_game(self.flow, interaction, channel_id, build, style=style)
         if shown is not None and difficulty is not None and not vs_bot:
             await replies.tell(interaction, IGNORED)
 

@@ -23,6 +23,7 @@ import discord
 
 from bot.cogs.games import retry
 from bot.cogs.games.server import timeouts
+from bot.cogs.games.painter import Painter
 from bot.cogs.games.texts import BOARD_GONE, NOT_SAVED, UNSHOWN
 from bot.compute.runner import EngineRunner, Thinking
 from bot.config import Settings
@@ -57,16 +58,9 @@ class Shown(Enum):
 class GameFlow:
     """Applies changes to games and shows them; the click handlers decide which change."""
 
-    def __init__(
-        self,
-        *,
-        client: discord.Client,
-        store: Store,
-        engine: EngineRunner,
-        games: GameRegistry,
-        settings: Settings,
-        servers: dict[int, ServerSettings],
-    ) -> None:
+    def __init__(self, *, client: discord.Client, store: Store, engine: EngineRunner,
+                 games: GameRegistry, settings: Settings, servers: dict[int, ServerSettings]
+                 ) -> None:  # fmt: skip
         self.client = client
         self.store = store
         self.engine = engine
@@ -74,6 +68,7 @@ class GameFlow:
         self.settings = settings
         self.servers = servers  # each server's own settings, by server id
         self.thinking = Thinking(engine)
+        self.painter = Painter(client)  # the boards drawn as pictures, and replays
         # game id -> the newest interaction whose response is its board, for games shown only
         # through interactions; memory only, so a token is never stored.
         self._boards: dict[int, Interaction] = {}
@@ -113,12 +108,13 @@ class GameFlow:
         """Edit the board message: through `interaction` (whose response is the board) while it
         is fresh, else through the channel; False when nothing could reach it (a game shown only
         through interactions, with no live token)."""
-        layout = board.view(game)
+        drawn = await self.painter.drawn(game)
         if interaction is None and game.interactions_only:
             interaction = self._boards.get(game.id)
         if interaction is not None and not interaction.is_expired():
             try:
-                await window.call(interaction.edit_original_response(view=layout))
+                edit = interaction.edit_original_response
+                await self.painter.send(drawn, lambda **kw: window.call(edit(**kw)))
                 if not rules.is_live(game):
                     self._boards.pop(game.id, None)
                 return True
@@ -131,7 +127,8 @@ class GameFlow:
             return False
         if game.message_id is not None:
             channel = self.client.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
-            await window.call(channel.get_partial_message(game.message_id).edit(view=layout))
+            message = channel.get_partial_message(game.message_id)
+            await self.painter.send(drawn, lambda **kw: window.call(message.edit(**kw)))
         return True
 
     async def publish(
@@ -153,7 +150,7 @@ class GameFlow:
         """Answer a click with its board showing the game as stored (lock held): how a board
         that is behind catches up where only interactions reach it. False if Discord refused."""
         try:
-            await window.update(interaction, view=board.view(game))
+            await self.painter.update(interaction, game)
         except discord.HTTPException as exc:
             log.warning("could not show game %s with a click: %s", game.id, exc)
             return False
@@ -189,7 +186,10 @@ class GameFlow:
             await replies.tell(interaction, NOT_SAVED)
             return Shown.NOT_SAVED
         try:
-            await window.update(interaction, view=board.view(after))
+            if after.look.picture:
+                await self.painter.update(interaction, after)
+            else:  # an emoji board: nothing to draw on a click's path
+                await window.update(interaction, view=board.view(after))
         except discord.HTTPException as exc:
             return await self._answer_unshown(interaction, after, exc)
         self.games.behind(after.id, behind=False)

@@ -34,11 +34,17 @@ Interaction = discord.Interaction[Any]
 
 
 async def open_game(
-    flow: GameFlow, interaction: Interaction, channel_id: int, build: Callable[[int], GameRecord]
+    flow: GameFlow,
+    interaction: Interaction,
+    channel_id: int,
+    build: Callable[[int], GameRecord],
+    *,
+    style: str | None = None,
 ) -> GameRecord | None:
     """Open a game in a channel: reserve it, take an id, save, post the board, let the engine
     move if it starts. The only way a game begins, for a command and a rematch alike.
 
+    `style`: the board's style as the player chose it (None: the server's).
     Returns the game as posted, or None when the channel is busy or the game could not be
     saved (the clicker is told, the reservation given back).
     """
@@ -56,7 +62,7 @@ async def open_game(
         await replies.tell(interaction, server.busy(busy, limit, interaction.guild_id, yours=yours))
         return None
     try:
-        game = await _saved(flow, build(await flow.store.next_game_id()))
+        game = await _saved(flow, build(await flow.store.next_game_id()), style)
     except StorageError as exc:
         flow.games.release(channel_id)
         log.debug("could not open a game in channel %s: %s", channel_id, exc)
@@ -66,7 +72,9 @@ async def open_game(
         flow.games.release(channel_id)
         raise
     try:
-        sent = await interaction.response.send_message(view=board.view(game))
+        drawn = await flow.painter.drawn_for(interaction, game)
+        send = interaction.response.send_message
+        sent = await flow.painter.send(drawn, send, new=True, interaction=interaction)
         message_id = sent.message_id or (await interaction.original_response()).id
         flow.note_board(game, interaction)
     except BaseException as error:
@@ -112,17 +120,20 @@ async def post_board(
     return await _note_message(flow, game.id, await post(board.view(game)))
 
 
-async def _saved(flow: GameFlow, game: GameRecord) -> GameRecord:
-    """A new game with the server's look (and the engine's reply if it starts), saved."""
-    game = _with_look(game, server.of(flow.servers, game.guild_id).look())
+async def _saved(flow: GameFlow, game: GameRecord, style: str | None = None) -> GameRecord:
+    """A new game with the server's look (its style as the player chose, if they did; and the
+    engine's reply if it starts), saved."""
+    game = _with_look(game, server.of(flow.servers, game.guild_id).look(), style)
     game = await flow.with_reply(game)
     async with flow.games.lock(game.id):
         return await flow.commit(game)
 
 
-def _with_look(game: GameRecord, look: Look) -> GameRecord:
+def _with_look(game: GameRecord, look: Look, style: str | None = None) -> GameRecord:
     """A new board takes the server's look as it is now, and keeps it; where only interactions
     reach the board, moves are by buttons (no reactions can be read there)."""
+    if style is not None:
+        look = dataclasses.replace(look, style=style)
     if game.interactions_only:
         look = dataclasses.replace(look, input="buttons")
     return dataclasses.replace(game, look=look)

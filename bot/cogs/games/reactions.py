@@ -23,7 +23,7 @@ from discord.ext import commands
 
 from bot.cogs.games.flow import GameFlow
 from bot.cogs.games.keys import takes_reactions
-from bot.discord_ui import access, board, readback
+from bot.discord_ui import access, readback
 from bot.games import kinds, rules
 from bot.games.kinds.base import plain
 from bot.games.record import GameRecord, Status
@@ -149,8 +149,9 @@ class ReactionCog(commands.Cog):
         if game.message_id is None:
             return
         channel = self.client.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
+        message = channel.get_partial_message(game.message_id)
         try:
-            await channel.get_partial_message(game.message_id).edit(view=board.view(game, column))
+            await self.flow.painter.send(await self.flow.painter.drawn(game, column), message.edit)
         except discord.HTTPException as exc:
             log.warning("could not show the column picked in game %s: %s", game.id, exc)
 

@@ -62,9 +62,9 @@ class Resigns:
         side = rules.side_of(game, user_id) or "X"
         until = math.ceil(self.games.now().timestamp() + WINDOW)
         what = f"{board.CONFIRM}{side.lower()}{until}"
-        layout = board.view(game, confirm=(what, user_id, round(WINDOW)))
         try:
-            await interaction.response.edit_message(view=layout)
+            await self.flow.painter.update(interaction, game, confirm=(what, user_id,
+                                                                       round(WINDOW)))  # fmt: skip
         except discord.HTTPException as exc:
             log.warning("could not ask to confirm resigning game %s: %s", game.id, exc)
             await replies.tell_safely(interaction, UNSHOWN)
@@ -87,6 +87,7 @@ class Resigns:
             if current is None or current.moves != game.moves or not rules.is_live(current):
                 return  # the game moved on or ended: its board was drawn anew
             try:
-                await interaction.edit_original_response(view=board.view(current))
+                drawn = await self.flow.painter.drawn(current)
+                await self.flow.painter.send(drawn, interaction.edit_original_response)
             except discord.HTTPException as exc:  # the next click's board puts it right
                 log.warning("could not put Resign back on game %s: %s", game.id, exc)

@@ -19,7 +19,7 @@ from discord.app_commands import locale_str as _l
 from discord.ext import commands
 
 from bot.cogs.games import server
-from bot.cogs.games.command import LEVEL_CHOICES, SIZE_CHOICES
+from bot.cogs.games.command import LEVEL_CHOICES, SIZE_CHOICES, STYLE_CHOICES
 from bot.cogs.games.settings_view import SETTINGS, describe
 from bot.config import Settings
 from bot.discord_ui import access, emoji, replies
@@ -86,8 +86,10 @@ class SettingsCog(commands.Cog):
         puzzle_channel=_l("Channel where I post the daily puzzle"),
         puzzle_hour=_l("Hour (UTC, 0-23) of the daily puzzle's post"),
         tournament_role=_l("Role whose members may create tournaments (besides Manage Server)"),
+        board_style=_l("The board as emoji, or as a picture above its buttons"),
     )
     @app_commands.choices(difficulty=LEVEL_CHOICES, language=LANGUAGES, input=INPUTS)
+    @app_commands.choices(board_style=STYLE_CHOICES)
     @app_commands.choices(size=SIZE_CHOICES)
     async def set_(
         self,
@@ -106,26 +108,17 @@ class SettingsCog(commands.Cog):
         input: str | None = None,
         puzzle_channel: discord.TextChannel | None = None,
         puzzle_hour: Range[int, 0, 23] | None = None,
+        board_style: str | None = None,
         tournament_role: discord.Role | None = None,
     ) -> None:
         """Only members with Manage Server."""
-        given = {
-            "difficulty": difficulty,
-            "size": size,
-            "win_length": win_length,
-            "turn_timeout": turn_timeout,
-            "challenge_timeout": challenge_timeout,
-            "challenge_cooldown": challenge_cooldown,
-            "games_per_channel": games_per_channel,
-            "language": language,
-            "mark_x": mark_x,
-            "mark_o": mark_o,
-            "mark_empty": mark_empty,
-            "input": input,
-            "puzzle_channel": puzzle_channel.id if puzzle_channel else None,
-            "puzzle_hour": puzzle_hour,
-            "tournament_role": tournament_role.id if tournament_role else None,
-        }
+        given = dict(difficulty=difficulty, size=size, win_length=win_length,
+                     turn_timeout=turn_timeout, challenge_timeout=challenge_timeout,
+                     challenge_cooldown=challenge_cooldown, games_per_channel=games_per_channel,
+                     language=language, mark_x=mark_x, mark_o=mark_o, mark_empty=mark_empty,
+                     input=input, puzzle_channel=puzzle_channel.id if puzzle_channel else None,
+                     puzzle_hour=puzzle_hour, board_style=board_style,
+                     tournament_role=tournament_role.id if tournament_role else None)  # fmt: skip
         changes = {name: value for name, value in given.items() if value is not None}
         if not changes:
             await replies.tell(interaction, NOTHING)

@@ -28,6 +28,7 @@ SETTINGS = (
     "input",
     "puzzle_channel",
     "puzzle_hour",
+    "board_style",
     "tournament_role",
 )
 DEFAULT = N_("{value} (default)")
@@ -48,6 +49,7 @@ LABELS = {
     "input": N_("How players move"),
     "puzzle_channel": N_("Channel of the daily puzzle"),
     "puzzle_hour": N_("Hour of the daily puzzle"),
+    "board_style": N_("How the board is drawn"),
     "tournament_role": N_("Role that may create tournaments"),
 }
 INPUT_NAMES = {
@@ -55,6 +57,7 @@ INPUT_NAMES = {
     "reactions": N_("reactions"),
     "both": N_("buttons and reactions"),
 }
+STYLE_NAMES = {"emoji": N_("emoji"), "picture": N_("picture")}
 ALL_CHANNELS = N_("all")
 EVERYONE = N_("everyone")
 NO_POST = N_("none (the daily puzzle is not posted)")
@@ -88,6 +91,7 @@ def describe(conf: ServerSettings, settings: Settings, catalog: Any) -> str:
         "input": (INPUT_NAMES[look.input], conf.input is None),
         "puzzle_channel": (f"<#{conf.puzzle_channel}>" if conf.puzzle_channel else NO_POST, False),
         "puzzle_hour": (f"{posting_hour(conf):02d}:00 UTC", conf.puzzle_hour is None),
+        "board_style": (STYLE_NAMES[look.style], conf.board_style is None),
         "tournament_role": (organizers, False),
     }
     lines = []

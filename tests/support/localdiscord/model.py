@@ -130,6 +130,7 @@ class Guild:
     with_bot: bool = True
     no_external_apps: set[int] = field(default_factory=set)
     members_only: set[int] = field(default_factory=set)
+    emojis: dict[int, str] = field(default_factory=dict)  # its custom emojis: id -> name
 
     def create_text_channel(self, name: str) -> Channel:
         channel = Channel(snowflake(), self.id, name, len(self.channels), reachable=self.with_bot)
@@ -235,7 +236,7 @@ def guild_payload(guild: Guild, bot_user: User) -> dict[str, Any]:
         "large": False,
         "features": [],
         "roles": [everyone],
-        "emojis": [],
+        "emojis": [_emoji(emoji_id, name) for emoji_id, name in guild.emojis.items()],
         "stickers": [],
         "channels": [c.payload() for c in guild.channels.values()],
         "threads": [thread.payload() for thread in guild.threads.values()],
@@ -274,3 +275,9 @@ def application_payload(application_id: int) -> dict[str, Any]:
         "team": None,
         "summary": "",
     }
+
+
+def _emoji(emoji_id: int, name: str) -> dict[str, Any]:
+    """A server's custom emoji as GUILD_CREATE lists it."""
+    return {"id": str(emoji_id), "name": name, "roles": [], "require_colons": True,
+            "managed": False, "animated": False, "available": True}  # fmt: skip

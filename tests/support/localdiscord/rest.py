@@ -61,6 +61,9 @@ class Rest:
     owners_of: dict[int, dict[str, str]]  # message id -> the owners of the interaction it answered
     failing_edits: int  # edits of an original response still to refuse (400), as a fault
     in_thread: Callable[[str, Channel], Awaitable[web.Response | None]]  # threads.Threads
+    # uploads.Uploads: a body with its files, and the attachments an edit keeps
+    _body: Callable[[web.Request, int], Awaitable[dict[str, Any] | web.Response]]
+    kept: Callable[[dict[str, Any], list[dict[str, Any]]], list[dict[str, Any]]]
 
     def clock(self) -> float: ...
     def too_late(self, emitted: float) -> bool: ...
@@ -99,7 +102,7 @@ class Rest:
             "mention_everyone": False,
             "mentions": [],
             "mention_roles": [],
-            "attachments": [],
+            "attachments": body.get("attachments") or [],
             "embeds": body.get("embeds") or [],
             "components": body.get("components") or [],
             "pinned": False,
@@ -120,6 +123,8 @@ class Rest:
         for key in ("content", "embeds", "components"):
             if key in body and body[key] is not None:
                 message[key] = body[key]
+        if body.get("attachments") is not None:
+            message["attachments"] = self.kept(message, body["attachments"])
         if "flags" in body and body["flags"] is not None:
             message["flags"] = int(body["flags"])
         else:
@@ -172,7 +177,9 @@ class Rest:
             return _error(400, 40060, "Interaction has already been acknowledged.")
         if self.too_late(interaction.timing.emitted):
             return _error(404, 10062, "Unknown interaction")
-        body = await request.json()
+        body = await self._body(request, interaction.channel_id)
+        if isinstance(body, web.Response):
+            return body
         interaction.answered = True
         timing = interaction.timing
         timing.acked, timing.ack_type = at, body["type"]
@@ -228,7 +235,10 @@ class Rest:
         if self.failing_edits > 0:
             self.failing_edits -= 1
             return _error(400, 50035, "Invalid Form Body")
-        message = self._edit(interaction.message_id, await request.json())
+        body = await self._body(request, interaction.channel_id)
+        if isinstance(body, web.Response):
+            return body
+        message = self._edit(interaction.message_id, body)
         if message is None:
             return _error(404, 10008, "Unknown Message")
         interaction.timing.edits.append(at)
@@ -247,7 +257,10 @@ class Rest:
             return _error(400, 40094, text)
         interaction.followups += 1
         forced = EPHEMERAL if interaction.forced_ephemeral else 0
-        message = self._message(interaction.channel_id, await request.json(), flags=forced)
+        body = await self._body(request, interaction.channel_id)
+        if isinstance(body, web.Response):
+            return body
+        message = self._message(interaction.channel_id, body, flags=forced)
         interaction.answers.append(int(message["id"]))
         interaction.timing.followups.append(at)
         self.wake(interaction.channel_id)
@@ -278,7 +291,10 @@ class Rest:
         if refused is not None:
             return refused
         channel_id = int(request.match_info["channel"])
-        message = self._edit(int(request.match_info["message"]), await request.json())
+        body = await self._body(request, channel_id)
+        if isinstance(body, web.Response):
+            return body
+        message = self._edit(int(request.match_info["message"]), body)
         if message is None:
             return _error(404, 10008, "Unknown Message")
         self.wake(channel_id)
@@ -290,7 +306,10 @@ class Rest:
         if refused is not None:
             return refused
         channel_id = int(request.match_info["channel"])
-        message = self._message(channel_id, await request.json())
+        body = await self._body(request, channel_id)
+        if isinstance(body, web.Response):
+            return body
+        message = self._message(channel_id, body)
         self.wake(channel_id)
         await self._echo("MESSAGE_CREATE", message)
         return _json(message)

@@ -19,7 +19,9 @@ What it implements is what discord.py and this bot use, no more:
   channel routes refused there, tokens that expire on this Discord's clock (``advance``), the
   follow-up limit and answers forced ephemeral (see ``rest``);
 - reactions: the bot's own, limited per channel as Discord does, and the players'
-  (``reactions``).
+  (``reactions``);
+- files: uploads with messages, answers and edits, served from its CDN with custom emoji
+  images (``uploads``).
 
 Anything else is answered 404 and counted in ``unexpected``, which the benchmark reports. Every
 interaction is timed from the moment its INTERACTION_CREATE frame is written to the moment the
@@ -59,9 +61,10 @@ from tests.support.localdiscord.model import (
 from tests.support.localdiscord.reactions import Reactions
 from tests.support.localdiscord.rest import Rest
 from tests.support.localdiscord.thread_members import ThreadMembers
+from tests.support.localdiscord.uploads import Uploads
 
 
-class FakeDiscord(Gateway, Faults, Rest, Reactions, ThreadMembers):
+class FakeDiscord(Gateway, Faults, Rest, Reactions, ThreadMembers, Uploads):
     """The server, its world (guilds, channels, members, messages) and the timings."""
 
     def __init__(self) -> None:
@@ -102,6 +105,7 @@ class FakeDiscord(Gateway, Faults, Rest, Reactions, ThreadMembers):
         self.faulted: set[int] = set()
         self.callback_deadline: float | None = None
         self.injected: collections.Counter[str] = collections.Counter()
+        self.init_uploads()
 
     # ------------------------------------------------------------------ the world
 
@@ -157,6 +161,8 @@ class FakeDiscord(Gateway, Faults, Rest, Reactions, ThreadMembers):
         api = "/api/v10"
         for method, path, handler in self.routes() + self.reaction_routes() + self.thread_routes():
             app.router.add_route(method, api + path, handler)
+        for method, path, handler in self.cdn_routes():  # the CDN, at the root
+            app.router.add_route(method, path, handler)
         app.router.add_route("*", "/{tail:.*}", self._unknown)
         self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
         await self._runner.setup()

@@ -1,0 +1,103 @@
+"""A picture in a message: the attachment (its alt text as the attachment's description) and
+the media gallery item that shows it in a Components V2 layout, and a board message as what a
+call to Discord takes (the layout, with or without its picture).
+
+Each picture goes as a new upload with every answer or edit that shows it: an edit's
+``attachments`` replaces the message's, so a board has one picture, its newest. An upload
+Discord refuses (too large, a 5xx, a 429) or may not take (no Attach Files) leaves the emoji
+board to show instead (``refused_upload``).
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from bot.games.kinds.base import TEXT_DISPLAY
+
+MEDIA_GALLERY = 12  # a Components V2 media gallery
+BOARD_FILE = "board.png"
+REPLAY_FILE = "replay.gif"
+TOO_LARGE = 40005  # Discord's code for an upload over the limit (HTTP 413)
+MISSING_PERMISSIONS = 50013  # Discord's code for a call the bot lacks a permission for
+
+
+def gallery(filename: str, alt: str) -> dict[str, Any]:
+    """The media gallery item showing the attachment `filename`, described by `alt`."""
+    item = {"media": {"url": f"attachment://{filename}"}, "description": alt}
+    return {"type": MEDIA_GALLERY, "items": [item]}
+
+
+def attachment(filename: str, data: bytes, alt: str) -> discord.File:
+    """A new upload of `data` (a ``discord.File`` is read once: one for each call)."""
+    return discord.File(io.BytesIO(data), filename=filename, description=alt)
+
+
+class PictureView(discord.ui.LayoutView):
+    """A message of plain component data, never a live view (see ``board.BoardView``)."""
+
+    def __init__(self, components: list[dict[str, Any]]) -> None:
+        super().__init__(timeout=None)
+        self._components = components
+
+    def to_components(self) -> list[dict[str, Any]]:
+        return self._components
+
+    def has_components_v2(self) -> bool:
+        return True
+
+    def is_finished(self) -> bool:
+        return True
+
+
+def captioned(words: str, filename: str, alt: str, *, below: list[dict[str, Any]] | None = None
+              ) -> PictureView:  # fmt: skip
+    """A message of `words` above a picture (and the components `below` it)."""
+    parts = [{"type": TEXT_DISPLAY, "content": words}, gallery(filename, alt)]
+    return PictureView(parts + (below or []))
+
+
+@dataclass(frozen=True, slots=True)
+class Drawn:
+    """A board message ready to go: its layout, and its picture where it has one (`data`, PNG,
+    shown through the layout's gallery as `BOARD_FILE`); `fallback`: the same board with emoji,
+    for when the picture cannot go."""
+
+    view: discord.ui.LayoutView
+    data: bytes | None = None
+    alt: str = ""
+    fallback: discord.ui.LayoutView | None = None
+    note: Any = None  # what to tell the clicker privately once it is shown (a ``Text``)
+
+    def send(self) -> dict[str, Any]:
+        """The keywords of a new message (``send_message``)."""
+        if self.data is None:
+            return {"view": self.view}
+        return {"view": self.view, "files": [attachment(BOARD_FILE, self.data, self.alt)]}
+
+    def edit(self) -> dict[str, Any]:
+        """The keywords of an edit: the picture replaces the message's attachments; a board of
+        the picture style shown with emoji drops its old picture."""
+        if self.data is not None:
+            return {"view": self.view, "attachments": [attachment(BOARD_FILE, self.data,
+                                                                   self.alt)]}  # fmt: skip
+        return {"view": self.view, "attachments": []} if self.fallback is not None else {
+            "view": self.view}  # fmt: skip
+
+    def plain(self) -> Drawn:
+        """The same board with emoji, no picture (itself when it has none)."""
+        if self.fallback is None or self.data is None:
+            return self
+        return Drawn(self.fallback, None, "", self.fallback)
+
+
+def refused_upload(error: BaseException) -> bool:
+    """Whether Discord refused a message for its upload or could not take it now: too large
+    (413), its own trouble (5xx), a rate limit (429), no Attach Files (50013)."""
+    if not isinstance(error, discord.HTTPException):
+        return False
+    return (error.status in (413, 429) or error.status >= 500 or error.code == TOO_LARGE
+            or error.code == MISSING_PERMISSIONS)  # fmt: skip
