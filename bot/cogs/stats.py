@@ -4,19 +4,20 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _l
 from discord.ext import commands
 
+from bot.cogs import rating_chart as charts
 from bot.cogs.games.command import VARIANT_CHOICES
 from bot.discord_ui import replies
 from bot.games.kinds import CLASSIC as CLASSIC_KIND
 from bot.games.kinds import KINDS
 from bot.games.stats import PlayerStats, Record
-from bot.i18n import N_, NP_, translation
+from bot.i18n import N_, NP_, Text, translation
 from bot.storage.base import StorageError, Store, in_time
 
 if TYPE_CHECKING:
@@ -151,22 +152,15 @@ class StatsCog(commands.Cog):
         )
         if found is None:
             return
-        server_name = interaction.guild.name if interaction.guild else None
-        if interaction.guild_id is None:
-            where = N_("in direct messages")  # every DM and group DM: one record outside servers
-        elif server_name:
-            where = N_("in {server}", server=server_name)
-        else:
-            where = N_("in this server")  # a server that has not added the bot: no name known
+        text = format_stats(found, mention=target.mention, where=where_said(interaction).render(
+            catalog), catalog=catalog, kind=_kind(variant))  # fmt: skip
+        chart = await charts.rating_chart(self.store, interaction, target.id)
+        if chart.line:
+            text += "\n" + chart.line
         await interaction.response.send_message(
-            format_stats(
-                found,
-                mention=target.mention,
-                where=where.render(catalog),
-                catalog=catalog,
-                kind=_kind(variant),
-            ),
+            text,
             allowed_mentions=discord.AllowedMentions.none(),
+            files=chart.files,
         )
 
     @app_commands.command(
@@ -220,6 +214,15 @@ class StatsCog(commands.Cog):
         await interaction.response.send_message(
             text, allowed_mentions=discord.AllowedMentions.none()
         )
+
+
+def where_said(interaction: discord.Interaction[Any]) -> Text:
+    """Where a record or a history is kept: this server, or direct messages."""
+    if interaction.guild_id is None:
+        return N_("in direct messages")  # every DM and group DM: one record outside servers
+    if interaction.guild is not None and interaction.guild.name:
+        return N_("in {server}", server=interaction.guild.name)
+    return N_("in this server")  # a server that has not added the bot: no name known
 
 
 def _kind(variant: str | None) -> str:

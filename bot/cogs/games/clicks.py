@@ -19,7 +19,7 @@ from bot.cogs.games.flow import GameFlow, Shown
 from bot.cogs.games.opening import open_game
 from bot.cogs.games.resigning import Resigns, asks
 from bot.cogs.games.texts import NOT_SAVED, UNSHOWN
-from bot.discord_ui import access, board, grid, puzzle_board, readback, replies, window
+from bot.discord_ui import access, board, grid, history, puzzle_board, readback, replies, window
 from bot.games import asking, kinds, rules
 from bot.games.record import Ending, GameRecord, Status
 from bot.games.rules import Refused
@@ -59,6 +59,9 @@ class ClickCog(commands.Cog):
         custom_id = str(data.get("custom_id", ""))
         if custom_id.startswith(puzzle_board.PREFIX):  # a puzzle's: the puzzle cog answers it
             interaction.client.dispatch(puzzle_board.CLICK, interaction, custom_id)
+            return
+        if custom_id.startswith(history.PREFIX):  # a history's: the history cog answers it
+            interaction.client.dispatch(history.CLICK, interaction, custom_id)
             return
         try:
             parsed = board.parse_id(custom_id)
