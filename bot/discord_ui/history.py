@@ -33,6 +33,7 @@ RESULTS = {1.0: N_("Won"), 0.5: N_("Draw"), 0.0: N_("Lost")}
 HOW = {Ending.RESIGN: N_("by resignation"), Ending.TIMEOUT: N_("on time")}
 
 
+
 def page_id(player: int, kind: str | None, offset: int) -> str:
     return f"tth:p:{player}:{kind or '-'}:{offset}"
 
@@ -83,14 +84,19 @@ def opponent(game: GameRecord, player: int) -> Text | str:
 
 def line(game: GameRecord, player: int) -> Text:
     """One game's line: result, opponent, moves, date."""
-    result: Text | str = RESULTS[score(game, player)]
+    result = RESULTS[score(game, player)]
     how = HOW.get(game.ending) if game.ending is not None else None
     date = f"<t:{int(game.created_at.timestamp())}:d>" if game.created_at else "?"
     name = kind_name(game.kind)
     return NP_("{result} against {opponent} · {kind} · {n} move · {date}",
                "{result} against {opponent} · {kind} · {n} moves · {date}", len(game.moves),
-               result=N_("{result} ({how})", result=result, how=how) if how else result,
+               result=_ended(result, how) if how else result,
                opponent=opponent(game, player), kind=name, date=date)  # fmt: skip
+
+
+def _ended(result: Text, how: Text) -> Text:
+    """A result and how the game ended: "Won (by resignation)"."""
+    return N_("{result} ({how})", result=result, how=how)
 
 
 class Plain(discord.ui.View):
