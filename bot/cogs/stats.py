@@ -160,7 +160,7 @@ class StatsCog(commands.Cog):
         await interaction.response.send_message(
             text,
             allowed_mentions=discord.AllowedMentions.none(),
-            files=chart.files,
+            files=chart.files or discord.utils.MISSING,
         )
 
     @app_commands.command(

@@ -17,6 +17,7 @@ from typing import Any
 
 from aiohttp import web
 
+from tests.support.localdiscord import uploads
 from tests.support.localdiscord.model import (
     EPHEMERAL,
     LOADING,
@@ -60,6 +61,8 @@ class Rest:
     refused: list[tuple[str, str]]  # the channel routes refused for want of access
     owners_of: dict[int, dict[str, str]]  # message id -> the owners of the interaction it answered
     failing_edits: int  # edits of an original response still to refuse (400), as a fault
+    files: dict[str, bytes]  # every file the bot sent, by its attachment's URL (``uploads``)
+    upload_limit: int  # bytes of files one message may carry (over it: 413, as a fault)
     in_thread: Callable[[str, Channel], Awaitable[web.Response | None]]  # threads.Threads
 
     def clock(self) -> float: ...
@@ -99,7 +102,7 @@ class Rest:
             "mention_everyone": False,
             "mentions": [],
             "mention_roles": [],
-            "attachments": [],
+            "attachments": body.get("attachments") or [],
             "embeds": body.get("embeds") or [],
             "components": body.get("components") or [],
             "pinned": False,
@@ -117,7 +120,7 @@ class Rest:
         message = self.messages.get(message_id) if message_id is not None else None
         if message is None:
             return None
-        for key in ("content", "embeds", "components"):
+        for key in ("content", "embeds", "components", "attachments"):
             if key in body and body[key] is not None:
                 message[key] = body[key]
         if "flags" in body and body["flags"] is not None:
@@ -172,7 +175,9 @@ class Rest:
             return _error(400, 40060, "Interaction has already been acknowledged.")
         if self.too_late(interaction.timing.emitted):
             return _error(404, 10062, "Unknown interaction")
-        body = await request.json()
+        body = await self._body(request)
+        if isinstance(body, web.Response):
+            return body
         interaction.answered = True
         timing = interaction.timing
         timing.acked, timing.ack_type = at, body["type"]
@@ -228,7 +233,10 @@ class Rest:
         if self.failing_edits > 0:
             self.failing_edits -= 1
             return _error(400, 50035, "Invalid Form Body")
-        message = self._edit(interaction.message_id, await request.json())
+        body = await self._body(request)
+        if isinstance(body, web.Response):
+            return body
+        message = self._edit(interaction.message_id, body)
         if message is None:
             return _error(404, 10008, "Unknown Message")
         interaction.timing.edits.append(at)
@@ -245,14 +253,26 @@ class Rest:
         if interaction.user_only and interaction.followups >= MAX_FOLLOWUPS:
             text = "This interaction has hit the maximum number of follow up messages"
             return _error(400, 40094, text)
+        body = await self._body(request)
+        if isinstance(body, web.Response):
+            return body
         interaction.followups += 1
         forced = EPHEMERAL if interaction.forced_ephemeral else 0
-        message = self._message(interaction.channel_id, await request.json(), flags=forced)
+        message = self._message(interaction.channel_id, body, flags=forced)
         interaction.answers.append(int(message["id"]))
         interaction.timing.followups.append(at)
         self.wake(interaction.channel_id)
         await self._echo("MESSAGE_CREATE", message)
         return _json(message)
+
+    async def _body(self, request: web.Request) -> dict[str, Any] | web.Response:
+        """The request's JSON, its files kept (``uploads``); too large: Discord's 413."""
+        try:
+            body, files = await uploads.read(request, self.upload_limit)
+        except uploads.TooLarge:
+            return _error(413, 40005, "Request entity too large")
+        self.files.update(files)
+        return body
 
     # ------------------------------------------------------------------ channels
 

@@ -34,6 +34,7 @@ from typing import Any
 
 from aiohttp import web
 
+from tests.support.localdiscord import uploads
 from tests.support.localdiscord.faults import Faults
 from tests.support.localdiscord.gateway import Gateway
 from tests.support.localdiscord.model import (
@@ -45,6 +46,7 @@ from tests.support.localdiscord.model import (
     GUILD,
     HEARTBEAT_MS,
     PRIVATE_CHANNEL,
+    STRING_SELECT,
     USE_EXTERNAL_APPS,
     Channel,
     Guild,
@@ -86,6 +88,8 @@ class FakeDiscord(Gateway, Faults, Rest, Reactions, ThreadMembers):
         self.refused: list[tuple[str, str]] = []
         self.owners_of: dict[int, dict[str, str]] = {}
         self.failing_edits = 0  # edits of an original response to refuse next (a fault)
+        self.files: dict[str, bytes] = {}  # every file the bot sent, by URL
+        self.upload_limit = uploads.LIMIT  # bytes of files a message may carry
         self.limited = 0  # requests answered 429 (rate limited)
         self._next_reaction: dict[int, float] = {}
         self._ahead = 0.0  # seconds this Discord's clock runs ahead of real time
@@ -304,3 +308,10 @@ class FakeDiscord(Gateway, Faults, Rest, Reactions, ThreadMembers):
         """A click on a button of a stored message."""
         data = {"custom_id": custom_id, "component_type": BUTTON}
         return await self.emit(kind, user, channel, 3, data, message_id=message_id)
+
+    async def select(
+        self, user: User, channel: Channel, message_id: int, custom_id: str, values: list[str]
+    ) -> int:
+        """A choice in a string select menu of a stored message."""
+        data = {"custom_id": custom_id, "component_type": STRING_SELECT, "values": values}
+        return await self.emit("select", user, channel, 3, data, message_id=message_id)
