@@ -44,14 +44,21 @@ COPIED: dict[str, tuple[str, ...]] = {
 }
 _ENDINGS = ", ".join(f"'{ending.value}'" for ending in sorted(PLAYED))
 
-# After ``SELECT <the games' columns> FROM games``: a player's played games in one server (DMs:
-# server 0), newest first; with `with_id` not 0, only those the two played together; with `kind`
-# not '', only that kind's.
+# A player's played games in one server (DMs: server 0); with `with_id` not 0, only those the two
+# played together; with `kind` not '', only that kind's.
+_PLAYED = (
+    f"AND status = 'finished' AND ending IN ({_ENDINGS}) AND COALESCE(guild_id, 0) = ? "
+    "AND (CAST(? AS BIGINT) = 0 OR x_id = ? OR o_id = ?) AND (CAST(? AS TEXT) = '' OR kind = ?)"
+)
+# After ``SELECT <the games' columns> FROM games``: those games, newest first, a page of them.
+# Each side's newest are found by its player's index, read backwards until enough match, then
+# merged: a page reads some dozens of rows however many games the file holds (one condition
+# "x_id = ? OR o_id = ?" would read every finished game: ``benchmarks/history.py``).
 PLAYER_GAMES = (
-    "WHERE (x_id = ? OR o_id = ?) AND status = 'finished' "
-    f"AND ending IN ({_ENDINGS}) AND COALESCE(guild_id, 0) = ? "
-    "AND (CAST(? AS BIGINT) = 0 OR x_id = ? OR o_id = ?) AND (CAST(? AS TEXT) = '' OR kind = ?) "
-    "ORDER BY id DESC LIMIT ? OFFSET ?"
+    f"WHERE id IN (SELECT id FROM (SELECT id FROM games WHERE x_id = ? {_PLAYED} "
+    "ORDER BY id DESC LIMIT ?) AS as_x "
+    f"UNION SELECT id FROM (SELECT id FROM games WHERE o_id = ? {_PLAYED} "
+    "ORDER BY id DESC LIMIT ?) AS as_o) ORDER BY id DESC LIMIT ? OFFSET ?"
 )
 ADD = (
     "INSERT INTO rating_history (guild_id, user_id, kind, game_id, rating, at) "
@@ -72,8 +79,8 @@ def games_args(
     guild: int, user_id: int, with_id: int | None, kind: str | None, limit: int, offset: int
 ) -> tuple[Any, ...]:
     """The values of ``PLAYER_GAMES``."""
-    other, only = with_id or 0, kind or ""
-    return (user_id, user_id, guild, other, other, other, only, only, limit, offset)
+    played = (guild, with_id or 0, with_id or 0, with_id or 0, kind or "", kind or "")
+    return (user_id, *played, limit + offset, user_id, *played, limit + offset, limit, offset)
 
 
 def for_postgres(table: str, row: Sequence[Any]) -> tuple[Any, ...]:

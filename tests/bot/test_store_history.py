@@ -8,7 +8,7 @@ import sqlite3
 from pathlib import Path
 
 from bot.games.record import Ending, Status
-from bot.storage import schema
+from bot.storage import history_sql, schema
 from bot.storage.base import Store
 from bot.storage.sqlite import SQLiteStore
 from tests.bot.test_store import GUILD, finished, game
@@ -90,7 +90,9 @@ async def test_version_7_file_migrates_to_8(tmp_path: Path) -> None:
         await store.close()
     conn = sqlite3.connect(path)
     assert conn.execute("PRAGMA user_version").fetchone()[0] == 8
-    plan = " ".join(row[3] for row in conn.execute(
-        "EXPLAIN QUERY PLAN SELECT id FROM games WHERE x_id = 1 OR o_id = 1"))  # fmt: skip
-    assert "games_x_player" in plan and "games_o_player" in plan
+    query = f"EXPLAIN QUERY PLAN SELECT {schema.COLUMNS} FROM games {history_sql.PLAYER_GAMES}"
+    args = history_sql.games_args(GUILD, BOB, None, None, 11, 0)
+    plan = " ".join(row[3] for row in conn.execute(query, args))
+    assert "INDEX games_x_player (x_id=?)" in plan and "INDEX games_o_player (o_id=?)" in plan
+    assert "games_status" not in plan and "SCAN games" not in plan
     conn.close()
