@@ -90,10 +90,6 @@ class HistoryCog(commands.Cog):
             log.debug("%s: %s", what, error)
             await replies.tell_safely(interaction, STORAGE_APOLOGY)
         except Exception as error:
-            if upload_refused(error):
-                log.warning("%s: Discord refused the pictures: %s", what, error)
-                await replies.tell_safely(interaction, REFUSED)
-                return
             if replies.discords_trouble(error):
                 log.warning("%s: Discord refused an answer: %s", what, error)
             else:
@@ -125,7 +121,8 @@ class HistoryCog(commands.Cog):
         """The chosen game's final picture and replay, privately."""
         data: dict[str, Any] = dict(interaction.data or {})
         chosen = str((data.get("values") or [""])[0])
-        game = await in_time(self.store.load_game(int(chosen))) if chosen.isdigit() else None
+        known = chosen.isdigit() and len(chosen) <= 18  # a game id, not a forged number
+        game = await in_time(self.store.load_game(int(chosen))) if known else None
         if game is None or not _may_see(interaction, game):
             await replies.tell(interaction, GONE)
             return
@@ -137,9 +134,15 @@ class HistoryCog(commands.Cog):
         locale = str(interaction.locale)
         files = await game_files(game, locale)
         said = history.line(game, player).render(translation(locale))
-        await window.call(interaction.followup.send(
-            f"#{game.id} · {said}", files=files, ephemeral=True,
-            allowed_mentions=discord.AllowedMentions.none()), "the pictures")  # fmt: skip
+        try:
+            await window.call(interaction.followup.send(
+                f"#{game.id} · {said}", files=files, ephemeral=True,
+                allowed_mentions=discord.AllowedMentions.none()), "the pictures")  # fmt: skip
+        except discord.HTTPException as error:
+            if not upload_refused(error):
+                raise
+            log.warning("game %s's pictures: Discord refused them: %s", game.id, error)
+            await replies.tell_safely(interaction, REFUSED)
 
 
 def _may_see(interaction: Interaction, game: GameRecord) -> bool:

@@ -31,7 +31,8 @@ TOPIC = (
     "Pick each command and option from the list that opens as you type / (Enter sends the "
     "command, Tab or a click adds an option; name:value typed as text is sent as a plain "
     "message). /tictactoe plays the bot; /tictactoe-puzzle gives a "
-    "puzzle to solve by clicking; 'Viewing as' (top) switches "
+    "puzzle to solve by clicking; /tictactoe-history opens a finished game as a picture and a "
+    "replay, /tictactoe-stats shows the rating chart; 'Viewing as' (top) switches "
     "member; /tictactoe-settings set changes the marks (mark_x, mark_o, mark_empty) and the "
     "input (buttons, reactions or both)."
 )

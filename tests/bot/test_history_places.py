@@ -116,4 +116,4 @@ async def test_pictures_refused_by_discord_are_one_private_line(
         assert "would not take the pictures" in told["content"] and not told["attachments"]
     finally:
         await bot.stop()  # fails on a traceback in the log
-    assert bot.log().count("Discord refused the pictures") == 1
+    assert bot.log().count("pictures: Discord refused them") == 1
