@@ -140,3 +140,22 @@ async def test_direct_messages_show_only_games_played_together(simcord_env: Env)
     assert bob.mention in lines[1] and cy.mention not in lines[1]
     opened = await bob.select(listed.response.message, [str(together.id)])
     assert len(opened.response.attachments) == 2
+
+
+async def test_an_ultimate_game_by_variant_opens_as_its_picture(simcord_env: Env) -> None:
+    """variant ultimate lists only ultimate games; a won one opens as its board (the small
+    boards, the winning line) and a replay of a frame a move."""
+    picture_support.needs_font()
+    guild, channel, (ann, bob) = guild_with(simcord_env, "ann", "bob")
+    shape = picture_support.won("ultimate", 9, 3, least=30)
+    await finish(simcord_env, guild.id, ann.id, bob.id, (0, 3, 1, 4, 2), "X")
+    ultimate = await finish(simcord_env, guild.id, ann.id, bob.id, shape.moves, shape.winner,
+                            kind="ultimate", size=9, k=3)  # fmt: skip
+    listed = await ann.slash(channel, "tictactoe-history", variant="ultimate")
+    lines = listed.response.content.splitlines()
+    assert len(lines) == 2 and f"· Ultimate · {len(shape.moves)} moves ·" in lines[1]
+    opened = await ann.select(listed.response.message, [str(ultimate.id)])
+    png, gif = opened.response.attachments
+    assert "won the small boards" in (png.description or "")
+    picture_support.check(picture_support.decode(attachment(simcord_env, png)), ultimate)
+    assert Image.open(io.BytesIO(attachment(simcord_env, gif))).n_frames == len(shape.moves) + 1
