@@ -16,6 +16,7 @@ import discord
 
 from bot.discord_ui.board import LEVEL_NAMES
 from bot.games.kinds import KINDS
+from bot.games.kinds.base import ACTION_ROW, BUTTON
 from bot.games.record import Ending, GameRecord
 from bot.i18n import N_, NP_, Text, translation
 
@@ -23,15 +24,15 @@ PREFIX = "tth:"
 CLICK = "ttt_history_click"  # the event a click on a history message is handed on as
 PAGE = 10  # games a page
 PAGE_PATTERN = re.compile(
-    r"tth:p:(?P<player>[0-9]{1,20}):(?P<kind>[a-z]{1,16}|-):(?P<at>[0-9]{1,6})"
+    r"tth:p:(?P<player>[0-9]{1,19}):(?P<kind>[a-z]{1,16}|-):(?P<at>[0-9]{1,6})"
 )
-OPEN_PATTERN = re.compile(r"tth:o:(?P<player>[0-9]{1,20})")
-ACTION_ROW, BUTTON, STRING_SELECT = 1, 2, 3
+OPEN_PATTERN = re.compile(r"tth:o:(?P<player>[0-9]{1,19})")
+SNOWFLAKE = 2**63  # Discord's ids are below it (a store's BIGINT holds them)
+STRING_SELECT = 3  # Discord's component type of a string select menu
 
 KIND_NAMES = {"classic": N_("Classic"), "ultimate": N_("Ultimate")}
 RESULTS = {1.0: N_("Won"), 0.5: N_("Draw"), 0.0: N_("Lost")}
 HOW = {Ending.RESIGN: N_("by resignation"), Ending.TIMEOUT: N_("on time")}
-
 
 
 def page_id(player: int, kind: str | None, offset: int) -> str:
@@ -45,13 +46,13 @@ def open_id(player: int) -> str:
 def parse_open(custom_id: str) -> int | None:
     """The player whose list a menu's id belongs to; None if it is not one."""
     match = OPEN_PATTERN.fullmatch(custom_id)
-    return None if match is None else int(match["player"])
+    return None if match is None or int(match["player"]) >= SNOWFLAKE else int(match["player"])
 
 
 def parse_page(custom_id: str) -> tuple[int, str | None, int] | None:
     """(player, kind or None, offset) of a page button's id; None if it is not one."""
     match = PAGE_PATTERN.fullmatch(custom_id)
-    if match is None:
+    if match is None or int(match["player"]) >= SNOWFLAKE:
         return None
     kind = None if match["kind"] == "-" else match["kind"]
     return int(match["player"]), kind, int(match["at"])
