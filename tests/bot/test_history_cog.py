@@ -18,6 +18,7 @@ from bot.games.record import Ending, GameRecord, Status
 from bot.pictures.words import alt_text, replay_alt
 from tests.bot import picture_support
 from tests.bot.game_support import board_message, guild_with, people_game, resign
+from tests.support.forge import forged_click
 
 DATE = re.compile(r"<t:\d+:d>")
 
@@ -159,3 +160,14 @@ async def test_an_ultimate_game_by_variant_opens_as_its_picture(simcord_env: Env
     assert "won the small boards" in (png.description or "")
     picture_support.check(picture_support.decode(attachment(simcord_env, png)), ultimate)
     assert Image.open(io.BytesIO(attachment(simcord_env, gif))).n_frames == len(shape.moves) + 1
+
+
+async def test_forged_history_ids_get_one_private_line(simcord_env: Env) -> None:
+    """A page id past Discord's ids, or one of no shape the history knows: a private line."""
+    guild, channel, (ann, bob) = guild_with(simcord_env, "ann", "bob")
+    await finish(simcord_env, guild.id, ann.id, bob.id, (0, 3, 1, 4, 2), "X")
+    listed = await ann.slash(channel, "tictactoe-history")
+    for forged in ("tth:p:99999999999999999999:-:0", "tth:p:9223372036854775808:-:0", "tth:x"):
+        answered = await forged_click(simcord_env, ann, listed.response.message, forged,
+                                      channel=channel)  # fmt: skip
+        assert answered.ephemeral and "can't find that game" in answered.response.content
