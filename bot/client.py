@@ -34,6 +34,7 @@ EXTENSIONS = (
     "bot.cogs.puzzles",
     "bot.cogs.puzzles.posting",
     "bot.cogs.stats",
+    "bot.cogs.history",
     "bot.cogs.ops",
 )
 # The collector's thresholds once the bot is ready (allocations before a young collection, then

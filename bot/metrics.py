@@ -20,6 +20,7 @@ from bot.games.record import GameRecord
 from bot.games.settings import ServerSettings
 from bot.games.stats import LeaderboardRow, PlayerStats
 from bot.storage.base import StorageError, Store
+from bot.storage.watched_history import WatchedHistory
 from bot.storage.watched_puzzles import WatchedPuzzles
 from bot.storage.watched_tournaments import WatchedTournaments
 
@@ -88,7 +89,7 @@ class Metrics:
         return generate_latest(self.registry)
 
 
-class WatchedStore(WatchedPuzzles, WatchedTournaments):
+class WatchedStore(WatchedPuzzles, WatchedTournaments, WatchedHistory):
     """A Store that counts its failures in the metrics, then raises them as they were."""
 
     def __init__(self, store: Store, metrics: Metrics) -> None:

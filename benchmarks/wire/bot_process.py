@@ -63,6 +63,7 @@ from benchmarks.measure import instruments as measure  # noqa: E402
 from benchmarks.measure.profiling import Profile  # noqa: E402
 from bot import client  # noqa: E402
 from bot.client import create_bot  # noqa: E402
+from bot.compute import drawing  # noqa: E402
 from bot.config import Settings, Shards, default_engine_workers  # noqa: E402
 from tests.support.localdiscord import TOKEN  # noqa: E402  (the token the local Discord takes)
 
@@ -235,10 +236,9 @@ def project_bot(folder: Path) -> discord.Client:
 
 def picture_cache(bot: discord.Client) -> dict[str, int] | None:
     """What the bot's picture cache holds now (with --pictures): pictures, bytes, hits, misses."""
-    clicks: Any = bot.get_cog("ClickCog") if "--pictures" in sys.argv else None  # type: ignore[attr-defined]
-    if clicks is None:
+    if "--pictures" not in sys.argv:
         return None
-    cache = clicks.flow.painter.cache
+    cache = drawing.CACHE
     return {"pictures": len(cache), "bytes": cache.held, "hits": cache.hits,
             "misses": cache.misses}  # fmt: skip
 

@@ -4,20 +4,21 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _l
 from discord.ext import commands
 
+from bot.cogs import rating_chart as charts
 from bot.cogs.games.command import VARIANT_CHOICES
 from bot.discord_ui import replies
 from bot.games.kinds import CLASSIC as CLASSIC_KIND
 from bot.games.kinds import KINDS
 from bot.games.stats import PlayerStats, Record
 from bot.games.tournaments import standings
-from bot.i18n import N_, NP_, translation
+from bot.i18n import N_, NP_, Text, translation
 from bot.storage.base import StorageError, Store, in_time
 
 if TYPE_CHECKING:
@@ -159,23 +160,15 @@ class StatsCog(commands.Cog):
             found, won = (found, counted) if counted is not None else (None, 0)
         if found is None:
             return
-        server_name = interaction.guild.name if interaction.guild else None
-        if interaction.guild_id is None:
-            where = N_("in direct messages")  # every DM and group DM: one record outside servers
-        elif server_name:
-            where = N_("in {server}", server=server_name)
-        else:
-            where = N_("in this server")  # a server that has not added the bot: no name known
+        text = format_stats(found, mention=target.mention, where=where_said(interaction).render(
+            catalog), catalog=catalog, kind=_kind(variant), won=won)  # fmt: skip
+        chart = await charts.rating_chart(self.store, interaction, target.id)
+        if chart.line:
+            text += "\n" + chart.line
         await interaction.response.send_message(
-            format_stats(
-                found,
-                mention=target.mention,
-                where=where.render(catalog),
-                catalog=catalog,
-                kind=_kind(variant),
-                won=won,
-            ),
+            text,
             allowed_mentions=discord.AllowedMentions.none(),
+            files=chart.files or discord.utils.MISSING,
         )
 
     @app_commands.command(
@@ -239,6 +232,15 @@ class StatsCog(commands.Cog):
             table = standings.of(t, entrants, games, await self.store.byes_of(t.id))
             won += bool(table) and table[0].player == user_id
         return won
+
+
+def where_said(interaction: discord.Interaction[Any]) -> Text:
+    """Where a record or a history is kept: this server, or direct messages."""
+    if interaction.guild_id is None:
+        return N_("in direct messages")  # every DM and group DM: one record outside servers
+    if interaction.guild is not None and interaction.guild.name:
+        return N_("in {server}", server=interaction.guild.name)
+    return N_("in this server")  # a server that has not added the bot: no name known
 
 
 def _kind(variant: str | None) -> str:

@@ -15,6 +15,7 @@ from bot.games.settings import ServerSettings
 from bot.games.stats import LeaderboardRow, PlayerStats
 from bot.games.tournaments.record import Bye, Game
 from bot.games.tournaments.tournament import Entrant, Join, Pairing, Stage, Tournament
+from bot.storage.history_sql import RatingHistory
 from engine.puzzles import Puzzle
 
 log = logging.getLogger(__name__)
@@ -250,3 +251,16 @@ class Store(Protocol):
 
     async def byes_of(self, tournament_id: int) -> list[Bye]:
         """The tournament's byes, by round."""
+
+    # -- history (``history_sql``) ------------------------------------------------------------
+
+    async def player_games(
+        self, guild_id: int | None, user_id: int, *, with_id: int | None = None,
+        kind: str | None = None, limit: int = 10, offset: int = 0,
+    ) -> list[GameRecord]:  # fmt: skip
+        """A player's played games (a result counted: won, drawn, resigned, timed out) in a
+        server (None: direct messages), newest first, `offset` of them skipped; with `with_id`
+        only those against that player, with `kind` only that kind's."""
+
+    async def rating_history(self, guild_id: int | None, user_id: int) -> RatingHistory:
+        """A player's Elo after each rated game in a server, by kind, oldest first."""

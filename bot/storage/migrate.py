@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.config import database_path
-from bot.storage import pg_schema, schema, tournament_sql
+from bot.storage import history_sql, pg_schema, schema, tournament_sql
 from bot.storage.base import StorageError
 
 # One query that both databases answer alike: what must be the same after the copy.
@@ -36,6 +36,7 @@ COUNTS = (
     "(SELECT COUNT(*) FROM puzzle_attempts) + (SELECT COUNT(*) FROM server_puzzles) + "
     "(SELECT COUNT(*) FROM daily_posts), "
     + " + ".join(f"(SELECT COUNT(*) FROM {table})" for table in tournament_sql.COPIED)
+    + ", (SELECT COUNT(*) FROM rating_history)"
 )
 RECORDS = ("kind", "guild_id", "user_id", "opponent", "wins", "draws", "losses")
 RATINGS = ("kind", "guild_id", "user_id", "rating", "rated_games")
@@ -53,6 +54,8 @@ PUZZLE_TABLES: dict[str, tuple[str, ...]] = {
 }  # fmt: skip
 # The tournament tables (schema version 7), in an order their foreign keys accept.
 TOURNAMENT_TABLES = tournament_sql.COPIED
+# The history of ratings (schema version 8).
+HISTORY_TABLES = history_sql.COPIED
 SEQUENCES = (("puzzle_attempts", "id"), ("server_puzzles", "seq"), ("tournaments", "id"))
 
 
@@ -69,18 +72,20 @@ class Counts:
     last_id: int
     puzzle_rows: int  # rows of every puzzle table together
     tournament_rows: int  # rows of every tournament table together
+    history_rows: int  # rows of the rating history
 
     @property
     def empty(self) -> bool:
         """Whether there is nothing to lose."""
-        rows = self.puzzle_rows + self.tournament_rows
+        rows = self.puzzle_rows + self.tournament_rows + self.history_rows
         return self.live + self.finished + self.records + self.ratings + rows == 0
 
     def __str__(self) -> str:
         return (
             f"{self.live} live and {self.finished} finished games, {self.records} records "
             f"({self.results} results), {self.ratings} ratings, last id {self.last_id}, "
-            f"{self.puzzle_rows} puzzle rows, {self.tournament_rows} tournament rows"
+            f"{self.puzzle_rows} puzzle rows, {self.tournament_rows} tournament rows, "
+            f"{self.history_rows} rating history rows"
         )
 
 
@@ -117,6 +122,9 @@ def read_sqlite(path: Path) -> Source:
         for table, cols in TOURNAMENT_TABLES.items():
             rows = conn.execute(f"SELECT {', '.join(cols)} FROM {table}")
             puzzles[table] = [tournament_sql.for_postgres(table, row) for row in rows]
+        for table, cols in HISTORY_TABLES.items():
+            rows = conn.execute(f"SELECT {', '.join(cols)} FROM {table}")
+            puzzles[table] = [history_sql.for_postgres(table, row) for row in rows]
     except sqlite3.Error as exc:
         raise StorageError(f"cannot read {path}: {exc}") from exc
     finally:
@@ -141,7 +149,7 @@ async def copy(source: Path, url: str, *, force: bool = False) -> tuple[Counts, 
     await sqlite_store.open()
     await sqlite_store.close()
     data = await asyncio.to_thread(read_sqlite, source)
-    kept_tables = ", ".join([*PUZZLE_TABLES, *TOURNAMENT_TABLES])
+    kept_tables = ", ".join([*PUZZLE_TABLES, *TOURNAMENT_TABLES, *HISTORY_TABLES])
     target = PostgresStore(url, timeout=30.0)
     await target.open()  # creates or migrates the schema
     await target.close()
@@ -173,7 +181,7 @@ async def copy(source: Path, url: str, *, force: bool = False) -> tuple[Counts, 
             await conn.copy_records_to_table(
                 "server_settings", records=data.settings, columns=SETTINGS
             )
-            for table, cols in {**PUZZLE_TABLES, **TOURNAMENT_TABLES}.items():
+            for table, cols in {**PUZZLE_TABLES, **TOURNAMENT_TABLES, **HISTORY_TABLES}.items():
                 await conn.copy_records_to_table(table, records=data.puzzles[table], columns=cols)
             for table, column in SEQUENCES:  # ids after the copied ones
                 await conn.execute(

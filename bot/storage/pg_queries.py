@@ -7,13 +7,15 @@ games ending at once wait for each other instead of deadlocking, and neither los
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 from bot.games import rating
 from bot.games.record import GameRecord, Status
 from bot.games.settings import ServerSettings
 from bot.games.stats import LeaderboardRow, PlayerStats
-from bot.storage import pg_schema, queries, schema
+from bot.storage import history_sql, pg_schema, queries, schema
+from bot.storage.puzzle_sql import numbered
 from bot.storage.schema import PEOPLE, guild_key
 
 Connection = Any  # asyncpg.Connection or a pool's proxy of one; asyncpg ships no type hints
@@ -83,6 +85,10 @@ async def count_result(conn: Connection, game: GameRecord) -> None:
         "WHERE kind = $4 AND guild_id = $1 AND user_id = $2",
         [(guild, x_id, new_x, kind), (guild, o_id, new_o, kind)],
     )
+    at = datetime.now(UTC)
+    rows = [(guild, user_id, kind, game.id, value, at)
+            for user_id, value in ((x_id, new_x), (o_id, new_o))]  # fmt: skip
+    await conn.executemany(numbered(history_sql.ADD), rows)
 
 
 async def load_game(conn: Connection, game_id: int) -> GameRecord | None:

@@ -10,7 +10,8 @@ game is shown only through interactions. Version 4 too: each game's look. Versio
 game's kind, and the kind in the keys of records and ratings. Version 6 too: puzzles (players'
 and puzzles' ratings, attempts, server puzzles, daily posts); attempt and server-puzzle ids are
 sequences. Version 7 too: tournaments, their entrants, seats, games and byes (``schema`` says
-what each holds and which constraints hold there); a tournament's id is a sequence.
+what each holds and which constraints hold there); a tournament's id is a sequence. Version 8
+too: the players' indexes on games and each rated game's new ratings (``history_sql``).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from bot.games.record import GameRecord
-from bot.storage import puzzle_sql, schema, tournament_sql
+from bot.storage import history_sql, puzzle_sql, schema, tournament_sql
 
 # Any constant shared by every process of this bot; pg_advisory_xact_lock takes a bigint.
 MIGRATION_LOCK = 0x7454_5454_0001
@@ -95,6 +96,7 @@ MIGRATIONS: list[Sequence[str]] = [
     ),
     puzzle_sql.tables(sqlite=False),
     tournament_sql.tables(sqlite=False),
+    history_sql.tables(sqlite=False),
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -23,20 +23,16 @@ from bot.games import rules
 from bot.games.record import GameRecord, Status
 from bot.games.settings import ServerSettings
 from bot.games.stats import LeaderboardRow, PlayerStats
-from bot.storage import pg_puzzles, pg_queries, pg_schema, pg_tournaments
+from bot.storage import pg_history, pg_puzzles, pg_queries, pg_schema, pg_tournaments
 from bot.storage.base import Outage, StorageError
 from bot.storage.schema import RESULT_ENDINGS, guild_key
 
 log = logging.getLogger(__name__)
-
 T = TypeVar("T")
 RETRIES = 3  # attempts of a transaction that hit a deadlock or a dead idle connection
-LOST = (
-    asyncpg.ConnectionDoesNotExistError,
-    asyncpg.InterfaceError,
-    asyncpg.InternalClientError,  # a connection the server killed, used before it noticed
-    ConnectionError,
-)
+# InternalClientError: a connection the server killed, used before it noticed.
+LOST = (asyncpg.ConnectionDoesNotExistError, asyncpg.InterfaceError,
+        asyncpg.InternalClientError, ConnectionError)  # fmt: skip
 
 
 def where(url: str) -> str:
@@ -47,7 +43,9 @@ def where(url: str) -> str:
     return f"{host}{port}{parts.path or '/'}"
 
 
-class PostgresStore(pg_puzzles.PostgresPuzzles, pg_tournaments.PostgresTournaments):
+class PostgresStore(
+    pg_puzzles.PostgresPuzzles, pg_tournaments.PostgresTournaments, pg_history.PostgresHistory
+):
     """The bot's ``Store`` on a PostgreSQL database given by a ``postgresql://`` URL.
 
     ``timeout`` (seconds) bounds connecting, waiting for a connection and every statement, so a

@@ -6,6 +6,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,7 @@ from bot.games.kinds import KINDS
 from bot.games.record import Ending, GameRecord, Status
 from bot.games.settings import ServerSettings
 from bot.games.stats import LeaderboardRow, PlayerStats, Record
-from bot.storage import schema
+from bot.storage import history_sql, schema
 from bot.storage.schema import PEOPLE, guild_key
 
 CLASSIC = CLASSIC_KIND.name
@@ -127,6 +128,7 @@ def count_result(conn: sqlite3.Connection, game: GameRecord) -> None:
     x_id, o_id, score_x = rated
     rx, ro = (rating_of(conn, guild, user_id, kind) for user_id in (x_id, o_id))
     new_x, new_o = rating.update(rx, ro, score_x)
+    at = schema.iso(datetime.now(UTC))
     for user_id, value in ((x_id, new_x), (o_id, new_o)):
         conn.execute(
             "INSERT INTO ratings (kind, guild_id, user_id, rating, rated_games) "
@@ -134,6 +136,7 @@ def count_result(conn: sqlite3.Connection, game: GameRecord) -> None:
             "rated_games = rated_games + 1",
             (kind, guild, user_id, value),
         )
+        conn.execute(history_sql.ADD, (guild, user_id, kind, game.id, value, at))
 
 
 def add_record(

@@ -1,6 +1,6 @@
 """The database's tables, their migrations, and games as rows (run on the store's own thread).
 
-Layout (schema version 7, kept in ``PRAGMA user_version``):
+Layout (schema version 8, kept in ``PRAGMA user_version``):
 
 - ``games``: one row per game; ``moves`` is a comma-separated list of cells ("0,4,8"),
   ``deadline`` and ``created_at`` are ISO 8601 UTC text with microseconds (exact round trip).
@@ -47,6 +47,9 @@ row untouched:
   once made, ``result`` (❌'s score: 0, 0.5 or 1; NULL while played), written once.
 - ``tournament_byes``: at most one per player per tournament and one per round, each on a seat.
 
+Version 8 added each player's games found by an index, and ``rating_history``: a player's Elo
+after each rated game (``history_sql`` says what and why), every older row untouched.
+
 A Swiss round is stored in one transaction with the tournament's ``round`` moving on from the
 round before (seats, games, bye): a crash leaves the whole round or none of it, and a round
 stored twice is stored once.
@@ -61,7 +64,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from bot.games.look import Look
 from bot.games.record import PLAYED, Ending, GameRecord, Status
-from bot.storage import puzzle_sql, tournament_sql
+from bot.storage import history_sql, puzzle_sql, tournament_sql
 
 if TYPE_CHECKING:
     from engine import Level, Side
@@ -160,6 +163,7 @@ MIGRATIONS: list[Sequence[str]] = [
     ),
     puzzle_sql.tables(sqlite=True),
     tournament_sql.tables(sqlite=True),
+    history_sql.tables(sqlite=True),
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

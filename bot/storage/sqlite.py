@@ -23,11 +23,11 @@ from bot.games.settings import ServerSettings
 from bot.games.stats import LeaderboardRow, PlayerStats
 from bot.storage import queries, schema
 from bot.storage.base import Outage, StorageError
+from bot.storage.sqlite_history import SQLiteHistory
 from bot.storage.sqlite_puzzles import SQLitePuzzles
 from bot.storage.sqlite_tournaments import SQLiteTournaments
 
 log = logging.getLogger(__name__)
-
 T = TypeVar("T")
 # Saves not yet written, each with its waiter; None asks for a game id, a body is any other write.
 Queued = list[tuple[GameRecord | queries.Body | None, asyncio.Future[Any]]]
@@ -36,7 +36,7 @@ Queued = list[tuple[GameRecord | queries.Body | None, asyncio.Future[Any]]]
 BATCH = 32
 
 
-class SQLiteStore(SQLitePuzzles, SQLiteTournaments):
+class SQLiteStore(SQLitePuzzles, SQLiteTournaments, SQLiteHistory):
     """The bot's ``Store`` on a SQLite file (created, with its folder, if absent). All SQLite
     work runs on one thread owning one connection, so writes are serialized, never on the event
     loop; ``busy_timeout``: seconds to wait for another process's lock before StorageError."""

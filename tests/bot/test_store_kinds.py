@@ -124,7 +124,7 @@ async def test_a_version_four_sqlite_file_keeps_its_rows_as_classic(tmp_path: Pa
     finally:
         await store.close()
     with sqlite3.connect(path) as conn:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION == 7
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION == 8
         assert conn.execute("PRAGMA quick_check").fetchone()[0] == "ok"
 
 

@@ -55,7 +55,7 @@ async def test_a_version_one_file_is_migrated_and_its_games_read_as_english(
     finally:
         await store.close()
     with sqlite3.connect(path) as conn:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION == 7
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION == 8
 
 
 async def test_server_settings_are_stored_per_server_and_replaced(tmp_path: Path) -> None:

@@ -20,7 +20,7 @@ from bot.cogs.games.opening import open_game
 from bot.cogs.games.replays import Replays
 from bot.cogs.games.resigning import Resigns, asks
 from bot.cogs.games.texts import NOT_SAVED, UNSHOWN
-from bot.discord_ui import access, board, grid, puzzle_board, readback, replies, window
+from bot.discord_ui import access, board, grid, history, puzzle_board, readback, replies, window
 from bot.discord_ui.tournament_board import CLICK, PREFIX
 from bot.games import asking, kinds, rules
 from bot.games.record import Ending, GameRecord, Status
@@ -41,7 +41,11 @@ NOT_MINE = N_("That is not a button of mine, so it does nothing. Start a game wi
 DEAD = N_("That button no longer does anything.")
 CLOSED = N_("That small board is closed; pick an open one.")
 # Buttons of other cogs, handed on as events: (custom id prefix, event).
-ROUTED = ((puzzle_board.PREFIX, puzzle_board.CLICK), (PREFIX, CLICK))
+ROUTED = (
+    (puzzle_board.PREFIX, puzzle_board.CLICK),
+    (PREFIX, CLICK),
+    (history.PREFIX, history.CLICK),
+)
 CHANGES = frozenset({board.ACCEPT, board.DECLINE, board.WITHDRAW, board.RESIGN})
 
 
@@ -60,7 +64,7 @@ class ClickCog(commands.Cog):
             return
         data: Any = interaction.data or {}
         custom_id = str(data.get("custom_id", ""))
-        for prefix, event in ROUTED:  # a puzzle's or a tournament's: that cog answers it
+        for prefix, event in ROUTED:  # a puzzle's, a tournament's, a history's: its cog answers
             if custom_id.startswith(prefix):
                 interaction.client.dispatch(event, interaction, custom_id)
                 return

@@ -22,8 +22,8 @@ from typing import Any
 import discord
 
 from bot.cogs.games import retry
-from bot.cogs.games.server import timeouts
 from bot.cogs.games.painter import Painter
+from bot.cogs.games.server import timeouts
 from bot.cogs.games.texts import BOARD_GONE, NOT_SAVED, UNSHOWN
 from bot.compute.runner import EngineRunner, Thinking
 from bot.config import Settings

@@ -19,17 +19,17 @@ import functools
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 import aiohttp
 import discord
 
+from bot.compute import drawing
 from bot.discord_ui import board, picture, replies, window
 from bot.games import look as looks
 from bot.games.record import GameRecord
 from bot.i18n import N_
-from bot.pictures import SIDE, PictureCache, alt_text, board_png, cache, marks, replay
+from bot.pictures import PictureCache, alt_text, cache, marks
 
 log = logging.getLogger(__name__)
 
@@ -66,20 +66,10 @@ class Painter:
 
     def __init__(self, client: discord.Client) -> None:
         self.client = client
-        self.cache = PictureCache()
         self.replays = PictureCache(REPLAY_BOUND)
-        # One thread: drawing lets go of the GIL only in Pillow's C code (``bot.pictures``).
-        self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ttt-picture")
         self._failed: dict[int, float] = {}  # custom emoji id -> when it could not be fetched
         self._fetching: dict[int, asyncio.Task[bool]] = {}
         self._told: set[int] = set()  # games whose players were told the board has no picture
-
-    def close(self) -> None:
-        """Stop the drawing thread (pictures asked for after this are not drawn)."""
-        self.executor.shutdown(wait=False, cancel_futures=True)
-
-    async def _off_loop(self, work: Callable[[], T]) -> T:
-        return await asyncio.get_running_loop().run_in_executor(self.executor, work)
 
     # ------------------------------------------------------------------ marks
 
@@ -109,7 +99,7 @@ class Painter:
         url = f"{discord.asset.Asset.BASE}/emojis/{emoji_id}.png"
         try:
             data = await asyncio.wait_for(self.client.http.get_from_cdn(url), FETCH_WAIT)
-            kept = await self._off_loop(lambda: marks.add_custom(emoji_id, data))
+            kept = await drawing.draw(lambda: marks.add_custom(emoji_id, data))
             if not kept:
                 raise ValueError("not an image")
         except (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError,
@@ -126,12 +116,7 @@ class Painter:
     async def board(self, game: GameRecord) -> tuple[bytes, str]:
         """The picture of a game's board now (PNG) and its alt text, drawn once."""
         shown = dataclasses.replace(game, look=await self.marks_of(game.look))
-        entry = cache.key(shown, SIDE)
-        data = self.cache.get(entry)
-        if data is None:
-            data = await self._off_loop(lambda: board_png(shown))
-            self.cache.put(entry, data)
-        return data, _alt(game)
+        return await drawing.board(shown), _alt(game)
 
     async def drawn(
         self,
@@ -209,6 +194,6 @@ class Painter:
         entry = cache.key(shown, -1)  # a replay's key: no board's side is negative
         data = self.replays.get(entry)
         if data is None:
-            data = await self._off_loop(lambda: replay(shown))
+            data = await drawing.replay(shown)
             self.replays.put(entry, data)
         return data

@@ -11,6 +11,7 @@ from typing import Any
 
 EPHEMERAL = 1 << 6  # message flag: seen by one member only
 BUTTON = 2  # Discord's component type of a button
+STRING_SELECT = 3  # a string select menu
 now = time.perf_counter  # SimCord leaves it alone; checked by the smoke test
 
 ALL_PERMISSIONS = (1 << 51) - 1  # every permission bit up to 2^50: nothing is refused

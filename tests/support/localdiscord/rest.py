@@ -120,7 +120,7 @@ class Rest:
         message = self.messages.get(message_id) if message_id is not None else None
         if message is None:
             return None
-        for key in ("content", "embeds", "components"):
+        for key in ("content", "embeds", "components", "attachments"):
             if key in body and body[key] is not None:
                 message[key] = body[key]
         if body.get("attachments") is not None:
@@ -255,11 +255,11 @@ class Rest:
         if interaction.user_only and interaction.followups >= MAX_FOLLOWUPS:
             text = "This interaction has hit the maximum number of follow up messages"
             return _error(400, 40094, text)
-        interaction.followups += 1
-        forced = EPHEMERAL if interaction.forced_ephemeral else 0
         body = await self._body(request, interaction.channel_id)
         if isinstance(body, web.Response):
             return body
+        interaction.followups += 1
+        forced = EPHEMERAL if interaction.forced_ephemeral else 0
         message = self._message(interaction.channel_id, body, flags=forced)
         interaction.answers.append(int(message["id"]))
         interaction.timing.followups.append(at)

@@ -48,6 +48,7 @@ from tests.support.localdiscord.model import (
     HEARTBEAT_MS,
     MANAGE_GUILD,
     PRIVATE_CHANNEL,
+    STRING_SELECT,
     USE_EXTERNAL_APPS,
     Channel,
     Guild,
@@ -313,3 +314,10 @@ class FakeDiscord(Gateway, Faults, Rest, Reactions, ThreadMembers, Uploads):
         """A click on a button of a stored message."""
         data = {"custom_id": custom_id, "component_type": BUTTON}
         return await self.emit(kind, user, channel, 3, data, message_id=message_id)
+
+    async def select(
+        self, user: User, channel: Channel, message_id: int, custom_id: str, values: list[str]
+    ) -> int:
+        """A choice in a string select menu of a stored message."""
+        data = {"custom_id": custom_id, "component_type": STRING_SELECT, "values": values}
+        return await self.emit("select", user, channel, 3, data, message_id=message_id)
