@@ -12,9 +12,10 @@ does not, the playground refuses or does as Discord, on the bot's own requests:
 - a message edited in an archived thread, or a member added to or removed from one: 50083;
 - a second thread from the same message: 400 A thread has already been created for this
   message (160004);
-- a thread's PATCH without Manage Threads: its creator may rename, archive and unarchive it, but
-  locking it, or changing another's, is 403 Missing Permissions (50013); an archived thread is
-  only unarchived (50083 otherwise);
+- a thread's PATCH without Manage Threads: its creator may rename, archive and unarchive it (a
+  member of it unarchive it), but locking it, or changing another's, is 403 Missing Permissions
+  (50013); an archived thread is only unarchived (50083 otherwise), as the tests' local Discord
+  has them (``tests/support/localdiscord/threads.py``);
 - THREAD_MEMBERS_UPDATE about someone else reaches only a bot with the members intent (the bot
   asks for none): about the bot's own membership, always.
 
@@ -78,15 +79,19 @@ def _changing(ctx: Any) -> None:
 
 
 def _editing(ctx: Any) -> None:
-    """A thread's PATCH: its creator may rename, archive and unarchive it; locking it, and
-    anything on another's thread, needs Manage Threads; an archived thread is only unarchived."""
+    """A thread's PATCH: its creator may rename, archive and unarchive it, a member unarchive it
+    when it is not locked; locking it, and anything on another's thread, needs Manage Threads;
+    an archived thread is only unarchived."""
     thread = _thread(ctx)
     if thread is None:
         return
     body = ctx.json if isinstance(ctx.json, dict) else {}
-    moderator = _may_manage(ctx, thread)
-    mine = thread.owner_id == ctx.backend.bot_user.id
-    if not moderator and (MODERATING & set(body) or not (mine or body == {"archived": False})):
+    bot_id = ctx.backend.bot_user.id
+    moderator, mine = _may_manage(ctx, thread), thread.owner_id == bot_id
+    member = body == {"archived": False} and bot_id in thread.thread_members
+    if (MODERATING & set(body) and not moderator) or not (moderator or mine or member):
+        raise BackendError(*MISSING_PERMISSIONS)
+    if thread.thread_metadata.locked and not (moderator or mine):
         raise BackendError(*MISSING_PERMISSIONS)
     if thread.thread_metadata.archived and body.get("archived") is not False and not moderator:
         raise BackendError(*ARCHIVED)

@@ -150,3 +150,26 @@ async def test_without_manage_threads_the_bot_archives_only_its_own(tmp_path: Pa
             with pytest.raises(discord.HTTPException) as caught:
                 await refused
             assert caught.value.code == 50013
+
+
+async def test_without_manage_threads_a_member_only_unarchives(tmp_path: Path) -> None:
+    """Bob's thread, archived by the bot while it could: without Manage Threads the bot
+    unarchives it once it is a member of it (and not before: 50013), and may not rename it."""
+    async with simulated(tmp_path) as world:
+        channel = games(world)
+        bobs = world.env.backend.create_thread(channel.id, "bob's", world.member("bob").id)
+        await world.env.settle()
+        thread = channel.get_thread(bobs.id)
+        assert thread is not None
+        await thread.edit(archived=True)
+        await channel.set_permissions(channel.guild.me, manage_threads=False)
+
+        with pytest.raises(discord.HTTPException) as outside:
+            await thread.edit(archived=False)
+        assert outside.value.code == 50013
+        # As if the bot had been in it all along (joining an archived thread is itself 50083).
+        world.env.backend.add_thread_member(bobs.id, world.env.backend.bot_user.id)
+        assert not (await thread.edit(archived=False)).archived
+        with pytest.raises(discord.HTTPException) as renaming:
+            await thread.edit(name="mine now")
+        assert renaming.value.code == 50013
