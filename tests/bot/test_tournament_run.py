@@ -17,6 +17,7 @@ from tests.bot.tournament_support import (
     announcement,
     boards,
     club,
+    create,
     play_out,
     press,
     public,
@@ -57,7 +58,7 @@ async def test_a_swiss_of_four_from_create_to_podium(tmp_path: Path) -> None:
     await fake.start()
     bot, table = await started(fake, tmp_path)
     try:
-        made = await table.command(alice, c.games, f"{COMMAND} create", format="swiss")
+        made = await create(table, alice, c.games, format="swiss")
         assert "Tournament created" in table.private(made), table.private(made)
         board = announcement(fake, c.games)
         assert "Swiss tournament" in texts(board) and "0 players" in texts(board)
@@ -128,7 +129,7 @@ async def test_joining_and_leaving_answers(tmp_path: Path) -> None:
     await fake.start()
     bot, table = await started(fake, tmp_path)
     try:
-        await table.command(alice, c.games, f"{COMMAND} create", format="swiss", rounds=2)
+        await create(table, alice, c.games, format="swiss", rounds=2)
         board = announcement(fake, c.games)
         for member in (alice, bob, carol):
             await press(table, member, c.games, board, "join")
