@@ -100,7 +100,10 @@ async def create(table: Table, user: User, channel: Channel, **options: Any) -> 
     """/tictactoe-tournament create, answered at once (deferred) and then told how it went: the
     interaction once its private answer is there."""
     made = await table.command(user, channel, f"{COMMAND} create", **options)
-    await until(lambda: "Tournament created" in table.private(made), "the tournament created")
+    await until(
+        lambda: "Tournament created" in table.private(made),
+        f"the tournament created (said: {table.private(made)!r})",
+    )
     return made
 
 

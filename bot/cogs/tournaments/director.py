@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -89,23 +89,24 @@ class Director:
         if not await self.store.start_tournament(t.id, at=now, ends_at=ends, rounds=rounds):
             return STARTED
         if ends is not None:
-            self._at(t.id, ends, self.advance(t.id))
+            self._at(t.id, ends, lambda: self.advance(t.id))
         self.spawn(self.advance(t.id))
         return None
 
     async def _start_due(self, tid: int) -> None:
         """A scheduled start: started, or cancelled with fewer than 2 players."""
         t = await self.store.get_tournament(tid)
-        if t is not None and t.stage is Stage.OPEN and await self.start(t) is not None:
+        refusal = await self.start(t) if t is not None and t.stage is Stage.OPEN else None
+        if refusal is not None and refusal.msgid == TOO_FEW.msgid:
             await self.store.finish_tournament(tid, Stage.CANCELLED)
             self.announcer.refresh(tid)
 
-    def _at(self, tid: int, when: datetime, work: Coroutine[Any, Any, Any]) -> None:
-        """Run `work` at `when` (at once if it is past); one timer a tournament."""
+    def _at(self, tid: int, when: datetime, work: Callable[[], Coroutine[Any, Any, Any]]) -> None:
+        """Run `work()` at `when` (at once if it is past); one timer a tournament."""
 
         async def later() -> None:
             await asyncio.sleep(max(0.0, (when - discord.utils.utcnow()).total_seconds()))
-            await work
+            await work()
 
         old = self._timers.pop(tid, None)
         if old is not None:
@@ -115,9 +116,9 @@ class Director:
     def schedule(self, t: Tournament) -> None:
         """A tournament's next time: its start, or an arena's end."""
         if t.stage is Stage.OPEN and t.starts_at is not None:
-            self._at(t.id, t.starts_at, self._start_due(t.id))
+            self._at(t.id, t.starts_at, lambda: self._start_due(t.id))
         elif t.stage is Stage.RUNNING and t.ends_at is not None:
-            self._at(t.id, t.ends_at, self.advance(t.id))
+            self._at(t.id, t.ends_at, lambda: self.advance(t.id))
 
     # ------------------------------------------------------------------ results
 
