@@ -168,7 +168,7 @@ async def test_joining_and_leaving_answers(tmp_path: Path) -> None:
 
 async def test_the_bot_without_thread_permissions_starts_nothing(tmp_path: Path) -> None:
     """A channel where the bot may not make threads: Create names the permission, and no
-        tournament is stored; outside a server with the bot (a server without it, the bot's DM, a DM
+    tournament is stored; outside a server with the bot (a server without it, the bot's DM, a DM
     between people), each subcommand says where it works."""
     fake = FakeDiscord()
     c = club(fake, 2)
