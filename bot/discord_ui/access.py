@@ -35,8 +35,11 @@ BOARD = discord.Permissions(
     read_message_history=True,
 )
 # What the invite asks for: a board's needs, and for boards moved by reactions, adding them and
-# removing the ones read (Manage Messages: without it reactions still play).
-INVITE = BOARD | discord.Permissions(add_reactions=True, manage_messages=True)
+# removing the ones read (Manage Messages: without it reactions still play), and a thread for
+# each tournament game (Create Public Threads).
+INVITE = BOARD | discord.Permissions(
+    add_reactions=True, manage_messages=True, create_public_threads=True
+)
 # What the daily puzzle's post needs in its channel.
 POST = discord.Permissions(view_channel=True, send_messages=True)
 GONE_CODES = frozenset({10003, 10008})  # Unknown Channel, Unknown Message

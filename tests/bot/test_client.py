@@ -24,6 +24,7 @@ NEEDED = discord.Permissions(
     read_message_history=True,
     add_reactions=True,
     manage_messages=True,
+    create_public_threads=True,
 )
 
 

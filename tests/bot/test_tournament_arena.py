@@ -10,10 +10,10 @@ from pathlib import Path
 from bot.games.tournaments import standings
 from bot.games.tournaments.tournament import Stage
 from tests.bot.tournament_support import (
-    COMMAND,
     announcement,
     boards,
     club,
+    create,
     play_out,
     press,
     public,
@@ -39,9 +39,7 @@ async def test_a_one_minute_arena_of_three(tmp_path: Path) -> None:
     await fake.start()
     bot, table = await started(fake, tmp_path)
     try:
-        made = await table.command(
-            c.members[0], c.games, f"{COMMAND} create", format="arena", minutes=1, move_time=10
-        )
+        made = await create(table, c.members[0], c.games, format="arena", minutes=1, move_time=10)
         assert "Tournament created" in table.private(made)
         board = announcement(fake, c.games)
         assert "Arena" in texts(board)

@@ -10,10 +10,10 @@ from pathlib import Path
 
 from bot.games.tournaments.tournament import Stage
 from tests.bot.tournament_support import (
-    COMMAND,
     announcement,
     boards,
     club,
+    create,
     play_out,
     press,
     public,
@@ -45,7 +45,7 @@ async def crash_in_a_round(tmp_path: Path, **env: str) -> None:
     await fake.start()
     bot, table = await started(fake, tmp_path, **env)
     try:
-        await table.command(c.members[0], c.games, f"{COMMAND} create", format="swiss", rounds=2)
+        await create(table, c.members[0], c.games, format="swiss", rounds=2)
         board = announcement(fake, c.games)
         for member in c.members:
             await press(table, member, c.games, board, "join")

@@ -12,10 +12,10 @@ from bot.games.tournaments import swiss
 from bot.games.tournaments.tournament import Stage, seeded
 from bot.storage.sqlite import SQLiteStore
 from tests.bot.tournament_support import (
-    COMMAND,
     announcement,
     boards,
     club,
+    create,
     press,
     public,
     started,
@@ -52,9 +52,7 @@ async def test_a_round_paired_while_down_is_set_up_once_and_a_no_show_loses_on_t
     await fake.start()
     bot, table = await started(fake, tmp_path)
     try:
-        await table.command(
-            c.members[0], c.games, f"{COMMAND} create", format="swiss", move_time=10
-        )
+        await create(table, c.members[0], c.games, format="swiss", move_time=10)
         board = announcement(fake, c.games)
         for member in c.members:
             await press(table, member, c.games, board, "join")

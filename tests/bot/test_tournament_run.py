@@ -17,6 +17,7 @@ from tests.bot.tournament_support import (
     announcement,
     boards,
     club,
+    create,
     play_out,
     press,
     public,
@@ -57,7 +58,7 @@ async def test_a_swiss_of_four_from_create_to_podium(tmp_path: Path) -> None:
     await fake.start()
     bot, table = await started(fake, tmp_path)
     try:
-        made = await table.command(alice, c.games, f"{COMMAND} create", format="swiss")
+        made = await create(table, alice, c.games, format="swiss")
         assert "Tournament created" in table.private(made), table.private(made)
         board = announcement(fake, c.games)
         assert "Swiss tournament" in texts(board) and "0 players" in texts(board)
@@ -128,7 +129,7 @@ async def test_joining_and_leaving_answers(tmp_path: Path) -> None:
     await fake.start()
     bot, table = await started(fake, tmp_path)
     try:
-        await table.command(alice, c.games, f"{COMMAND} create", format="swiss", rounds=2)
+        await create(table, alice, c.games, format="swiss", rounds=2)
         board = announcement(fake, c.games)
         for member in (alice, bob, carol):
             await press(table, member, c.games, board, "join")
@@ -167,7 +168,8 @@ async def test_joining_and_leaving_answers(tmp_path: Path) -> None:
 
 async def test_the_bot_without_thread_permissions_starts_nothing(tmp_path: Path) -> None:
     """A channel where the bot may not make threads: Create names the permission, and no
-    tournament is stored; outside a server with the bot, the command says where it works."""
+    tournament is stored; outside a server with the bot (a server without it, the bot's DM, a DM
+    between people), each subcommand says where it works."""
     fake = FakeDiscord()
     c = club(fake, 2)
     c.games.denied = 1 << 35  # Create Public Threads
@@ -181,6 +183,11 @@ async def test_the_bot_without_thread_permissions_starts_nothing(tmp_path: Path)
         assert "Create Public Threads" in table.private(refused)
         away = await table.command(c.members[0], outside, f"{COMMAND} create", format="arena")
         assert "servers that added me" in table.private(away)
+        alice, bob = c.members
+        for place in (fake.create_dm(alice, fake.bot_user), fake.create_dm(alice, bob)):
+            for sub, options in (("create", {"format": "swiss"}), ("join", {}), ("standings", {})):
+                said = await table.command(alice, place, f"{COMMAND} {sub}", **options)
+                assert "servers that added me" in table.private(said)
         assert await stored(bot) == ([], {})
         assert not [m for m in public(fake, c.games.id)]
     finally:

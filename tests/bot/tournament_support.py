@@ -96,6 +96,17 @@ def announcement(discord: FakeDiscord, channel: Channel) -> dict[str, Any]:
     return found[0]
 
 
+async def create(table: Table, user: User, channel: Channel, **options: Any) -> Any:
+    """/tictactoe-tournament create, answered at once (deferred) and then told how it went: the
+    interaction once its private answer is there."""
+    made = await table.command(user, channel, f"{COMMAND} create", **options)
+    await until(
+        lambda: "Tournament created" in table.private(made),
+        f"the tournament created (said: {table.private(made)!r})",
+    )
+    return made
+
+
 def custom_id(message: dict[str, Any], what: str) -> str:
     return next(
         b["custom_id"] for b in buttons(message["components"]) if b["custom_id"].endswith(what)

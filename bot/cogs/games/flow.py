@@ -23,7 +23,6 @@ import discord
 
 from bot.cogs.games import retry
 from bot.cogs.games.painter import Painter
-from bot.cogs.games.server import timeouts
 from bot.cogs.games.texts import BOARD_GONE, NOT_SAVED, UNSHOWN
 from bot.compute.runner import EngineRunner, Thinking
 from bot.config import Settings
@@ -87,8 +86,9 @@ class GameFlow:
         stored. StorageError propagates, and then nothing changed. Without `clock` (a change
         that is no move, such as the board's look) the deadline stays as it is."""
         if clock:
-            turn, wait = timeouts(self.servers.get(game.guild_id or 0, DEFAULTS), self.settings)
-            turn = self.turn_times.get(game.id, turn)  # a tournament's own time for a move
+            conf = self.servers.get(game.guild_id or 0, DEFAULTS)  # the server's own timeouts
+            turn = self.turn_times.get(game.id) or conf.turn_timeout or self.settings.turn_timeout
+            wait = conf.challenge_timeout or self.settings.challenge_timeout
             game = rules.clocked(game, self.games.now(), turn_timeout=turn, challenge_timeout=wait)
         await self.store.save_game(game)
         self.games.put(game)

@@ -76,7 +76,7 @@ class Announcer:
             channel = self.client.get_partial_messageable(t.channel_id, guild_id=t.guild_id)
             await window.call(channel.get_partial_message(t.message_id).edit(view=layout))
         except StorageError as error:
-            log.warning("could not read tournament %s for its announcement: %s", tid, error)
+            log.debug("could not read tournament %s for its announcement: %s", tid, error)
         except discord.HTTPException as error:
             log.warning("could not edit the announcement of tournament %s: %s", tid, error)
 

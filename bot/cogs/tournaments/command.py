@@ -127,7 +127,7 @@ class TournamentCog(commands.Cog):
             refusal
             or unfit
             or refuse_options(None, "me", size, k, board=kind is kinds.CLASSIC)
-            or (texts.WRONG_OPTION if (format == "swiss") == (minutes is not None) else None)
+            or (texts.WRONG_OPTION if format == "swiss" and minutes is not None else None)
             or (texts.WRONG_OPTION if format == "arena" and rounds is not None else None)
             or (when if isinstance(when, Text) else None)
         )

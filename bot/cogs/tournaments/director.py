@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -40,7 +40,7 @@ from bot.storage.base import StorageError
 
 log = logging.getLogger(__name__)
 
-RETRY = 10.0  # seconds before a step the database refused is tried again
+RETRY = 10.0  # seconds before a step the database or Discord refused is tried again
 TOO_FEW = N_("A tournament needs at least 2 players to start; {n} joined so far.")
 STARTED = N_("This tournament has started already.")
 
@@ -62,6 +62,7 @@ class Director:
         self._locks: dict[int, asyncio.Lock] = {}
         self._timers: dict[int, asyncio.Task[Any]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._retrying: set[int] = set()  # servers whose tournaments are tried again soon
 
     def spawn(self, work: Coroutine[Any, Any, Any]) -> None:
         task = asyncio.create_task(work)
@@ -88,23 +89,24 @@ class Director:
         if not await self.store.start_tournament(t.id, at=now, ends_at=ends, rounds=rounds):
             return STARTED
         if ends is not None:
-            self._at(t.id, ends, self.advance(t.id))
+            self._at(t.id, ends, lambda: self.advance(t.id))
         self.spawn(self.advance(t.id))
         return None
 
     async def _start_due(self, tid: int) -> None:
         """A scheduled start: started, or cancelled with fewer than 2 players."""
         t = await self.store.get_tournament(tid)
-        if t is not None and t.stage is Stage.OPEN and await self.start(t) is not None:
+        refusal = await self.start(t) if t is not None and t.stage is Stage.OPEN else None
+        if refusal is not None and refusal.msgid == TOO_FEW.msgid:
             await self.store.finish_tournament(tid, Stage.CANCELLED)
             self.announcer.refresh(tid)
 
-    def _at(self, tid: int, when: datetime, work: Coroutine[Any, Any, Any]) -> None:
-        """Run `work` at `when` (at once if it is past); one timer a tournament."""
+    def _at(self, tid: int, when: datetime, work: Callable[[], Coroutine[Any, Any, Any]]) -> None:
+        """Run `work()` at `when` (at once if it is past); one timer a tournament."""
 
         async def later() -> None:
             await asyncio.sleep(max(0.0, (when - discord.utils.utcnow()).total_seconds()))
-            await work
+            await work()
 
         old = self._timers.pop(tid, None)
         if old is not None:
@@ -114,9 +116,9 @@ class Director:
     def schedule(self, t: Tournament) -> None:
         """A tournament's next time: its start, or an arena's end."""
         if t.stage is Stage.OPEN and t.starts_at is not None:
-            self._at(t.id, t.starts_at, self._start_due(t.id))
+            self._at(t.id, t.starts_at, lambda: self._start_due(t.id))
         elif t.stage is Stage.RUNNING and t.ends_at is not None:
-            self._at(t.id, t.ends_at, self.advance(t.id))
+            self._at(t.id, t.ends_at, lambda: self.advance(t.id))
 
     # ------------------------------------------------------------------ results
 
@@ -129,16 +131,26 @@ class Director:
                 return
             if pairing.result is None:
                 await self.store.record_result(pairing, score_of(game))
-        except StorageError as error:
-            log.warning("could not record the result of game %s: %s", game.id, error)
-            self.spawn(self._later(game.guild_id))
+        except StorageError as error:  # the store said the outage; tried again after it
+            log.debug("could not record the result of game %s: %s", game.id, error)
+            self.retry(game.guild_id)
             return
         await self.tables.archive(pairing.thread_id, game.id)
         await self.advance(pairing.tournament_id)
 
-    async def _later(self, guild_id: int | None) -> None:
-        await asyncio.sleep(RETRY)
-        await self.resume({guild_id or 0})
+    def retry(self, guild_id: int | None) -> None:
+        """Go on with a server's tournaments in `RETRY` seconds (once, however often asked)."""
+        guild = guild_id or 0
+        if guild in self._retrying:
+            return
+        self._retrying.add(guild)
+
+        async def later() -> None:
+            await asyncio.sleep(RETRY)
+            self._retrying.discard(guild)
+            await self.resume({guild})
+
+        self.spawn(later())
 
     async def resume(self, guilds: set[int] | None = None) -> None:
         """Every open or running tournament of this process's servers (or of `guilds`) goes on
@@ -146,7 +158,9 @@ class Director:
         try:
             found = await self.store.tournaments_running(guilds)
         except StorageError as error:
-            log.warning("could not load the tournaments to go on with: %s", error)
+            log.debug("could not load the tournaments to go on with: %s", error)
+            for guild in guilds or [guild.id for guild in self.client.guilds]:
+                self.retry(guild)
             return
         for t in found:
             if self.client.get_guild(t.guild_id) is None:
@@ -170,8 +184,8 @@ class Director:
                 else:
                     self.flow.turn_times[p.game_id] = t.move_seconds
         except StorageError as error:
-            log.warning("could not go on with tournament %s: %s", t.id, error)
-            self.spawn(self._later(t.guild_id))
+            log.debug("could not go on with tournament %s: %s", t.id, error)
+            self.retry(t.guild_id)
             return
         await self.advance(t.id)
 
@@ -187,11 +201,11 @@ class Director:
                     step = self._swiss if t.format is Format.SWISS else self._arena
                     t = await step(t)
                     for p in await self.store.pairings(tid) if t.stage is Stage.RUNNING else ():
-                        if p.result is None:
-                            await self.tables.make(t, p)
+                        if p.result is None and not await self.tables.make(t, p):
+                            self.retry(t.guild_id)
         except StorageError as error:
-            log.warning("could not move tournament %s on: %s", tid, error)
-            self.spawn(self._later(None if t is None else t.guild_id))
+            log.debug("could not move tournament %s on: %s", tid, error)
+            self.retry(None if t is None else t.guild_id)
         self.announcer.refresh(tid)
 
     async def _swiss(self, t: Tournament) -> Tournament:

@@ -27,7 +27,6 @@ from bot.discord_ui.board import BoardView
 from bot.games import rules
 from bot.games.record import GameRecord, Status
 from bot.games.tournaments.tournament import Pairing, Tournament
-from bot.storage.base import StorageError
 
 log = logging.getLogger(__name__)
 
@@ -44,14 +43,15 @@ class Tables:
         self.store = flow.store
         self.name = name  # a player's name, for thread names
 
-    async def make(self, t: Tournament, pairing: Pairing) -> None:
-        """Give a pairing still being played whatever it lacks of thread, game and board."""
+    async def make(self, t: Tournament, pairing: Pairing) -> bool:
+        """Give a pairing still being played whatever it lacks of thread, game and board; False
+        if Discord refused a step (one line said; it is tried again). StorageError propagates."""
         try:
             await self._make(t, pairing)
         except (discord.HTTPException, LookupError) as error:
             log.warning("tournament %s: could not set up a game: %s", t.id, error)
-        except StorageError as error:
-            log.warning("tournament %s: could not store a game's table: %s", t.id, error)
+            return False
+        return True
 
     async def _make(self, t: Tournament, p: Pairing) -> None:
         if p.thread_id is None:
