@@ -20,7 +20,7 @@ import discord
 from bot.cogs.games import server
 from bot.cogs.games.flow import GameFlow
 from bot.cogs.games.texts import NOT_SAVED
-from bot.discord_ui import access, board, readback, replies
+from bot.discord_ui import access, readback, replies
 from bot.games import rules
 from bot.games.look import Look
 from bot.games.record import GameRecord
@@ -112,12 +112,14 @@ async def open_posted(flow: GameFlow, game: GameRecord) -> GameRecord | None:
 
 
 async def post_board(
-    flow: GameFlow, game: GameRecord, post: Callable[[board.BoardView], Awaitable[int]]
+    flow: GameFlow, game: GameRecord, send: Callable[..., Awaitable[discord.Message]]
 ) -> GameRecord:
-    """Post the board of a saved game with `post` (which sends it and gives the message id) and
+    """Post the board of a saved game with `send` (a channel's ``send``), drawn as any board
+    (its picture where its style says so, with emoji where Discord refuses the picture), and
     keep the message in the game. discord.HTTPException propagates: the game stays without a
     board, to be posted again."""
-    return await _note_message(flow, game.id, await post(board.view(game)))
+    sent = await flow.painter.send(await flow.painter.drawn(game), send, new=True)
+    return await _note_message(flow, game.id, sent.id)
 
 
 async def _saved(flow: GameFlow, game: GameRecord, style: str | None = None) -> GameRecord:

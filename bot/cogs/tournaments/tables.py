@@ -23,7 +23,6 @@ import discord
 from bot.cogs.games.flow import GameFlow
 from bot.cogs.games.opening import open_posted, post_board
 from bot.discord_ui import tournament_board as shown
-from bot.discord_ui.board import BoardView
 from bot.games import rules
 from bot.games.record import GameRecord, Status
 from bot.games.tournaments.tournament import Pairing, Tournament
@@ -66,13 +65,9 @@ class Tables:
         if game is None or not rules.is_live(game) or game.message_id is not None:
             return  # the thread holds another game (never ours), or the board is up already
         thread = self.client.get_partial_messageable(p.thread_id, guild_id=t.guild_id)
-
-        async def post(view: BoardView) -> int:
-            return (await thread.send(view=view)).id
-
         for player in (p.x, p.o):
             await self.client.http.add_user_to_thread(p.thread_id, player)
-        await post_board(self.flow, game, post)  # its first line names both: their one ping
+        await post_board(self.flow, game, thread.send)  # its first line names both: one ping
 
     async def _thread(self, t: Tournament, p: Pairing) -> int:
         """The game's thread: one the bot made before a restart (by its label), else a new one."""
