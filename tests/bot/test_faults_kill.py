@@ -28,8 +28,9 @@ from tests.support.save_kill_driver import MOVES
 
 ROOT = Path(__file__).resolve().parents[2]
 # Statements in the save of a move: BEGIN, the upsert, COMMIT; the winning move also reads the
-# stored status first, and adds two records, two rating reads and two rating writes before COMMIT.
-STATEMENTS = {1: 3, 5: 10}
+# stored status first, and adds two records, two rating reads, two rating writes and the two
+# ratings' history rows before COMMIT.
+STATEMENTS = {1: 3, 5: 12}
 CASES = [(ply, n) for ply, count in STATEMENTS.items() for n in range(1, count + 2)]
 
 

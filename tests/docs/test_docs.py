@@ -16,7 +16,7 @@ def test_the_readme_is_short_and_starts_with_the_two_commands() -> None:
     assert len(lines) <= 200
     commands = [line for line in lines[:20] if line.startswith("python3 -m venv .venv")]
     assert commands[0].endswith("tictactoe-bot playground")
-    assert commands[1].endswith(".venv/bin/python -m pytest -q")
+    assert commands[1].endswith(".venv/bin/python -m pytest -q -n 3")
 
 
 def test_every_relative_link_of_the_readme_and_the_changelog_exists() -> None:
