@@ -234,13 +234,14 @@ def project_bot(folder: Path) -> discord.Client:
 
 
 def picture_cache(bot: discord.Client) -> dict[str, int] | None:
-    """What the bot's picture cache holds now (with --pictures): pictures, bytes, hits, misses."""
+    """What the bot's picture cache holds now (with --pictures): pictures, bytes, hits, misses,
+    and the answers that showed the emoji board while their picture was still being drawn."""
     clicks: Any = bot.get_cog("ClickCog") if "--pictures" in sys.argv else None  # type: ignore[attr-defined]
     if clicks is None:
         return None
     cache = clicks.flow.painter.cache
     return {"pictures": len(cache), "bytes": cache.held, "hits": cache.hits,
-            "misses": cache.misses}  # fmt: skip
+            "misses": cache.misses, "late": clicks.flow.painter.late}  # fmt: skip
 
 
 def without(bot: discord.Client, part: str) -> None:
