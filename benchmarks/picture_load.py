@@ -53,9 +53,11 @@ async def rounds(args: argparse.Namespace) -> list[dict[str, Any]]:
                                       extra=options)  # fmt: skip
             row[name] = figures(run)
             row[name]["pictures"] = row[name]["setup"].get("pictures")
+            held = row[name]["pictures"]
+            late = f", {held['late']} answers with emoji while drawing" if held else ""
             print(f"  round {n + 1}: {name} {row[name]['cpu_ms_per_interaction']:.3f} ms per "
                   f"interaction ({row[name]['interactions']} interactions, "
-                  f"{row[name]['errors']} errors)", file=sys.stderr)  # fmt: skip
+                  f"{row[name]['errors']} errors{late})", file=sys.stderr)  # fmt: skip
         found.append(row)
     return found
 
