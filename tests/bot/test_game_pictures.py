@@ -26,6 +26,7 @@ from tests.bot.game_support import (
     text,
 )
 from tests.bot.picture_support import check, decode, gif_of, needs_font, picture_of, stored_game
+from tests.bot.test_faults_discord import deny, set_bot_overwrite
 
 
 def buttons_in(components: Any) -> list[dict[str, Any]]:
@@ -128,3 +129,19 @@ async def test_a_replay_over_the_upload_limit_is_a_line_not_a_file(
     assert not raw(simcord_env, result.response).attachments
     lines = [r for r in caplog.records if "the replay of game" in r.getMessage()]
     assert len(lines) == 1 and not any(r.exc_info for r in caplog.records)
+
+
+async def test_share_where_the_bot_may_not_attach_files_says_so(simcord_env: Env) -> None:
+    """Attach Files taken away after the game: Replay still answers privately, Share says
+    privately that it cannot post the replay there, and posts nothing."""
+    needs_font()
+    channel, _alice, bob, message = await alice_wins(simcord_env)
+    set_bot_overwrite(simcord_env, channel, deny("attach_files"))
+    await simcord_env.settle()
+    replay = await bob.click(message, label="Replay")
+    before = channel.last_message.id
+
+    shared = await bob.click(replay.response.message, label="Share")
+
+    assert shared.ephemeral and "I may not attach files" in shared.response.content
+    assert channel.last_message.id == before
