@@ -52,9 +52,12 @@ async def rounds(args: argparse.Namespace) -> list[dict[str, Any]]:
             run = await wire.wire_run(args.pattern, args.games, args.size, args, script=script,
                                       extra=options)  # fmt: skip
             row[name] = figures(run)
+            row[name]["pictures"] = row[name]["setup"].get("pictures")
+            held = row[name]["pictures"]
+            late = f", {held['late']} answers with emoji while drawing" if held else ""
             print(f"  round {n + 1}: {name} {row[name]['cpu_ms_per_interaction']:.3f} ms per "
                   f"interaction ({row[name]['interactions']} interactions, "
-                  f"{row[name]['errors']} errors)", file=sys.stderr)  # fmt: skip
+                  f"{row[name]['errors']} errors{late})", file=sys.stderr)  # fmt: skip
         found.append(row)
     return found
 
@@ -83,7 +86,8 @@ def report(found: list[dict[str, Any]], memory: dict[str, Any], args: argparse.N
               f"{statistics.median(each):.2f} |")  # fmt: skip
     mib = memory["bytes"] / (1024 * 1024)
     print(f"\nThe picture cache after {memory['games']} games: {memory['pictures']} pictures, "
-          f"{mib:.1f} MiB ({memory['hits']} hits, {memory['misses']} misses)")
+          f"{mib:.1f} MiB ({memory['hits']} hits, {memory['misses']} misses; "
+          f"{memory['late']} answers with emoji while their picture was drawn)")
 
 
 async def main(argv: list[str] | None = None) -> None:

@@ -12,7 +12,8 @@ they were not installed; ``--without`` takes parts of the bot's per-click saving
 measure what each gives (`WITHOUT`); ``--profile`` runs the event loop's thread under cProfile
 between ``begin`` and ``end`` and reports its time by part of the click path (`measure.profiling`);
 ``--pictures`` draws every board as a picture (as if each server had set ``board_style``
-picture), and the run's figures then say what the picture cache holds at its end;
+picture), and the run's figures then say what the picture cache holds at its end, once the
+drawing thread has drawn every picture asked for (its CPU counted in the run's);
 ``--metrics`` keeps the Prometheus metrics (on a free port), as ``METRICS_PORT`` does;
 ``--log-times`` starts each log line with its time (seconds since the epoch), so a reader can
 tell which lines came during a fault it injected.
@@ -123,6 +124,7 @@ class Control:
         return {"ok": True}
 
     def end(self) -> dict[str, Any]:
+        drain_pictures(self.bot)  # the pictures the run asked for count in its CPU
         wall0, cpu0, main0, engine0, search0 = self.clocks
         searched = search_cpu(self.bot) - search0  # in the bot's own threads
         profile = self.profile.stop()
@@ -234,13 +236,22 @@ def project_bot(folder: Path) -> discord.Client:
     return bot
 
 
+def drain_pictures(bot: discord.Client) -> None:
+    """Wait until the drawing thread has drawn every picture asked for (with --pictures)."""
+    clicks: Any = bot.get_cog("ClickCog") if "--pictures" in sys.argv else None  # type: ignore[attr-defined]
+    if clicks is not None:
+        clicks.flow.painter.executor.submit(lambda: None).result(timeout=600)
+
+
 def picture_cache(bot: discord.Client) -> dict[str, int] | None:
-    """What the bot's picture cache holds now (with --pictures): pictures, bytes, hits, misses."""
-    if "--pictures" not in sys.argv:
+    """What the bot's picture cache holds now (with --pictures): pictures, bytes, hits, misses,
+    and the answers that showed the emoji board while their picture was still being drawn."""
+    clicks: Any = bot.get_cog("ClickCog") if "--pictures" in sys.argv else None  # type: ignore[attr-defined]
+    if clicks is None:
         return None
     cache = drawing.CACHE
     return {"pictures": len(cache), "bytes": cache.held, "hits": cache.hits,
-            "misses": cache.misses}  # fmt: skip
+            "misses": cache.misses, "late": clicks.flow.painter.late}  # fmt: skip
 
 
 def without(bot: discord.Client, part: str) -> None:

@@ -23,7 +23,7 @@ def test_every_bot_plays_and_every_figure_is_printed() -> None:
     )  # fmt: skip
     for name in ("emoji bot", "plain floor", "picture bot", "picture floor"):
         assert re.search(rf"round 1: {name} [0-9.]+ ms per interaction \(\d+ interactions, "
-                         r"0 errors\)", done.stderr), done.stderr  # fmt: skip
+                         r"0 errors[,)]", done.stderr), done.stderr  # fmt: skip
     assert "| picture bot / picture floor |" in done.stdout
     found = re.search(r"The picture cache after 4 games: (\d+) pictures", done.stdout)
     assert found is not None and int(found[1]) > 0, done.stdout

@@ -148,7 +148,7 @@ def test_every_localised_command_name_is_valid_for_discord() -> None:
     """Command, group and option names: lowercase, 1-32 letters, digits, - or _."""
     names = ["tictactoe", "tictactoe-stats", "tictactoe-leaderboard", "tictactoe-settings"]
     names += ["tictactoe-puzzle", "tictactoe-puzzle-leaderboard", "puzzle"]
-    names += ["opponent", "difficulty", "first", "size", "win_length", "user", "variant"]
+    names += ["opponent", "difficulty", "first", "size", "win_length", "user", "variant", "style"]
     for locale in LOCALES:
         catalog = translation(locale.replace("_", "-"))
         for name in names:

@@ -76,8 +76,9 @@ async def test_commands_are_synced_globally_at_start_with_described_options(
     command = synced["tictactoe"]
     assert command["description"]
     options = options_of(command)
-    assert set(options) == {"opponent", "difficulty", "first", "size", "win_length", "variant",
-                            "style"}
+    assert set(options) == {
+        "opponent", "difficulty", "first", "size", "win_length", "variant", "style"
+    }  # fmt: skip
     assert all(option["description"] for option in options.values())
     assert not any(option.get("required") for option in options.values())
     choices = {name: [c["value"] for c in o.get("choices", [])] for name, o in options.items()}
@@ -85,6 +86,7 @@ async def test_commands_are_synced_globally_at_start_with_described_options(
     assert choices["first"] == ["me", "opponent", "random"]
     assert choices["size"] == [3, 4, 5]
     assert choices["variant"] == ["classic", "ultimate"]
+    assert choices["style"] == ["emoji", "picture"]
     assert (options["win_length"]["min_value"], options["win_length"]["max_value"]) == (3, 5)
     assert 1 in command.get("contexts", [])  # usable in the bot's DM
 

@@ -1,15 +1,18 @@
 """Boards drawn as pictures, through the real bot and SimCord: the picture above the buttons in
-the board message, read back and checked against the game at every click, its alt text, the
-server's setting and the player's choice."""
+the board message, read back and checked against the game at every click, with its alt text;
+Replay and Share under a finished game, and their refusals."""
 
 from __future__ import annotations
 
+import logging
 from dataclasses import replace
 from typing import Any
 
+import pytest
 from simcord import Env
 from simcord.components import walk_components
 
+from bot.cogs.games import replays
 from bot.games.record import Status
 from tests.bot.game_support import (
     board_message,
@@ -23,6 +26,7 @@ from tests.bot.game_support import (
     text,
 )
 from tests.bot.picture_support import check, decode, gif_of, needs_font, picture_of, stored_game
+from tests.bot.test_faults_discord import deny, set_bot_overwrite
 
 
 def buttons_in(components: Any) -> list[dict[str, Any]]:
@@ -105,3 +109,39 @@ async def test_a_game_resigned_before_any_move_has_nothing_to_replay(simcord_env
 
     assert result.ephemeral and "no moves stored" in result.response.content
     assert not raw(simcord_env, result.response).attachments
+
+
+async def test_a_replay_over_the_upload_limit_is_a_line_not_a_file(
+    simcord_env: Env, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A replay larger than what may be uploaded (the limit made tiny here) is not sent: the
+    private answer says how large it is and the limit, the log one line, no traceback."""
+    needs_font()
+    monkeypatch.setattr(replays, "LIMIT", 1000)
+    caplog.set_level(logging.INFO)
+    _channel, _alice, bob, message = await alice_wins(simcord_env)
+
+    result = await bob.click(message, label="Replay")
+
+    assert result.acknowledged and result.ephemeral
+    said = result.response.content
+    assert said.startswith("The replay is ") and "more than the 0.0 MB" in said
+    assert not raw(simcord_env, result.response).attachments
+    lines = [r for r in caplog.records if "the replay of game" in r.getMessage()]
+    assert len(lines) == 1 and not any(r.exc_info for r in caplog.records)
+
+
+async def test_share_where_the_bot_may_not_attach_files_says_so(simcord_env: Env) -> None:
+    """Attach Files taken away after the game: Replay still answers privately, Share says
+    privately that it cannot post the replay there, and posts nothing."""
+    needs_font()
+    channel, _alice, bob, message = await alice_wins(simcord_env)
+    set_bot_overwrite(simcord_env, channel, deny("attach_files"))
+    await simcord_env.settle()
+    replay = await bob.click(message, label="Replay")
+    before = channel.last_message.id
+
+    shared = await bob.click(replay.response.message, label="Share")
+
+    assert shared.ephemeral and "I may not attach files" in shared.response.content
+    assert channel.last_message.id == before

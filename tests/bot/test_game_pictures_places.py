@@ -9,6 +9,7 @@ import logging
 import pytest
 from simcord import Env
 
+from bot.cogs.games import painter
 from bot.games import look as looks
 from tests.bot.game_support import board_message, cells, game_id_of, guild_with, raw, text
 from tests.bot.picture_support import check, decode, needs_font, picture_of, stored_game
@@ -105,3 +106,27 @@ async def test_without_attach_files_the_board_is_emoji_and_the_player_told_once(
     result = await alice.click(board, custom_id=cells(simcord_env, board, 3)[4].custom_id)
     assert result.acknowledged and not result.followups
     assert not raw(simcord_env, board).attachments
+
+
+async def test_a_picture_not_drawn_in_time_shows_the_emoji_board_then_comes_next(
+    simcord_env: Env, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A picture not drawn within the answer's wait (no wait at all here, as under a burst of
+    new positions): the click's answer shows the emoji board, nobody is told anything; the
+    next answer shows the picture again."""
+    needs_font()
+    _, channel, (alice,) = guild_with(simcord_env, "alice")
+    await alice.slash(channel, "tictactoe", style="picture")
+    board = board_message(channel)
+    monkeypatch.setattr(painter, "PICTURE_WAIT", 0.0)
+
+    result = await alice.click(board, custom_id=cells(simcord_env, board, 3)[4].custom_id)
+
+    assert result.acknowledged and not result.followups
+    assert not raw(simcord_env, board).attachments
+    assert cells(simcord_env, board, 3)[4].mark == "X"
+    monkeypatch.setattr(painter, "PICTURE_WAIT", 1.0)
+    free = [c for c in cells(simcord_env, board, 3) if not c.disabled]
+    await alice.click(board, custom_id=free[0].custom_id)
+    check(decode(picture_of(simcord_env, board)[0]),
+          await stored_game(simcord_env, game_id_of(simcord_env, board)))  # fmt: skip

@@ -57,6 +57,9 @@ class ClickCog(commands.Cog):
         self.replays = Replays(flow.painter)
         self.resigns = Resigns(flow)  # Resign asks for a second click
 
+    async def cog_unload(self) -> None:
+        self.flow.painter.close()  # the drawing thread ends with the bot
+
     @commands.Cog.listener()
     async def on_interaction(self, interaction: Interaction) -> None:
         """Answer a button click, whatever its id, exactly once."""

@@ -8,7 +8,9 @@ kept for every picture after; one that cannot be fetched (deleted, the CDN unrea
 as its side's default mark, said in one log line, and tried again after `RETRY` seconds.
 
 A board message that cannot carry its picture (no Attach Files, an upload Discord refuses)
-is shown with emoji instead, in the same answer (`send`), and the clicker is told privately.
+is shown with emoji instead, in the same answer (`send`), and the clicker is told privately; so
+is one whose picture is not drawn within `PICTURE_WAIT` (a burst of new positions queued in the
+drawing thread), silently: the picture is kept for the board's next answer.
 """
 
 from __future__ import annotations
@@ -37,6 +39,10 @@ T = TypeVar("T")
 Interaction = discord.Interaction[Any]
 
 FETCH_WAIT = 1.0  # seconds a custom emoji's fetch may take (a click waits for it)
+# Seconds an answer waits for its picture: past this (a burst of new positions queued in the
+# drawing thread) it shows the emoji board, and the picture, still drawn and kept, comes with
+# the board's next answer.
+PICTURE_WAIT = 1.0
 RETRY = 600.0  # seconds before a custom emoji that could not be fetched is tried again
 REPLAY_BOUND = 8 * 1024 * 1024  # bytes of replays kept (a Share draws nothing again)
 UNPICTURED = N_(
@@ -70,6 +76,7 @@ class Painter:
         self._failed: dict[int, float] = {}  # custom emoji id -> when it could not be fetched
         self._fetching: dict[int, asyncio.Task[bool]] = {}
         self._told: set[int] = set()  # games whose players were told the board has no picture
+        self.late = 0  # answers that showed the emoji board while their picture was drawn
 
     # ------------------------------------------------------------------ marks
 
@@ -134,7 +141,13 @@ class Painter:
         fallback = board.view(plain, picked, confirm=confirm)
         if not attach:
             return picture.Drawn(fallback, None, "", fallback)
-        data, alt = await self.board(game)
+        try:
+            data, alt = await asyncio.wait_for(asyncio.shield(self.board(game)), PICTURE_WAIT)
+        except TimeoutError:
+            self.late += 1
+            log.info("the picture of game %s was not drawn within %s s: shown with emoji",
+                     game.id, PICTURE_WAIT)  # fmt: skip
+            return picture.Drawn(fallback, None, "", fallback)
         gallery = picture.gallery(picture.BOARD_FILE, alt)
         return picture.Drawn(board.view(game, picked, confirm=confirm, gallery=gallery),
                              data, alt, fallback)  # fmt: skip
