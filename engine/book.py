@@ -136,8 +136,8 @@ _OS = str.maketrans({"X": "0", "O": "1", ".": "0", "/": None})
 def read_traps(text: str) -> Entries:
     """The trap book's entries as `parse` reads them, without building and checking a board for
     each of its 67,000 lines (in less than half the time: every engine process reads it as it
-    warms up). The shipped file passes `parse`'s checks (tests/engine/test_trap_book.py); a line it cannot
-    read at all still raises BookError."""
+    warms up). The shipped file passes `parse`'s checks (tests/engine/test_trap_book.py); a line
+    it cannot read at all still raises BookError."""
     entries: Entries = {}
     for number, raw in enumerate(text.splitlines(), start=1):
         if not raw or raw.startswith("#"):
