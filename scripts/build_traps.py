@@ -13,7 +13,9 @@ the build's time.
     nice -n 5 python scripts/build_traps.py --board 4:3:5 --board 4:4:5 --board 5:3:3 \
         --board 5:5:2
 
-A board given again replaces that board's entries; the others are kept.
+A board given again replaces that board's entries; the others are kept. ``--extend size:k:ply``
+keeps a board's plies built and adds the later ones up to `ply` (4x4 k=4's plies 6 and 7:
+``--extend 4:4:7``).
 """
 
 from __future__ import annotations
@@ -35,13 +37,31 @@ def replies(board: Board) -> set[Board]:
     return {child for c in board.legal_moves() if (child := board.play(c)).outcome() is None}
 
 
-def build(size: int, k: int, max_ply: int) -> tuple[dict[Key, Entry], list[str]]:
-    """The entries for one board up to `max_ply`, and comment lines on each ply built."""
+def faced_at(entries: dict[Key, Entry], size: int, k: int, ply: int) -> set[Board]:
+    """The positions unbeatable can face at `ply` after the book's moves two plies before."""
+    out: set[Board] = set()
+    for (s, kk, x, o), (_, moves) in entries.items():
+        board = Board(s, kk, x, o)
+        if (s, kk) == (size, k) and board.ply == ply - 2:
+            for move in moves:
+                if (after := board.play(move)).outcome() is None:
+                    out |= replies(after)
+    return out
+
+
+def build(
+    size: int, k: int, max_ply: int, kept: dict[Key, Entry] | None = None, first: int = 0
+) -> tuple[dict[Key, Entry], list[str]]:
+    """The entries for one board from ply `first` (the plies before it `kept`) up to
+    `max_ply`, and comment lines on each ply built."""
     entries: dict[Key, Entry] = {}
     notes = []
     empty = Board.empty(size, k)
     levels = {0: {empty}, 1: replies(empty)}
-    for ply in range(max_ply + 1):
+    if first > 0:
+        assert kept is not None
+        levels = {ply: faced_at(kept, size, k, ply) for ply in (first, first + 1)}
+    for ply in range(first, max_ply + 1):
         start = time.process_time()
         level = sorted(levels.pop(ply), key=lambda b: (b.x, b.o))
         following: set[Board] = set()
@@ -80,6 +100,10 @@ def main() -> None:
     """Build the boards asked for and write the file."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--board", action="append", default=[], help="size:k:max-ply")
+    parser.add_argument(
+        "--extend", action="append", default=[],
+        help="size:k:max-ply: keep the board's plies built and build the later ones",
+    )  # fmt: skip
     parser.add_argument("--out", type=Path, default=Path(TRAPS))
     args = parser.parse_args()
     entries: dict[Key, Entry] = {}
@@ -93,6 +117,14 @@ def main() -> None:
         entries = {key: e for key, e in entries.items() if key[:2] != (size, k)}
         notes = [n for n in notes if not n.startswith(f"# {size}x{size} k={k} ")]
         built, built_notes = build(size, k, max_ply)
+        entries.update(built)
+        notes += built_notes
+        write(args.out, entries, notes)
+    for spec in args.extend:
+        size, k, max_ply = (int(v) for v in spec.split(":"))
+        done = [int(n.split(" ply ")[1].split(":")[0]) for n in notes
+                if n.startswith(f"# {size}x{size} k={k} ply ")]  # fmt: skip
+        built, built_notes = build(size, k, max_ply, entries, max(done, default=-1) + 1)
         entries.update(built)
         notes += built_notes
         write(args.out, entries, notes)

@@ -392,3 +392,23 @@ async def test_a_puzzle_with_stored_answers_is_answered_without_the_engine() -> 
             attempt = after
         assert attempt.state == "solved"
     assert not answers._kept
+
+
+async def test_the_next_puzzle_is_near_the_rating_the_last_one_left(simcord_env: Env) -> None:
+    """A player's rating and tried puzzles are read once and kept by the bot: after a solve,
+    the next puzzle is chosen near the rating the solve left (as stored), and none is offered
+    twice."""
+    _, channel, (alice,) = guild_with(simcord_env, "alice")
+    store = simcord_env.bot.store
+    seen = []
+    for _ in range(3):
+        await alice.slash(channel, "tictactoe-puzzle")
+        message = board_message(channel)
+        puzzle = puzzle_of(simcord_env, message)
+        rating = (await store.puzzle_player(channel.guild.id, alice.id)).rating.rating
+        ratings = await store.puzzle_ratings()
+        assert abs(ratings.get(puzzle.id, puzzle.difficulty) - rating) <= 100, (seen, rating)
+        seen.append(puzzle.id)
+        assert (await solve(simcord_env, alice, message)).state == "solved"
+    assert len(set(seen)) == 3
+    assert (await store.puzzle_player(channel.guild.id, alice.id)).solved == 3

@@ -125,3 +125,11 @@ def test_remembered_chances_are_the_fresh_ones() -> None:
     fresh = [trapsearch._chances(s, me | 1 << c, opp, 1, 3) for c in board.legal_moves()]
     again = [trapsearch._chances(s, me | 1 << c, opp, 1, 3) for c in board.legal_moves()]
     assert fresh == again and any(f != (0.0, 0.0) for f in fresh)
+
+
+def test_the_engine_reads_the_book_as_parse_does() -> None:
+    """`read_traps`, the engine's quick reading of the shipped file, gives the entries that
+    `parse` gives with every line's board built and checked."""
+    assert book.read_traps(TEXT) == ENTRIES
+    with pytest.raises(book.BookError, match="trap book line 2"):
+        book.read_traps("# a comment\n4 4 ..../..../..../.... 0 5,x\n")
