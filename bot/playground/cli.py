@@ -89,6 +89,11 @@ def _announce(database: Path | None, opened: Opened) -> None:
         f"  Server {opened.server!r}, channel #{opened.channel}, members {members}: "
         "'Viewing as' at the top of the page switches member."
     )
+    regulars = ", ".join(opened.regulars[:-1]) + " and " + opened.regulars[-1]
+    _say(
+        f"  {regulars} play by themselves: challenge one, and they accept and answer each move. "
+        f"Threads are listed under #{opened.channel}: click one to open it, or start one."
+    )
     _say(
         "  Pick each command and option from the list that opens as you type / in the page: "
         "/tictactoe-settings, then set, then an option (input, mark_x, ...) and its value; "

@@ -2,8 +2,9 @@
 
 A simulated Discord keeps time of its own that moves only when told to. In the playground it
 follows the wall clock: about once a second it is moved to now, which runs every timer of the
-bot's that fell due (a challenge that expired, a turn that ran out); when the bot answered
-anything on its own, the open pages are republished so the page shows it.
+bot's that fell due (a challenge that expired, a turn that ran out), and the server's regulars
+make the clicks they had in mind (``regulars``); when the bot answered anything on its own,
+the open pages are republished so the page shows it.
 
 The preview serves the page's actions (a command, a click) on the same event loop; SimCord runs
 one operation at a time, so a tick and an action are serialised by one lock.
@@ -21,6 +22,8 @@ if TYPE_CHECKING:
     from simcord import Env
     from simcord.preview import Preview
 
+    from bot.playground.regulars import Regulars
+
 log = logging.getLogger(__name__)
 TICK = 1.0  # seconds between two moves of the simulated clock
 
@@ -34,9 +37,10 @@ def start_at_wall_clock(env: Env) -> None:
 class WallClock:
     """Moves the simulated clock to now once a second; republishes pages the bot changed."""
 
-    def __init__(self, env: Env, preview: Preview) -> None:
+    def __init__(self, env: Env, preview: Preview, regulars: Regulars | None = None) -> None:
         self._env = env
         self._preview = preview
+        self._regulars = regulars
         self._turn = asyncio.Lock()  # a tick, or one page action, at a time
         self._seen_requests = len(env.http_requests)
         self._seen_errors = env.error_cursor
@@ -69,8 +73,11 @@ class WallClock:
                     log.exception("the playground's clock failed a tick")
 
     async def tick(self) -> None:
-        """Move the clock to now; republish the pages if the bot did anything meanwhile."""
+        """Move the clock to now, let the regulars make the clicks now due; republish the pages
+        if the bot did anything meanwhile."""
         await self._catch_up()
+        if self._regulars is not None:
+            await self._regulars.play()
         if len(self._env.http_requests) != self._seen_requests:
             await self._preview.refresh()
             self._seen_requests = len(self._env.http_requests)

@@ -13,7 +13,8 @@ Left to the preview, a new page opens where the preview's own presentation point
 playground never moves: the top of the channel, where new answers fall below the fold, and a
 page keeps its place as they come. So each page is shown the channel's newest message (the
 newest its member may see) when it opens, when it switches member, and whenever a new message
-has come since it was last shown: the page scrolls it into sight.
+has come since it was last shown: the page scrolls it into sight. A page on a thread is shown
+the thread's newest message (``channels.showing``).
 
 Both go through the preview's own steps (``Preview._open_page``, which a page's first request
 calls, and ``Preview._publish``, which shows a page its news), as the playground's clock does
@@ -25,6 +26,8 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any
 
+from bot.playground.channels import home, showing
+
 if TYPE_CHECKING:
     from simcord.preview import Preview
 
@@ -34,24 +37,27 @@ IDLE = 3.0  # seconds without a request after which a page may give its hold up 
 def open_pages_freely(preview: Preview) -> None:
     """Make room for every new page, and keep each page on the newest message."""
     open_page, publish = preview._open_page, preview._publish
-    seen: dict[tuple[str, int], int] = {}  # (page, viewer) -> the newest message it was shown
+    # (page, viewer, channel) -> the newest message it was shown there
+    seen: dict[tuple[str, int, int], int] = {}
 
     def opening(viewer_id: Any = None, target_id: Any = None) -> Any:
         make_room(preview)
-        return open_page(viewer_id, target_id)
+        with showing(preview, home(preview).id):  # on #games, even while a thread's page acts
+            return open_page(viewer_id, target_id)
 
     def publishing(page: Any, **how: Any) -> None:
-        newest = newest_message(preview)
-        key = (page.id, page.viewer.id)
-        if page is not preview._python and newest is not None and seen.get(key) != newest:
-            # Something new since this page (as this member) was last shown: show the newest.
-            if len(seen) > 4 * preview._MAX_PAGES:
-                for gone in [k for k in seen if k[0] not in preview._pages]:
-                    del seen[gone]
-            seen[key] = newest
-            page.target_id = preview._target_id(newest, page.viewer, denied_fallback=True)
-            page.window_end_id = None  # the newest messages
-        publish(page, **how)
+        with showing(preview, page.channel_id):  # the page's channel, or one of its threads
+            newest = newest_message(preview, page.channel_id)
+            key = (page.id, page.viewer.id, page.channel_id)
+            if page is not preview._python and newest is not None and seen.get(key) != newest:
+                # Something new since this page (as this member) was last shown: show it.
+                if len(seen) > 4 * preview._MAX_PAGES:
+                    for gone in [k for k in seen if k[0] not in preview._pages]:
+                        del seen[gone]
+                seen[key] = newest
+                page.target_id = preview._target_id(newest, page.viewer, denied_fallback=True)
+                page.window_end_id = None  # the newest messages
+            publish(page, **how)
 
     preview._open_page = opening  # type: ignore[method-assign]
     preview._publish = publishing  # type: ignore[method-assign]
@@ -79,8 +85,8 @@ def make_room(preview: Preview, *, now: float | None = None) -> list[str]:
     return released
 
 
-def newest_message(preview: Preview) -> int | None:
-    """The id of the newest message of the preview's channel (None while it has none); a member
+def newest_message(preview: Preview, channel_id: int) -> int | None:
+    """The id of the newest message of a channel or thread (None while it has none); a member
     who may not see it is shown the newest they may (``Preview._target_id`` checks)."""
-    messages = preview.env.backend.messages.get(preview.channel.id, {})
+    messages = preview.env.backend.messages.get(channel_id, {})
     return max((message.id for message in messages.values()), default=None)

@@ -2,12 +2,13 @@
 does, the options' descriptions in its lists, and SimCord's developer tools out of the way.
 
 SimCord's preview server sends the files of its page as they are installed. The playground's
-server (`PlaygroundServer`) sends two of them changed, `index.html` (the playground's title, its
-stylesheet and script) and `commands.js` (the composer, `CHANGES`), and two files of its own from
-``web/``: ``playground.css`` and ``playground.js`` (the developer tools behind one button, the
-keys said under the box). Each change replaces a text found exactly once in SimCord's file; a
-SimCord whose page no longer has it stops the playground at start with one line, rather than
-serving a composer that half works.
+server (`PlaygroundServer`) sends three of them changed, `index.html` (the playground's title,
+its stylesheet and scripts), `commands.js` (the composer) and `workbench.js` (a thread's glyph;
+`CHANGES`), and files of its own from ``web/``: ``playground.css``, ``playground.js`` (the
+developer tools behind one button, the keys said under the box) and ``threads.js`` (the channel
+with its threads, ``channels``). Each change replaces a text found exactly once in SimCord's
+file; a SimCord whose page no longer has it stops the playground at start with one line, rather
+than serving a composer that half works.
 """
 
 from __future__ import annotations
@@ -20,12 +21,18 @@ import simcord.preview
 from simcord.backend.errors import SetupError
 from simcord.preview._server import PreviewServer
 
+from bot.playground.channels import CHANNELS_PATH, channels
+
 if TYPE_CHECKING:
     from simcord.preview import Preview
 
 SIMCORD_PAGE = Path(simcord.preview.__file__).with_name("static")
 WEB = Path(__file__).with_name("web")
-OWN_FILES = {"/playground.css": "text/css", "/playground.js": "application/javascript"}
+OWN_FILES = {
+    "/playground.css": "text/css",
+    "/playground.js": "application/javascript",
+    "/threads.js": "application/javascript",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +108,17 @@ CHANGES: dict[str, tuple[Change, ...]] = {
             "its script",
             '<script type="module" src="/app.js"></script>',
             '<script type="module" src="/app.js"></script>\n'
-            '    <script type="module" src="/playground.js"></script>',
+            '    <script type="module" src="/playground.js"></script>\n'
+            '    <script type="module" src="/threads.js"></script>',
+        ),
+    ),
+    "workbench.js": (
+        Change(
+            "a thread's glyph in its header and its composer, as Discord shows it",
+            'return { name: snapshot.channel?.name || "Unavailable channel", glyph: "#" };',
+            "const thread = [11, 12].includes(snapshot.channel?.type);\n"
+            '  return { name: snapshot.channel?.name || "Unavailable channel", '
+            'glyph: thread ? "🧵" : "#" };',
         ),
     ),
     "commands.js": (
@@ -165,6 +182,7 @@ class PlaygroundServer(PreviewServer):
     _STATIC_FILES: ClassVar[dict[str, str]] = {
         **PreviewServer._STATIC_FILES,
         **{path: path.lstrip("/") for path in OWN_FILES},
+        CHANNELS_PATH: "",  # answered by `_channels`, not a file
     }
 
     def __init__(self, preview: Preview, port: int = 0) -> None:
@@ -172,6 +190,8 @@ class PlaygroundServer(PreviewServer):
         self._files = page_files()  # made once, before the port opens: a failure stops the start
 
     async def _static(self, request: Any) -> Any:
+        if request.path == CHANNELS_PATH:
+            return await self._channels(request)
         served = self._files.get(request.path)
         if served is None:
             return await super()._static(request)
@@ -181,6 +201,21 @@ class PlaygroundServer(PreviewServer):
             raise web.HTTPForbidden()
         kind, text = served
         return web.Response(text=text, content_type=kind, headers=self._SECURITY_HEADERS)
+
+    async def _channels(self, request: Any) -> Any:
+        """The channel and threads a page may open (``channels.channels``): a read, like the
+        page's state, so it neither waits for nor moves the playground's clock."""
+        from aiohttp import web
+
+        context = request.headers.get("X-Simcord-Context")
+        if not self._authorized(request, context=context):
+            raise web.HTTPUnauthorized()
+        try:
+            page = self.preview._get_page(context)
+        except SetupError:
+            raise web.HTTPGone() from None
+        listed = {"channels": channels(self.preview, page)}
+        return web.json_response(listed, headers=self._SECURITY_HEADERS)
 
 
 def serve_playground_page(preview: Preview) -> None:

@@ -3,7 +3,8 @@
 Everything runs in this process: SimCord's simulated Discord (no network, no token), the bot as
 ``create_bot`` builds it for Discord (the same cogs, SQLite store and engine processes), and
 SimCord's preview, a web page on 127.0.0.1 that renders the bot's messages and sends the
-commands and clicks of whichever member the page is viewing as.
+commands and clicks of whichever member the page is viewing as, in #games or any of its threads
+(``channels``, ``threads``); the server's regulars play by themselves (``regulars``).
 """
 
 from __future__ import annotations
@@ -19,9 +20,13 @@ from simcord.builders import ChannelHandle
 
 from bot.client import create_bot
 from bot.config import Settings
+from bot.playground import regulars
+from bot.playground.channels import let_pages_open_threads
 from bot.playground.clock import WallClock, start_at_wall_clock
 from bot.playground.pages import open_pages_freely
+from bot.playground.regulars import Regulars
 from bot.playground.served import serve_playground_page
+from bot.playground.threads import follow_discord
 
 BOT_NAME = "tictactoe"
 SERVER = "Playground"
@@ -33,7 +38,8 @@ TOPIC = (
     "message). /tictactoe plays the bot; /tictactoe-puzzle gives a "
     "puzzle to solve by clicking; 'Viewing as' (top) switches "
     "member; /tictactoe-settings set changes the marks (mark_x, mark_o, mark_empty) and the "
-    "input (buttons, reactions or both)."
+    "input (buttons, reactions or both). dave, erin, frank and grace play by themselves: "
+    "challenge one. Threads are listed under #games: click one to open it, or start one."
 )
 # Seconds a page action waits for the bot to finish what it started. SimCord also runs, within
 # them, any timer of the bot's that falls due: kept under the shortest clock (5 s), so no answer
@@ -49,15 +55,27 @@ class Opened:
     server: str
     channel: str
     members: tuple[str, ...]
+    regulars: tuple[str, ...] = regulars.NAMES
 
 
-def build_server(env: simcord.Env) -> tuple[ChannelHandle, list[MemberActor]]:
-    """The playground's server: #games and its members, who may all change its settings
-    (Manage Server), so that the page can switch the marks, the input and the rest."""
+@dataclass(frozen=True, slots=True)
+class Server:
+    """The playground's simulated server: #games, the members the page views as, the regulars."""
+
+    channel: ChannelHandle
+    members: list[MemberActor]
+    regulars: list[MemberActor]
+
+
+def build_server(env: simcord.Env) -> Server:
+    """The playground's server: #games, its members, who may all change its settings (Manage
+    Server), so that the page can switch the marks, the input and the rest, and its regulars."""
     guild = env.create_guild(SERVER)
     channel = guild.create_text_channel(CHANNEL, topic=TOPIC)
     role = guild.create_role("players", permissions=discord.Permissions(manage_guild=True))
-    return channel, [guild.add_member(env.create_user(name), roles=[role]) for name in MEMBERS]
+    members = [guild.add_member(env.create_user(name), roles=[role]) for name in MEMBERS]
+    others = [guild.add_member(env.create_user(name)) for name in regulars.NAMES]
+    return Server(channel, members, others)
 
 
 async def serve(settings: Settings, *, port: int, opened: Callable[[Opened], None]) -> None:
@@ -65,16 +83,21 @@ async def serve(settings: Settings, *, port: int, opened: Callable[[Opened], Non
     bot = create_bot(settings)
     env = simcord.Env(bot, check_errors=False, settle_timeout=SETTLE_TIMEOUT)
     start_at_wall_clock(env)
+    follow_discord(env)
     env.backend.bot_user.name = BOT_NAME  # SimCord's bot user is "TestBot" otherwise
     try:
         await env.start()
         try:
-            channel, members = build_server(env)
-            preview = env.preview(channel, viewers=members, layout="channel", port=port)
+            server = build_server(env)
+            preview = env.preview(
+                server.channel, viewers=server.members, layout="channel", port=port
+            )
             serve_playground_page(preview)
             async with preview as page:
                 open_pages_freely(page)
-                clock = WallClock(env, page)
+                let_pages_open_threads(page)
+                players = Regulars(env, server.regulars, server.channel.id)
+                clock = WallClock(env, page, players)
                 ticking = asyncio.create_task(clock.run(), name="playground-clock")
                 opened(Opened(page.url, SERVER, CHANNEL, MEMBERS))
                 try:

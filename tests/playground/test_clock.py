@@ -47,7 +47,8 @@ async def world(tmp_path: Path) -> AsyncIterator[World]:
     start_at_wall_clock(env)
     try:
         await env.start()
-        channel, (alice, bob, _) = build_server(env)
+        server = build_server(env)
+        channel, (alice, bob, _) = server.channel, server.members
         async with env.preview(channel, viewers=[alice, bob], layout="channel") as page:
             yield World(env, WallClock(env, page), channel, alice, bob)
         await env.shutdown()
