@@ -182,6 +182,30 @@ async def test_a_swiss_of_five_runs_in_threads_to_its_podium(
         assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []
 
 
+async def test_a_tournament_given_a_start_time_starts_then_with_the_field_filled(
+    tmp_path: Path,
+) -> None:
+    """Created to start in two minutes on the playground's clock: the regulars have filled the
+    field by then, nobody presses Start, and at that time the first round's threads are made."""
+    async with simulated(tmp_path) as world:
+        playing = regulars(world)
+        at = int(world.env.now().timestamp()) + 120
+        await world.member("alice").slash(
+            world.server.channel, "tictactoe-tournament create", format="swiss", start=f"<t:{at}>"
+        )
+        await world.env.settle()
+        await press(world, "alice", "join")
+        assert len(await joined(world, playing, FIELD)) == FIELD  # within 2 minutes
+        backend, channel = world.env.backend, world.server.channel
+        assert threads_under(backend, channel.id) == []
+        while world.env.now().timestamp() < at + 2:
+            await playing.play()
+            await world.env.advance_time(1.0)
+        assert "Round 1 of" in words(announcement(world))
+        named = [backend.channels[i].name for i in threads_under(backend, channel.id)]
+        assert len(named) == 2 and all(name.startswith("R1.") for name in named)
+
+
 def test_the_players_of_an_announcement_are_its_line_of_mentions() -> None:
     """The creator named in "Starts when … presses Start" is not a player; the line of
     mentions alone lists them."""
