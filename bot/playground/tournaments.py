@@ -1,7 +1,9 @@
 """Tournaments in the playground: the regulars fill the field of a tournament announced there.
 
 A tournament's announcement lists its players while it is open, on a line of their mentions
-alone (``discord_ui.tournament_board``), under its Join, Leave and Start buttons. The regulars
+alone, and once it runs, one standing a line, each starting with a rank and the player
+(``discord_ui.tournament_board``); its Join button stays while it takes players (an arena's, to
+its end). The regulars
 read it as a person does: while fewer than `FIELD` players are listed, as many regulars as there
 are places left (the first of them not yet listed) click Join, each after their own pause; the
 members the page views as join (or not) as they like, and may make the field larger. Once the
@@ -18,14 +20,18 @@ from bot.playground.regulars import MENTION, Regulars, Rule, Seen
 
 FIELD = 5  # the players a tournament of the playground's has once the regulars have joined
 PLAYERS_LINE = re.compile(r"(?:<@!?[0-9]+>\s*)+")
+STANDING = re.compile(r"[0-9]+\. <@!?([0-9]+)>")
 
 
 def players(text: str) -> set[int]:
-    """The players an open tournament's announcement lists (its line of mentions alone)."""
+    """The players a tournament's announcement lists: its line of mentions alone while it is
+    open, its standings once it runs."""
     listed: set[int] = set()
     for line in text.splitlines():
         if PLAYERS_LINE.fullmatch(line.strip()):
             listed.update(int(found) for found in MENTION.findall(line))
+        elif (standing := STANDING.match(line)) is not None:
+            listed.add(int(standing.group(1)))
     return listed
 
 

@@ -212,3 +212,5 @@ def test_the_players_of_an_announcement_are_its_line_of_mentions() -> None:
     text = "🏆 **Swiss**\nStarts when <@1> presses Start.\n2 players\n<@2> <@3>"
     assert players(text) == {2, 3}
     assert players("🏆 **Swiss**\nStarts when <@1> presses Start.\n0 players") == set()
+    running = "🏆 **Arena**\nEnds <t:1:R>.\n\n**Standings**\n1. <@3> **4** 🔥 · 2\n2. <@2> **0**"
+    assert players(running) == {2, 3}
