@@ -206,6 +206,36 @@ async def test_a_tournament_given_a_start_time_starts_then_with_the_field_filled
         assert len(named) == 2 and all(name.startswith("R1.") for name in named)
 
 
+async def test_an_arena_is_joined_once_by_each_regular_and_played_to_its_end(
+    tmp_path: Path,
+) -> None:
+    """An arena of three minutes keeps its Join button while it runs: the four regulars join it
+    once each (no second click on the edited standings), play game after game in their threads,
+    and the podium is posted at its end."""
+    async with simulated(tmp_path) as world:
+        playing = regulars(world)
+        await world.member("alice").slash(
+            world.server.channel, "tictactoe-tournament create", format="arena", minutes=3
+        )
+        await world.env.settle()
+        assert len(await joined(world, playing, len(world.server.regulars))) == 4
+        await press(world, "alice", "start")
+        for _ in range(TICKS):
+            if podium(world) is not None:
+                break
+            await playing.play()
+            await world.env.advance_time(1.0)
+        assert podium(world) is not None
+        answers = [
+            words(m) for m in world.env.backend.messages[world.server.channel.id].values()
+            if m.is_ephemeral
+        ]  # fmt: skip
+        assert sum(answer.startswith("You're in. ") for answer in answers) == 4
+        assert not [answer for answer in answers if "already" in answer]
+        threads = threads_under(world.env.backend, world.server.channel.id)
+        assert len(threads) > 2 * 2  # more than one game each of two pairs
+
+
 def test_the_players_of_an_announcement_are_its_line_of_mentions() -> None:
     """The creator named in "Starts when … presses Start" is not a player; the line of
     mentions alone lists them."""
