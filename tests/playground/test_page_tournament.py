@@ -1,7 +1,7 @@
 """A tournament on the playground's page (Debian's Chromium, headless): alice creates a Swiss in
 #games and joins it; its announcement shows the regulars joining by themselves until five are
-listed; she presses Start, and the first round's games are listed as threads under #games, each
-opened with its board."""
+listed; she presses Start, and the first round's games are listed as threads under #games; she
+opens hers and plays a move there, and her opponent, a regular, answers."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ if os.environ.get("CI") != "true":
 
 from playwright.sync_api import Locator, Page, expect
 
-from tests.playground.driver import button, cells, last_message
+from tests.playground.driver import button, cells, last_message, mark
 from tests.playground.test_page import WAIT, browser, page  # noqa: F401  (fixtures)
 from tests.playground.test_page_threads import listed
 
@@ -58,8 +58,13 @@ def test_a_swiss_announced_filled_by_the_regulars_and_played_in_threads(
     expect(listed(page)).to_have_count(3, timeout=WAIT)  # #games, two games (and a bye)
     names = listed(page).all_inner_texts()
     assert names[0] == "# games" and all(ROUND_ONE.fullmatch(name) for name in names[1:])
-    listed(page).nth(1).click()
-    expect(page.locator("#channel-name")).to_have_text(names[1][2:], timeout=WAIT)
+    # Alice, the first to join, is seeded first: she plays in round 1 (the bye is the last's).
+    hers = next(number for number, name in enumerate(names) if "alice" in name)
+    listed(page).nth(hers).click()
+    expect(page.locator("#channel-name")).to_have_text(names[hers][2:], timeout=WAIT)
     board = last_message(page)
-    expect(board).to_contain_text(" vs ", timeout=WAIT)
-    expect(cells(board)[0]).to_be_visible()
+    expect(board).to_contain_text("@alice, your move", timeout=WAIT)  # at once, or after ⭕'s
+    free = next(number for number, cell in enumerate(cells(board)) if mark(cell) is None)
+    cells(board)[free].click()
+    expect(cells(board)[free].locator(".button-emoji")).to_be_visible(timeout=WAIT)
+    expect(board).to_contain_text("@alice, your move", timeout=WAIT)  # her opponent answered
