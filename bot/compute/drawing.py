@@ -26,6 +26,14 @@ def _thread() -> ThreadPoolExecutor:
     return ThreadPoolExecutor(max_workers=1, thread_name_prefix="pictures")
 
 
+def close() -> None:
+    """Let the drawing thread end once its queued pictures are drawn (a bot shutting down); a
+    picture asked for later starts a new one."""
+    if _thread.cache_info().currsize:
+        _thread().shutdown(wait=False)
+        _thread.cache_clear()
+
+
 async def draw(work: Callable[[], T]) -> T:
     """`work` (pure: it draws and encodes) run in the drawing thread."""
     return await asyncio.get_running_loop().run_in_executor(_thread(), work)

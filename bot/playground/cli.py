@@ -95,6 +95,10 @@ def _announce(database: Path | None, opened: Opened) -> None:
         f"Threads are listed under #{opened.channel}: click one to open it, or start one."
     )
     _say(
+        "  A tournament: /tictactoe-tournament create (format Swiss), then Join; the regulars "
+        "join up to five players; Start, and each game is played in its own thread."
+    )
+    _say(
         "  Pick each command and option from the list that opens as you type / in the page: "
         "/tictactoe-settings, then set, then an option (input, mark_x, ...) and its value; "
         "Enter sends the command. name:value typed as text is sent as a plain message."

@@ -4,7 +4,8 @@ Everything runs in this process: SimCord's simulated Discord (no network, no tok
 ``create_bot`` builds it for Discord (the same cogs, SQLite store and engine processes), and
 SimCord's preview, a web page on 127.0.0.1 that renders the bot's messages and sends the
 commands and clicks of whichever member the page is viewing as, in #games or any of its threads
-(``channels``, ``threads``); the server's regulars play by themselves (``regulars``).
+(``channels``, ``threads``); the server's regulars play by themselves (``regulars``) and fill
+the tournaments announced there (``tournaments``).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from bot.playground.pages import open_pages_freely
 from bot.playground.regulars import Regulars
 from bot.playground.served import serve_playground_page
 from bot.playground.threads import follow_discord
+from bot.playground.tournaments import join_tournaments
 
 BOT_NAME = "tictactoe"
 SERVER = "Playground"
@@ -40,7 +42,9 @@ TOPIC = (
     "replay, /tictactoe-stats shows the rating chart; 'Viewing as' (top) switches "
     "member; /tictactoe-settings set changes the marks (mark_x, mark_o, mark_empty) and the "
     "input (buttons, reactions or both). dave, erin, frank and grace play by themselves: "
-    "challenge one. Threads are listed under #games: click one to open it, or start one."
+    "challenge one. Threads are listed under #games: click one to open it, or start one. "
+    "/tictactoe-tournament create (format: Swiss) announces a tournament: the regulars join "
+    "it up to five players, Start begins it, and each game is played in its own thread."
 )
 # Seconds a page action waits for the bot to finish what it started. SimCord also runs, within
 # them, any timer of the bot's that falls due: kept under the shortest clock (5 s), so no answer
@@ -98,6 +102,7 @@ async def serve(settings: Settings, *, port: int, opened: Callable[[Opened], Non
                 open_pages_freely(page)
                 let_pages_open_threads(page)
                 players = Regulars(env, server.regulars, server.channel.id)
+                join_tournaments(players)
                 clock = WallClock(env, page, players)
                 ticking = asyncio.create_task(clock.run(), name="playground-clock")
                 opened(Opened(page.url, SERVER, CHANNEL, MEMBERS))

@@ -20,6 +20,7 @@ from bot.cogs.games.opening import open_game
 from bot.cogs.games.replays import Replays
 from bot.cogs.games.resigning import Resigns, asks
 from bot.cogs.games.texts import NOT_SAVED, UNSHOWN
+from bot.compute import drawing
 from bot.discord_ui import access, board, grid, history, puzzle_board, readback, replies, window
 from bot.discord_ui.tournament_board import CLICK, PREFIX
 from bot.games import asking, kinds, rules
@@ -40,12 +41,9 @@ OFF_BOARD = N_("That cell is not on this board; pick an empty cell of the board.
 NOT_MINE = N_("That is not a button of mine, so it does nothing. Start a game with /tictactoe.")
 DEAD = N_("That button no longer does anything.")
 CLOSED = N_("That small board is closed; pick an open one.")
-# Buttons of other cogs, handed on as events: (custom id prefix, event).
-ROUTED = (
-    (puzzle_board.PREFIX, puzzle_board.CLICK),
-    (PREFIX, CLICK),
-    (history.PREFIX, history.CLICK),
-)
+# Buttons of other cogs (a puzzle's, a tournament's, a history's), handed on as events.
+ROUTED = ((puzzle_board.PREFIX, puzzle_board.CLICK), (PREFIX, CLICK),
+          (history.PREFIX, history.CLICK))  # fmt: skip
 CHANGES = frozenset({board.ACCEPT, board.DECLINE, board.WITHDRAW, board.RESIGN})
 
 
@@ -58,7 +56,7 @@ class ClickCog(commands.Cog):
         self.resigns = Resigns(flow)  # Resign asks for a second click
 
     async def cog_unload(self) -> None:
-        self.flow.painter.close()  # the drawing thread ends with the bot
+        drawing.close()  # the drawing thread ends with the bot
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: Interaction) -> None:
