@@ -238,9 +238,8 @@ def project_bot(folder: Path) -> discord.Client:
 
 def drain_pictures(bot: discord.Client) -> None:
     """Wait until the drawing thread has drawn every picture asked for (with --pictures)."""
-    clicks: Any = bot.get_cog("ClickCog") if "--pictures" in sys.argv else None  # type: ignore[attr-defined]
-    if clicks is not None:
-        clicks.flow.painter.executor.submit(lambda: None).result(timeout=600)
+    if "--pictures" in sys.argv:
+        drawing.drain(timeout=600)
 
 
 def picture_cache(bot: discord.Client) -> dict[str, int] | None:

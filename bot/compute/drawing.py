@@ -26,6 +26,11 @@ def _thread() -> ThreadPoolExecutor:
     return ThreadPoolExecutor(max_workers=1, thread_name_prefix="pictures")
 
 
+def drain(timeout: float) -> None:
+    """Block until every picture asked for so far is drawn (a measurement's end)."""
+    _thread().submit(lambda: None).result(timeout=timeout)
+
+
 def close() -> None:
     """Let the drawing thread end once its queued pictures are drawn (a bot shutting down); a
     picture asked for later starts a new one."""

@@ -90,3 +90,18 @@ def test_the_rating_chart_on_the_page(page: Page) -> None:
     expect(stats).to_contain_text("Elo over time: 🟦 Classic", timeout=WAIT)
     chart = stats.locator("img[alt^='A chart of the Elo rating']").first
     assert loaded(chart) == 960
+
+
+def test_a_picture_board_on_the_page(page: Page) -> None:
+    """/tictactoe style:picture: the board message shows its picture above the buttons, an image
+    the browser decodes with the position in words, and a click's answer shows the next one."""
+    run_command(page, "tictactoe", style="picture")
+    board = last_message(page)
+    expect(board).to_contain_text("your move", timeout=WAIT)
+    picture = board.locator("img[alt^='Tic-tac-toe']").first
+    assert loaded(picture) == 768
+    assert "❌ on" not in (picture.get_attribute("alt") or "")  # nobody has moved yet
+    cells(board)[4].click()
+    expect(placed(board)).to_have_count(2, timeout=WAIT)
+    moved = board.locator("img[alt*='❌ on B2']").first
+    assert loaded(moved) == 768
