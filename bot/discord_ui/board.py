@@ -245,7 +245,7 @@ def controls(game: GameRecord) -> tuple[str, ...]:
     if game.status is Status.ACTIVE:
         return (HINT, RESIGN) if game.ai_side is not None else (RESIGN,)
     if game.ending in PLAYED:
-        return (REMATCH, REVIEW, REPLAY)
+        return (REMATCH, REVIEW, REPLAY) if game.look.rematch else (REVIEW, REPLAY)
     return ()
 
 

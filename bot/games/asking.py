@@ -20,6 +20,8 @@ from bot.games.rules import (
 )
 from bot.i18n import N_
 
+NO_REMATCH = N_("A tournament game has no rematch: the tournament pairs its players.")
+
 
 def replayable(game: GameRecord | None, user_id: int) -> GameRecord | Refused:
     """The finished game `user_id` may ask to replay, or why they may not."""
@@ -29,6 +31,8 @@ def replayable(game: GameRecord | None, user_id: int) -> GameRecord | Refused:
         return Refused(N_("There is no finished game to replay here."))
     if side_of(game, user_id) is None:
         return Refused(N_("Only {x} and {o} can ask for a rematch.", **pair(game)))
+    if not game.look.rematch:
+        return Refused(NO_REMATCH)
     return game
 
 

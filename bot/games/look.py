@@ -14,6 +14,7 @@ a row number, the board showing the column picked until the row comes.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import re
@@ -78,13 +79,15 @@ def is_mark(text: str) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class Look:
-    """The marks and the input of one board."""
+    """The marks and the input of one board, and whether its end offers a rematch (not a
+    tournament game's: its thread is archived when it ends)."""
 
     x: str = "❌"
     o: str = "⭕"
     empty: str = "⬜"
     input: str = "buttons"
     style: str = "emoji"
+    rematch: bool = True
 
     def mark(self, side: str) -> str:
         """The mark of "X" or "O"."""
@@ -131,7 +134,7 @@ class Look:
             found["input"] = raw["input"]
         if raw.get("style") in STYLES:
             found["style"] = raw["style"]
-        return cls(**found)
+        return cls(**found, rematch=raw.get("rematch") is not False)
 
 
 DEFAULT = Look()
@@ -140,7 +143,7 @@ DEFAULT = Look()
 @functools.lru_cache(maxsize=256)
 def _as_text(look: Look) -> str:
     # Every save of a game writes its look: its JSON is built once per look, not per save.
-    changed = {
+    changed: dict[str, str | bool] = {
         name: value
         for name, value in (("x", look.x), ("o", look.o), ("empty", look.empty))
         if value != getattr(DEFAULT, name)
@@ -149,6 +152,8 @@ def _as_text(look: Look) -> str:
         changed["input"] = look.input
     if look.style != DEFAULT.style:
         changed["style"] = look.style
+    if not look.rematch:
+        changed["rematch"] = False
     return json.dumps(changed, ensure_ascii=False, sort_keys=True) if changed else ""
 
 
@@ -166,14 +171,15 @@ def _distinct(look: Look) -> bool:
 def without(look: Look, gone: set[int]) -> Look:
     """`look` with each mark that names a custom emoji in `gone` (deleted) back to its default;
     all three marks back to theirs if that would make two of them the same."""
-    marks = {
-        side: getattr(DEFAULT, side) if _names(getattr(look, side), gone) else mark
-        for side, mark in (("x", look.x), ("o", look.o), ("empty", look.empty))
-    }
-    kept = Look(**marks, input=look.input, style=look.style)
+
+    def mark(side: str) -> str:
+        shown: str = getattr(look, side)
+        return str(getattr(DEFAULT, side)) if _names(shown, gone) else shown
+
+    kept = dataclasses.replace(look, x=mark("x"), o=mark("o"), empty=mark("empty"))
     if kept == look or _distinct(kept):
         return kept
-    return Look(input=look.input, style=look.style)
+    return dataclasses.replace(look, x=DEFAULT.x, o=DEFAULT.o, empty=DEFAULT.empty)
 
 
 def custom_ids(look: Look) -> set[int]:

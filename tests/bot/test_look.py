@@ -76,3 +76,12 @@ def test_marks_of_a_deleted_emoji_go_back_to_their_defaults() -> None:
     # A mark kept from before the checks grew stricter does not count against the others.
     assert looks.without(Look(x="→", o=STAR), gone) == Look(x="→")
     assert looks.custom_ids(Look(x=STAR, o=DOT)) == {123456789012345678, 223456789012345678}
+
+
+def test_a_board_without_rematch_keeps_none_through_the_store_and_a_lost_emoji() -> None:
+    """A tournament game's look offers no rematch: stored as such (older looks, without the
+    key, offer one), and kept when a deleted emoji's marks go back to their defaults."""
+    board = Look(x=STAR, style="picture", rematch=False)
+    assert Look.from_text(board.to_text()) == board
+    assert Look.from_text('{"x": "🐱"}').rematch and Look().to_text() == ""
+    assert looks.without(board, {123456789012345678}) == Look(style="picture", rematch=False)

@@ -27,8 +27,8 @@ from tests.bot.tournament_support import (
     threads,
 )
 from tests.bot.user_install_support import NEEDS_PROCESSES
-from tests.support.local_game import Table, texts, until
-from tests.support.localdiscord import FakeDiscord
+from tests.support.local_game import Table, buttons, texts, until
+from tests.support.localdiscord import Channel, FakeDiscord, User
 
 pytestmark = NEEDS_PROCESSES
 
@@ -49,6 +49,20 @@ async def play_round(table: Table, fake: FakeDiscord, c: object, made: int, game
         assert "hint" not in str(board["components"])  # no hints in a tournament game
         await play_out(table, fake.channels[thread.id], int(board["id"]), people)
         await until(lambda t=thread: t.archived, f"{thread.name} archived once over")
+        await no_rematch(table, fake.channels[thread.id], int(board["id"]), people[players[0]])
+
+
+async def no_rematch(table: Table, thread: Channel, board: int, player: User) -> None:
+    """A finished tournament game's board offers Replay and no Rematch (a rematch would open
+    an ordinary challenge in an archived thread); a Rematch click on a board drawn with one
+    is refused."""
+    shown = [b["custom_id"].rsplit(":", 1)[-1] for b in buttons(table.message(board)["components"])]
+    assert "replay" in shown and "review" in shown and "rematch" not in shown, shown
+    asked = await table.click(player, thread, board, "rematch")
+    assert "no rematch" in table.private(asked), table.private(asked)
+    replay = await table.click(player, thread, board, "replay")
+    assert replay.timing.ack_type == 5 and replay.timing.ephemeral  # the replay, drawn privately
+    await until(lambda: replay.message_id is not None, "the replay of a tournament game")
 
 
 async def test_a_swiss_of_four_from_create_to_podium(tmp_path: Path) -> None:

@@ -133,11 +133,14 @@ async def _saved(flow: GameFlow, game: GameRecord, style: str | None = None) -> 
 
 def _with_look(game: GameRecord, look: Look, style: str | None = None) -> GameRecord:
     """A new board takes the server's look as it is now, and keeps it; where only interactions
-    reach the board, moves are by buttons (no reactions can be read there)."""
+    reach the board, moves are by buttons (no reactions can be read there); a board that offers
+    no rematch keeps offering none."""
     if style is not None:
         look = dataclasses.replace(look, style=style)
     if game.interactions_only:
         look = dataclasses.replace(look, input="buttons")
+    if not game.look.rematch:  # a tournament game's
+        look = dataclasses.replace(look, rematch=False)
     return dataclasses.replace(game, look=look)
 
 

@@ -24,6 +24,7 @@ from bot.cogs.games.flow import GameFlow
 from bot.cogs.games.opening import open_posted, post_board
 from bot.discord_ui import tournament_board as shown
 from bot.games import rules
+from bot.games.look import Look
 from bot.games.record import GameRecord, Status
 from bot.games.tournaments.tournament import Pairing, Tournament
 
@@ -103,6 +104,7 @@ class Tables:
             created_at=self.flow.games.now(),
             locale=t.locale,
             kind=t.kind,
+            look=Look(rematch=False),  # the server's look, without Rematch (see `opening`)
         )
 
     async def archive(self, thread_id: int | None, game_id: int) -> None:
