@@ -1,0 +1,131 @@
+"""A Swiss tournament at people's pace through the local Discord, the bot in a process of its own
+(`wire`), against the plain floor playing as many games at the same pace in the same run.
+
+    python benchmarks/tournament_swiss.py [--players 64] [--rounds 6] [--think 1,4] [--seed 1]
+                                          [--json PATH]
+
+Members of a server join by the announcement's Join button (each after a pause of `--think`
+seconds), its creator (one of them) presses Start, and each round every player clicks a random
+free cell in their game's thread, waiting `--think` seconds (low, high; uniform) before each
+move. ``--think 0.1,0.4`` scales people's pace down tenfold for a shorter run; the default is
+people's pace. Prints, for each round:
+
+- the time from the round before's last result (round 1: the Start press answered) to the first
+  and to the last of the round's boards posted in its threads: the result shown on the board as
+  the local Discord received it, each board's creation there;
+- the REST requests the bot made in the round (the local Discord counts them, from the round
+  before's last result to the round's), by kind, and per click;
+
+then the p50 and the max over rounds 2 and later, and the CPU of the bot's process (its engine
+workers included) per interaction (create, joins, start, clicks) from before Create until the
+podium, beside that of the plain floor (`floors/game_bot.py --plain`: the same number of 3x3
+games between two people, a round's games at once, `--think` before each click) and their
+ratio. The floor's games each add a /tictactoe and an Accept, which it answers as well.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmarks.tournament_play.runs import floor, tournament
+
+
+def summary(bot: dict[str, Any], plain: dict[str, Any]) -> dict[str, Any]:
+    later = [r["all_boards_s"] for r in bot["rounds"][1:]] or [bot["rounds"][0]["all_boards_s"]]
+    mine = bot["cpu"] * 1e3 / bot["interactions"]
+    theirs = plain["cpu"] * 1e3 / plain["interactions"]
+    return {
+        "boards_p50_s": statistics.median(later),
+        "boards_max_s": max(later),
+        "requests_per_round": statistics.median(r["requests"] for r in bot["rounds"]),
+        "bot_cpu_ms_per_interaction": mine,
+        "floor_cpu_ms_per_interaction": theirs,
+        "ratio": mine / theirs,
+    }
+
+
+def report(args: argparse.Namespace, bot: dict[str, Any], plain: dict[str, Any]) -> None:
+    kinds = sorted({k for r in bot["rounds"] for k in r["by_kind"]} | set(bot["ending"]))
+    print(
+        f"\nSwiss of {args.players} players, {args.rounds} rounds, 3x3, "
+        f"{args.think[0]:g}-{args.think[1]:g} s before each move\n"
+    )
+    print(
+        "| round | games | first board s | every board s | requests | clicks | requests/click | "
+        + " | ".join(kinds)
+        + " |"
+    )
+    print("|---:|---:|---:|---:|---:|---:|---:|" + "---:|" * len(kinds))
+    for r in bot["rounds"]:
+        print(
+            f"| {r['round']} | {r['games']} | {r['first_board_s']:.3f} | {r['all_boards_s']:.3f} | "
+            f"{r['requests']} | {r['clicks']} | {r['requests'] / max(1, r['clicks']):.2f} | "
+            + " | ".join(str(r["by_kind"].get(k, 0)) for k in kinds)
+            + " |"
+        )
+    ending = bot["ending"]
+    print(
+        f"| end | | | | {sum(ending.values())} | | | "
+        + " | ".join(str(ending.get(k, 0)) for k in kinds)
+        + " |"
+    )
+    s = summary(bot, plain)
+    print(
+        f"\n- last result to every next-round board posted (rounds 2-{args.rounds}): "
+        f"p50 {s['boards_p50_s']:.3f} s, max {s['boards_max_s']:.3f} s (round 1, from Start: "
+        f"{bot['rounds'][0]['all_boards_s']:.3f} s)"
+    )
+    print(f"- requests to Discord per round: median {s['requests_per_round']:.0f}")
+    print(
+        f"- CPU per interaction: bot {s['bot_cpu_ms_per_interaction']:.3f} ms "
+        f"({bot['interactions']} interactions, {bot['cpu']:.2f} s), plain floor "
+        f"{s['floor_cpu_ms_per_interaction']:.3f} ms ({plain['interactions']} interactions, "
+        f"{plain['games']} games, {plain['cpu']:.2f} s): ratio {s['ratio']:.2f}"
+    )
+    print(
+        f"- errors: bot {len(bot['errors'])}, floor {len(plain['errors'])}; "
+        f"unanswered {bot['unanswered']}, floor games stuck {plain['stuck']}"
+    )
+    for line in bot["errors"] + plain["errors"]:
+        print(f"  {line}")
+
+
+async def main(args: argparse.Namespace) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory() as folder:
+        mine = await tournament(args, Path(folder))
+    with tempfile.TemporaryDirectory() as folder:
+        plain = await floor(args, Path(folder), sum(r["games"] for r in mine["rounds"]))
+    report(args, mine, plain)
+    return {
+        "args": {"players": args.players, "rounds": args.rounds, "think": args.think},
+        "bot": mine,
+        "floor": plain,
+        "summary": summary(mine, plain),
+    }
+
+
+def think(text: str) -> tuple[float, float]:
+    low, high = (float(part) for part in text.split(","))
+    return low, high
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", type=int, default=64)
+    parser.add_argument("--rounds", type=int, default=6)
+    parser.add_argument("--think", type=think, default=(1.0, 4.0), help="LOW,HIGH seconds")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", type=Path, help="also write the figures here")
+    arguments = parser.parse_args()
+    figures = asyncio.run(main(arguments))
+    if arguments.json:
+        arguments.json.write_text(json.dumps(figures, indent=1))
