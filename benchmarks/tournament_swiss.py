@@ -20,7 +20,9 @@ then the p50 and the max over rounds 2 and later, and the CPU of the bot's proce
 workers included) per interaction (create, joins, start, clicks) from before Create until the
 podium, beside that of the plain floor (`floors/game_bot.py --plain`: the same number of 3x3
 games between two people, a round's games at once, `--think` before each click) and their
-ratio. The floor's games each add a /tictactoe and an Accept, which it answers as well.
+ratio. The floor's games each add a /tictactoe and an Accept, which it answers as well. The
+project's bot then plays the floor's games too (outside a tournament), for the games' own ratio
+to the floor in the same run.
 """
 
 from __future__ import annotations
@@ -36,13 +38,17 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.tournament_play.runs import floor, tournament
+from benchmarks.tournament_play.runs import games, tournament
 
 
-def summary(bot: dict[str, Any], plain: dict[str, Any]) -> dict[str, Any]:
+def per(run: dict[str, Any]) -> float:
+    """A run's CPU milliseconds per interaction."""
+    return float(run["cpu"] * 1e3 / run["interactions"])
+
+
+def summary(bot: dict[str, Any], plain: dict[str, Any], own: dict[str, Any]) -> dict[str, Any]:
     later = [r["all_boards_s"] for r in bot["rounds"][1:]] or [bot["rounds"][0]["all_boards_s"]]
-    mine = bot["cpu"] * 1e3 / bot["interactions"]
-    theirs = plain["cpu"] * 1e3 / plain["interactions"]
+    mine, theirs = per(bot), per(plain)
     return {
         "boards_p50_s": statistics.median(later),
         "boards_max_s": max(later),
@@ -50,10 +56,14 @@ def summary(bot: dict[str, Any], plain: dict[str, Any]) -> dict[str, Any]:
         "bot_cpu_ms_per_interaction": mine,
         "floor_cpu_ms_per_interaction": theirs,
         "ratio": mine / theirs,
+        "games_cpu_ms_per_interaction": per(own),  # the bot's own games, outside a tournament
+        "games_ratio": per(own) / theirs,
     }
 
 
-def report(args: argparse.Namespace, bot: dict[str, Any], plain: dict[str, Any]) -> None:
+def report(
+    args: argparse.Namespace, bot: dict[str, Any], plain: dict[str, Any], own: dict[str, Any]
+) -> None:
     kinds = sorted({k for r in bot["rounds"] for k in r["by_kind"]} | set(bot["ending"]))
     print(
         f"\nSwiss of {args.players} players, {args.rounds} rounds, 3x3, "
@@ -78,7 +88,7 @@ def report(args: argparse.Namespace, bot: dict[str, Any], plain: dict[str, Any])
         + " | ".join(str(ending.get(k, 0)) for k in kinds)
         + " |"
     )
-    s = summary(bot, plain)
+    s = summary(bot, plain, own)
     print(
         f"\n- last result to every next-round board posted (rounds 2-{args.rounds}): "
         f"p50 {s['boards_p50_s']:.3f} s, max {s['boards_max_s']:.3f} s (round 1, from Start: "
@@ -92,24 +102,34 @@ def report(args: argparse.Namespace, bot: dict[str, Any], plain: dict[str, Any])
         f"{plain['games']} games, {plain['cpu']:.2f} s): ratio {s['ratio']:.2f}"
     )
     print(
-        f"- errors: bot {len(bot['errors'])}, floor {len(plain['errors'])}; "
-        f"unanswered {bot['unanswered']}, floor games stuck {plain['stuck']}"
+        f"- the same games outside a tournament on the bot: {per(own):.3f} ms "
+        f"({own['interactions']} interactions, {own['games']} games): ratio to the plain floor "
+        f"{s['games_ratio']:.2f}"
     )
-    for line in bot["errors"] + plain["errors"]:
+    print(
+        f"- errors: bot {len(bot['errors'])}, its games {len(own['errors'])}, floor "
+        f"{len(plain['errors'])}; unanswered {bot['unanswered']}, games stuck "
+        f"{own['stuck']} and {plain['stuck']} on the floor"
+    )
+    for line in bot["errors"] + own["errors"] + plain["errors"]:
         print(f"  {line}")
 
 
 async def main(args: argparse.Namespace) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as folder:
         mine = await tournament(args, Path(folder))
+    count = sum(r["games"] for r in mine["rounds"])
     with tempfile.TemporaryDirectory() as folder:
-        plain = await floor(args, Path(folder), sum(r["games"] for r in mine["rounds"]))
-    report(args, mine, plain)
+        plain = await games(args, Path(folder), count, floor=True)
+    with tempfile.TemporaryDirectory() as folder:
+        own = await games(args, Path(folder), count, floor=False)
+    report(args, mine, plain, own)
     return {
         "args": {"players": args.players, "rounds": args.rounds, "think": args.think},
         "bot": mine,
         "floor": plain,
-        "summary": summary(mine, plain),
+        "games": own,
+        "summary": summary(mine, plain, own),
     }
 
 

@@ -1,6 +1,7 @@
 """The runs of `tournament_swiss.py`, each against a fresh local Discord with its bot in a process
 of its own (`wire.client.WireBot`): one Swiss through the project's bot, measured round by round
-(`tournament`), and the plain floor playing as many games at the same pace (`floor`).
+(`tournament`), and as many games between two people at the same pace on the plain floor and on
+the project's bot (`games`).
 """
 
 from __future__ import annotations
@@ -106,13 +107,16 @@ async def tournament(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
     }
 
 
-async def floor(args: argparse.Namespace, folder: Path, games: int) -> dict[str, Any]:
-    """The plain floor: `games` 3x3 games between two people, a round's at once, at the same
-    pace (`measure.scenario.spread`); its CPU per interaction."""
+async def games(
+    args: argparse.Namespace, folder: Path, count: int, *, floor: bool
+) -> dict[str, Any]:
+    """`count` 3x3 games between two people (/tictactoe, Accept, the moves), a round's at once,
+    at the tournament's pace (`measure.scenario.spread`), played on the plain floor (`floor`) or
+    on the project's bot; the CPU of its process."""
     fake = FakeDiscord()
     await fake.start()
-    bot = WireBot(fake, folder, "--plain", script=FLOOR_SCRIPT)
-    world = build_world(fake, 2 * games, 3, bot_k5=4)
+    bot = WireBot(fake, folder, "--plain", script=FLOOR_SCRIPT) if floor else WireBot(fake, folder)
+    world = build_world(fake, 2 * count, 3, bot_k5=4)
     people = [g for g in world if not g.vs_bot]
     rng = random.Random(args.seed)
     try:

@@ -23,9 +23,9 @@ def test_a_tiny_swiss_prints_sane_figures(tmp_path: Path) -> None:
         assert words in printed, printed
 
     found = json.loads(figures.read_text())
-    bot, floor, summary = found["bot"], found["floor"], found["summary"]
-    assert bot["errors"] == [] and floor["errors"] == [], (bot["errors"], floor["errors"])
-    assert bot["unanswered"] == 0 and floor["stuck"] == 0
+    bot, floor, own, summary = found["bot"], found["floor"], found["games"], found["summary"]
+    assert bot["errors"] == own["errors"] == floor["errors"] == [], found
+    assert bot["unanswered"] == 0 and floor["stuck"] == own["stuck"] == 0
     assert [r["round"] for r in bot["rounds"]] == [1, 2]
     for r in bot["rounds"]:
         assert r["games"] == 3
@@ -39,10 +39,13 @@ def test_a_tiny_swiss_prints_sane_figures(tmp_path: Path) -> None:
     assert bot["ending"].get("messages posted", 0) >= 1  # the podium
     clicks = sum(r["clicks"] for r in bot["rounds"])
     assert bot["interactions"] == 1 + 6 + 1 + clicks  # create, six joins, start, the moves
-    assert floor["games"] == 6
-    assert floor["interactions"] >= 6 * (2 + 5)  # /tictactoe, Accept and 5 to 9 moves each
-    assert bot["cpu"] > 0 and floor["cpu"] > 0
+    for games in (floor, own):  # the same games, on the plain floor and on the bot
+        assert games["games"] == 6
+        assert games["interactions"] >= 6 * (2 + 5)  # /tictactoe, Accept and 5 to 9 moves each
+        assert games["cpu"] > 0
+    assert bot["cpu"] > 0
     assert summary["boards_max_s"] >= summary["boards_p50_s"] > 0
     ratio = summary["ratio"]
     assert math.isfinite(ratio) and ratio > 0
     assert ratio == summary["bot_cpu_ms_per_interaction"] / summary["floor_cpu_ms_per_interaction"]
+    assert math.isfinite(summary["games_ratio"]) and summary["games_ratio"] > 0
