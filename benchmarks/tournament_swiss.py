@@ -2,7 +2,7 @@
 (`wire`), against the plain floor playing as many games at the same pace in the same run.
 
     python benchmarks/tournament_swiss.py [--players 64] [--rounds 6] [--think 1,4] [--seed 1]
-                                          [--json PATH]
+                                          [--json PATH] [--profile]
 
 Members of a server join by the announcement's Join button (each after a pause of `--think`
 seconds), its creator (one of them) presses Start, and each round every player clicks a random
@@ -22,7 +22,8 @@ podium, beside that of the plain floor (`floors/game_bot.py --plain`: the same n
 games between two people, a round's games at once, `--think` before each click) and their
 ratio. The floor's games each add a /tictactoe and an Accept, which it answers as well. The
 project's bot then plays the floor's games too (outside a tournament), for the games' own ratio
-to the floor in the same run.
+to the floor in the same run. ``--profile`` runs the bot's loop thread under cProfile and prints
+its time by part (`measure.profiling`); its CPU figures are then not comparable.
 """
 
 from __future__ import annotations
@@ -113,6 +114,12 @@ def report(
     )
     for line in bot["errors"] + own["errors"] + plain["errors"]:
         print(f"  {line}")
+    for name, run in (("the tournament", bot), ("its games outside a tournament", own)):
+        threads = ", ".join(f"{k} {v:.2f} s" for k, v in sorted(run["threads"].items()))
+        print(f"- the bot's CPU by thread in {name}: {threads}")
+        if run["parts"]:
+            parts = sorted(run["parts"].items(), key=lambda kv: -kv[1])
+            print("  its loop thread by part: " + ", ".join(f"{k} {v:.2f} s" for k, v in parts))
 
 
 async def main(args: argparse.Namespace) -> dict[str, Any]:
@@ -145,6 +152,9 @@ if __name__ == "__main__":
     parser.add_argument("--think", type=think, default=(1.0, 4.0), help="LOW,HIGH seconds")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", type=Path, help="also write the figures here")
+    parser.add_argument(
+        "--profile", action="store_true", help="the bot's loop thread by part (slower CPU)"
+    )
     arguments = parser.parse_args()
     figures = asyncio.run(main(arguments))
     if arguments.json:

@@ -24,6 +24,12 @@ from tests.support.localdiscord import FakeDiscord
 QUIET = 1.0  # seconds without a request of the bot after the podium: the run is over
 
 
+def profiled(args: argparse.Namespace) -> tuple[str, ...]:
+    """The project's bot's options: with --profile, its loop thread under cProfile
+    (`measure.profiling`; its CPU figures are then not comparable)."""
+    return ("--profile",) if getattr(args, "profile", False) else ()
+
+
 def kind(method: str, path: str) -> str:
     """What one request of the bot was for."""
     if path.endswith("/callback"):
@@ -45,7 +51,7 @@ async def tournament(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
     """One Swiss through the project's bot: each round's figures and the run's CPU."""
     fake = FakeDiscord()
     await fake.start()
-    bot = WireBot(fake, folder)
+    bot = WireBot(fake, folder, *profiled(args))
     swiss = Swiss(fake, args.players, args.think, args.seed)
     rounds: list[dict[str, Any]] = []
     try:
@@ -100,6 +106,8 @@ async def tournament(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
         "rounds": rounds,
         "interactions": len(fake.timings),
         "cpu": end["cpu"] + end["engine_cpu"],
+        "threads": end.get("threads", {}),  # each thread's CPU seconds
+        "parts": end.get("parts", {}),  # with --profile: the loop thread's, by part
         "wall": end["wall"],
         "ending": dict(ending),  # after the last result: the podium, the last standings
         "errors": bot.errors() + [f"unexpected request: {r}" for r in fake.unexpected],
@@ -115,7 +123,10 @@ async def games(
     on the project's bot; the CPU of its process."""
     fake = FakeDiscord()
     await fake.start()
-    bot = WireBot(fake, folder, "--plain", script=FLOOR_SCRIPT) if floor else WireBot(fake, folder)
+    if floor:
+        bot = WireBot(fake, folder, "--plain", script=FLOOR_SCRIPT)
+    else:
+        bot = WireBot(fake, folder, *profiled(args))
     world = build_world(fake, 2 * count, 3, bot_k5=4)
     people = [g for g in world if not g.vs_bot]
     rng = random.Random(args.seed)
@@ -137,6 +148,8 @@ async def games(
         "games": sum(g.over for g in people),
         "interactions": len(fake.timings),
         "cpu": end["cpu"] + end["engine_cpu"],
+        "threads": end.get("threads", {}),  # each thread's CPU seconds
+        "parts": end.get("parts", {}),  # with --profile: the loop thread's, by part
         "errors": bot.errors() + [f"unexpected request: {r}" for r in fake.unexpected],
         "stuck": sum(g.stuck for g in people),
     }
