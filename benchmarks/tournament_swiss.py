@@ -59,6 +59,11 @@ def summary(bot: dict[str, Any], plain: dict[str, Any], own: dict[str, Any]) -> 
         "ratio": mine / theirs,
         "games_cpu_ms_per_interaction": per(own),  # the bot's own games, outside a tournament
         "games_ratio": per(own) / theirs,
+        # per game played: the tournament's games need no /tictactoe nor Accept
+        "cpu_ms_per_game": {
+            name: run["cpu"] * 1e3 / sum(r["games"] for r in bot["rounds"])
+            for name, run in (("tournament", bot), ("games", own), ("floor", plain))
+        },
     }
 
 
@@ -108,6 +113,10 @@ def report(
         f"{s['games_ratio']:.2f}"
     )
     print(
+        "- CPU per game played: "
+        + ", ".join(f"{name} {ms:.1f} ms" for name, ms in s["cpu_ms_per_game"].items())
+    )
+    print(
         f"- errors: bot {len(bot['errors'])}, its games {len(own['errors'])}, floor "
         f"{len(plain['errors'])}; unanswered {bot['unanswered']}, games stuck "
         f"{own['stuck']} and {plain['stuck']} on the floor"
@@ -115,7 +124,8 @@ def report(
     for line in bot["errors"] + own["errors"] + plain["errors"]:
         print(f"  {line}")
     for name, run in (("the tournament", bot), ("its games outside a tournament", own)):
-        threads = ", ".join(f"{k} {v:.2f} s" for k, v in sorted(run["threads"].items()))
+        busy = sorted((k, v) for k, v in run["threads"].items() if v >= 0.005)
+        threads = ", ".join(f"{k} {v:.2f} s" for k, v in busy)
         print(f"- the bot's CPU by thread in {name}: {threads}")
         if run["parts"]:
             parts = sorted(run["parts"].items(), key=lambda kv: -kv[1])
