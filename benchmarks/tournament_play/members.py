@@ -27,6 +27,7 @@ def wall(at: float) -> float:
 
 
 def created(message: dict[str, Any]) -> float:
+    """When the local Discord made a message, as seconds since 1970."""
     return datetime.datetime.fromisoformat(message["timestamp"]).timestamp()
 
 
@@ -42,7 +43,6 @@ class Swiss:
         self.people = {m.id: m for m in self.members}
         self.think = think
         self.rng = random.Random(seed)
-        self.stuck = 0
 
     async def until(self, check: Any, channel_id: int, what: str) -> Any:
         """Wait for `check()` (woken by the local Discord's answers in the channel)."""
