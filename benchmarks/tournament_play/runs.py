@@ -1,0 +1,155 @@
+"""The runs of `tournament_swiss.py`, each against a fresh local Discord with its bot in a process
+of its own (`wire.client.WireBot`): one Swiss through the project's bot, measured round by round
+(`tournament`), and as many games between two people at the same pace on the plain floor and on
+the project's bot (`games`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from benchmarks.floors.compare import FLOOR_SCRIPT
+from benchmarks.measure.scenario import build_world, spread
+from benchmarks.tournament_play.members import Swiss, created, shown
+from benchmarks.wire.client import WireBot, WireDriver
+from tests.bot.tournament_support import boards, public, threads
+from tests.support.local_game import texts
+from tests.support.localdiscord import FakeDiscord
+
+QUIET = 1.0  # seconds without a request of the bot after the podium: the run is over
+
+
+def profiled(args: argparse.Namespace) -> tuple[str, ...]:
+    """The project's bot's options: with --profile, its loop thread under cProfile
+    (`measure.profiling`; its CPU figures are then not comparable)."""
+    return ("--profile",) if getattr(args, "profile", False) else ()
+
+
+def kind(method: str, path: str) -> str:
+    """What one request of the bot was for."""
+    if path.endswith("/callback"):
+        return "responses"
+    if "/webhooks/" in path:
+        return "response edits"
+    if "/thread-members/" in path:
+        return "members added"
+    if path.endswith("/threads"):
+        return "threads made"
+    if path.endswith("/messages"):
+        return "messages posted"
+    if "/messages/" in path:
+        return "messages edited"
+    return "threads archived" if method == "PATCH" else f"{method} other"
+
+
+async def tournament(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
+    """One Swiss through the project's bot: each round's figures and the run's CPU."""
+    fake = FakeDiscord()
+    await fake.start()
+    bot = WireBot(fake, folder, *profiled(args))
+    swiss = Swiss(fake, args.players, args.think, args.seed)
+    rounds: list[dict[str, Any]] = []
+    try:
+        await bot.start()
+        await asyncio.wait_for(fake.synced.wait(), 10.0)
+        await asyncio.wait_for(fake.connected.wait(), 10.0)
+        await bot.command("begin")
+        since = shown(await swiss.open(args.rounds))  # the Start press answered
+        sent, clicked, made, per_round = len(fake.requests), len(fake.timings), 0, args.players // 2
+        for number in range(1, args.rounds + 1):
+            made += per_round
+            new = await swiss.until(
+                lambda n=made: (
+                    len(threads(fake, swiss.channel)) >= n
+                    and threads(fake, swiss.channel)[n - per_round : n]
+                ),
+                swiss.channel.id,
+                f"round {number}'s threads",
+            )
+            ends = await asyncio.gather(*(swiss.play(thread) for thread in new))
+            posted = [created(boards(fake, t.id)[0]) for t in new]
+            requests = Counter(kind(*r) for r in fake.requests[sent:])
+            clicks = len(fake.timings) - clicked
+            rounds.append(
+                {
+                    "round": number,
+                    "games": len(new),
+                    "first_board_s": min(posted) - since,
+                    "all_boards_s": max(posted) - since,
+                    "requests": sum(requests.values()),
+                    "by_kind": dict(requests),
+                    "clicks": clicks,
+                }
+            )
+            since = max(shown(t) for t in ends if t is not None)
+            sent, clicked = len(fake.requests), len(fake.timings)
+        await swiss.until(
+            lambda: any("is over" in texts(m) for m in public(fake, swiss.channel.id)),
+            swiss.channel.id,
+            "the podium",
+        )
+        last, seen = sent, -1
+        while len(fake.requests) != seen:  # the last standings' edits
+            seen = len(fake.requests)
+            await asyncio.sleep(QUIET)
+        end = await bot.command("end")
+        ending = Counter(kind(*r) for r in fake.requests[last:])
+    finally:
+        await bot.stop()
+        await fake.close()
+    return {
+        "rounds": rounds,
+        "interactions": len(fake.timings),
+        "cpu": end["cpu"] + end["engine_cpu"],
+        "threads": end.get("threads", {}),  # each thread's CPU seconds
+        "parts": end.get("parts", {}),  # with --profile: the loop thread's, by part
+        "wall": end["wall"],
+        "ending": dict(ending),  # after the last result: the podium, the last standings
+        "errors": bot.errors() + [f"unexpected request: {r}" for r in fake.unexpected],
+        "unanswered": sum(not i.answered for i in fake.interactions.values()),
+    }
+
+
+async def games(
+    args: argparse.Namespace, folder: Path, count: int, *, floor: bool
+) -> dict[str, Any]:
+    """`count` 3x3 games between two people (/tictactoe, Accept, the moves), a round's at once,
+    at the tournament's pace (`measure.scenario.spread`), played on the plain floor (`floor`) or
+    on the project's bot; the CPU of its process."""
+    fake = FakeDiscord()
+    await fake.start()
+    if floor:
+        bot = WireBot(fake, folder, "--plain", script=FLOOR_SCRIPT)
+    else:
+        bot = WireBot(fake, folder, *profiled(args))
+    world = build_world(fake, 2 * count, 3, bot_k5=4)
+    people = [g for g in world if not g.vs_bot]
+    rng = random.Random(args.seed)
+    try:
+        await bot.start()
+        await asyncio.wait_for(fake.synced.wait(), 10.0)
+        await asyncio.wait_for(fake.connected.wait(), 10.0)
+        driver = WireDriver(fake, max_plies=9)
+        await bot.command("begin")
+        per_round = args.players // 2
+        for start in range(0, len(people), per_round):
+            wave = people[start : start + per_round]
+            await spread(driver, wave, rng=rng, window=0.0, think=args.think)
+        end = await bot.command("end")
+    finally:
+        await bot.stop()
+        await fake.close()
+    return {
+        "games": sum(g.over for g in people),
+        "interactions": len(fake.timings),
+        "cpu": end["cpu"] + end["engine_cpu"],
+        "threads": end.get("threads", {}),  # each thread's CPU seconds
+        "parts": end.get("parts", {}),  # with --profile: the loop thread's, by part
+        "errors": bot.errors() + [f"unexpected request: {r}" for r in fake.unexpected],
+        "stuck": sum(g.stuck for g in people),
+    }

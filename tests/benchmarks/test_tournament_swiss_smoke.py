@@ -1,0 +1,51 @@
+"""A tiny run of `benchmarks/tournament_swiss.py` (6 players, 2 rounds, a fast pace), as a person
+runs it: the figures are printed and written, and they add up (no speed is checked)."""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_a_tiny_swiss_prints_sane_figures(tmp_path: Path) -> None:
+    figures = tmp_path / "swiss.json"
+    command = [sys.executable, "benchmarks/tournament_swiss.py", "--players", "6", "--rounds", "2"]
+    command += ["--think", "0.02,0.05", "--json", str(figures)]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    printed = done.stdout
+    for words in ("| 1 | 3 |", "| 2 | 3 |", "| end |", "p50", "per round", "ratio"):
+        assert words in printed, printed
+
+    found = json.loads(figures.read_text())
+    bot, floor, own, summary = found["bot"], found["floor"], found["games"], found["summary"]
+    assert bot["errors"] == own["errors"] == floor["errors"] == [], found
+    assert bot["unanswered"] == 0 and floor["stuck"] == own["stuck"] == 0
+    assert [r["round"] for r in bot["rounds"]] == [1, 2]
+    for r in bot["rounds"]:
+        assert r["games"] == 3
+        assert 3 * 5 <= r["clicks"] <= 3 * 9  # a 3x3 game takes 5 to 9 moves
+        kinds = r["by_kind"]
+        assert kinds["threads made"] == 3 and kinds["members added"] == 6, kinds
+        assert kinds["messages posted"] >= 3  # the three boards
+        assert kinds["responses"] == r["clicks"]  # each click answered once
+        assert r["requests"] == sum(kinds.values())
+        assert 0 < r["first_board_s"] <= r["all_boards_s"], r
+    assert bot["ending"].get("messages posted", 0) >= 1  # the podium
+    clicks = sum(r["clicks"] for r in bot["rounds"])
+    assert bot["interactions"] == 1 + 6 + 1 + clicks  # create, six joins, start, the moves
+    for games in (floor, own):  # the same games, on the plain floor and on the bot
+        assert games["games"] == 6
+        assert games["interactions"] >= 6 * (2 + 5)  # /tictactoe, Accept and 5 to 9 moves each
+        assert games["cpu"] > 0
+    assert bot["cpu"] > 0
+    assert summary["boards_max_s"] >= summary["boards_p50_s"] > 0
+    ratio = summary["ratio"]
+    assert math.isfinite(ratio) and ratio > 0
+    assert ratio == summary["bot_cpu_ms_per_interaction"] / summary["floor_cpu_ms_per_interaction"]
+    assert math.isfinite(summary["games_ratio"]) and summary["games_ratio"] > 0
