@@ -88,6 +88,7 @@ class Director:
         rounds = swiss_rounds(t.rounds, len(players)) if t.rounds is not None else None
         if not await self.store.start_tournament(t.id, at=now, ends_at=ends, rounds=rounds):
             return STARTED
+        self.announcer.refresh(t.id, at_once=True)  # Join gone, the clock shown, without waiting
         if ends is not None:
             self._at(t.id, ends, lambda: self.advance(t.id))
         self.spawn(self.advance(t.id))
@@ -136,7 +137,7 @@ class Director:
             self.retry(game.guild_id)
             return
         await self.tables.archive(pairing.thread_id, game.id)
-        await self.advance(pairing.tournament_id)
+        await self.advance(pairing.tournament_id, ended=True)
 
     def retry(self, guild_id: int | None) -> None:
         """Go on with a server's tournaments in `RETRY` seconds (once, however often asked)."""
@@ -191,45 +192,53 @@ class Director:
 
     # ------------------------------------------------------------------ pairing
 
-    async def advance(self, tid: int) -> None:
-        """Pair what can be paired, set up the games that lack a table, end what is over."""
+    async def advance(self, tid: int, *, ended: bool = False) -> None:
+        """Pair what can be paired, set up the games that lack a table, end what is over.
+
+        After a result (`ended`) only the games this pairs now are set up (the other live
+        games have theirs); otherwise (a start, start-up, a retry, an arena's newcomer) every
+        game still being played is given whatever it lacks."""
         t: Tournament | None = None
         try:
             async with self._lock(tid):
                 t = await self.store.get_tournament(tid)
                 if t is not None and t.stage is Stage.RUNNING:
                     step = self._swiss if t.format is Format.SWISS else self._arena
-                    t = await step(t)
-                    for p in await self.store.pairings(tid) if t.stage is Stage.RUNNING else ():
+                    t, new = await step(t)
+                    live = await self.store.pairings(tid) if not ended else new
+                    for p in live if t.stage is Stage.RUNNING else ():
                         if p.result is None and not await self.tables.make(t, p):
                             self.retry(t.guild_id)
         except StorageError as error:
             log.debug("could not move tournament %s on: %s", tid, error)
             self.retry(None if t is None else t.guild_id)
-        self.announcer.refresh(tid)
+        self.announcer.refresh(tid, at_once=t is None or t.stage is not Stage.RUNNING)
 
-    async def _swiss(self, t: Tournament) -> Tournament:
+    async def _swiss(self, t: Tournament) -> tuple[Tournament, list[Pairing]]:
+        """The tournament after pairing its next round if the last is over; that round's games."""
         pairings = await self.store.pairings(t.id)
         if any(p.result is None for p in pairings):
-            return t
+            return t, []
         entrants = seeded(await self.store.entrants(t.id))
         players = [e.user_id for e in entrants if e.presence is Presence.IN]
         if t.round >= (t.rounds or 0) or len(players) < 2:
-            return await self._finish(t, pairings)
+            return await self._finish(t, pairings), []
         games = [p.game for p in pairings]
         paired = swiss.pair(players, games, await self.store.byes_of(t.id))
         try:
             await self.store.start_round(t.id, t.round + 1, paired.pairs, paired.bye)
         except RoundError as error:  # a field that left too few to pair: it ends here
             log.warning("tournament %s ends early: %s", t.id, error)
-            return await self._finish(t, pairings)
-        return await self.store.get_tournament(t.id) or t
+            return await self._finish(t, pairings), []
+        t = await self.store.get_tournament(t.id) or t
+        return t, [p for p in await self.store.pairings(t.id) if p.round == t.round]
 
-    async def _arena(self, t: Tournament) -> Tournament:
+    async def _arena(self, t: Tournament) -> tuple[Tournament, list[Pairing]]:
+        """The tournament after pairing its free players; the games paired now."""
         pairings = await self.store.pairings(t.id)
         going = [p for p in pairings if p.result is None]
         if t.ends_at is not None and discord.utils.utcnow() >= t.ends_at:
-            return t if going else await self._finish(t, pairings)
+            return (t if going else await self._finish(t, pairings)), []
         busy = {p.x for p in going} | {p.o for p in going}
         last = {player: p.round for p in pairings for player in (p.x, p.o)}
         entrants = await self.store.entrants(t.id)
@@ -239,9 +248,8 @@ class Director:
         ids = [e.user_id for e in free]
         known = {player: records.get(player, Tally()) for player in ids}
         pairs = arena.pair_free(ids, known, playing=len(going))
-        if pairs:
-            await self.store.pair_arena(t.id, tuple(pairs))
-        return await self.store.get_tournament(t.id) or t
+        new = await self.store.pair_arena(t.id, tuple(pairs)) if pairs else []
+        return await self.store.get_tournament(t.id) or t, new
 
     async def _finish(self, t: Tournament, pairings: list[Pairing]) -> Tournament:
         """The final message (once), then the tournament over."""
