@@ -1,10 +1,6 @@
 """A tournament's messages in its channel: the announcement, edited whenever its players or
-results change, and the final message with the podium.
-
-Edits are coalesced, one at a time for each tournament: one asked for when none was made in the
-last ``GAP`` seconds is made at once; those asked for meanwhile make one edit, of the state then,
-``GAP`` seconds after the last (at once for a tournament's start or end). A burst of results is
-one edit; the last state is always shown.
+results change (edits asked for while one is under way make one more edit after it, never a
+queue), and the final message with the podium.
 
 The standings are recounted from the stored games every time (``standings``), never kept apart,
 so what the announcement shows always agrees with the games stored.
@@ -13,7 +9,6 @@ so what the announcement shows always agrees with the games stored.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Sequence
 from typing import Any
@@ -29,8 +24,6 @@ from bot.storage.base import StorageError, Store
 
 log = logging.getLogger(__name__)
 
-GAP = 2.0  # seconds between two edits of one announcement (Discord allows 5 in 5 s)
-
 
 class Announcer:
     """Keeps each tournament's announcement up to date."""
@@ -40,15 +33,11 @@ class Announcer:
         self.store = store
         self._editing: dict[int, asyncio.Task[Any]] = {}
         self._again: set[int] = set()
-        self._hurry: dict[int, asyncio.Event] = {}  # set: the next edit is not to wait
 
-    def refresh(self, tid: int, *, at_once: bool = False) -> None:
-        """Edit the announcement soon: at once, or `GAP` seconds after the last edit if one
-        was made since (`at_once`: without waiting); asked again before that, still one edit."""
+    def refresh(self, tid: int) -> None:
+        """Edit the announcement soon (once more after an edit under way)."""
         if tid in self._editing:
             self._again.add(tid)
-            if at_once:
-                self._hurry.setdefault(tid, asyncio.Event()).set()
             return
         task = asyncio.create_task(self._edits(tid))
         self._editing[tid] = task
@@ -61,15 +50,11 @@ class Announcer:
         try:
             while True:
                 self._again.discard(tid)
-                self._hurry[tid] = asyncio.Event()
                 await self._edit(tid)
-                with contextlib.suppress(TimeoutError):  # what is asked meanwhile gathers
-                    await asyncio.wait_for(self._hurry[tid].wait(), GAP)
                 if tid not in self._again:
                     return
         finally:
             self._editing.pop(tid, None)
-            self._hurry.pop(tid, None)
 
     async def table(self, t: Tournament) -> list[Standing]:
         """The standings as the stored games give them (none before the start)."""

@@ -88,7 +88,6 @@ class Director:
         rounds = swiss_rounds(t.rounds, len(players)) if t.rounds is not None else None
         if not await self.store.start_tournament(t.id, at=now, ends_at=ends, rounds=rounds):
             return STARTED
-        self.announcer.refresh(t.id, at_once=True)  # Join gone, the clock shown, without waiting
         if ends is not None:
             self._at(t.id, ends, lambda: self.advance(t.id))
         self.spawn(self.advance(t.id))
@@ -212,7 +211,7 @@ class Director:
         except StorageError as error:
             log.debug("could not move tournament %s on: %s", tid, error)
             self.retry(None if t is None else t.guild_id)
-        self.announcer.refresh(tid, at_once=t is None or t.stage is not Stage.RUNNING)
+        self.announcer.refresh(tid)
 
     async def _swiss(self, t: Tournament) -> tuple[Tournament, list[Pairing]]:
         """The tournament after pairing its next round if the last is over; that round's games."""
