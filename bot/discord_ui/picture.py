@@ -19,6 +19,7 @@ from typing import Any
 import discord
 
 from bot.compute import drawing
+from bot.discord_ui.board import BoardView
 from bot.games.kinds.base import TEXT_DISPLAY
 from bot.games.record import GameRecord
 from bot.i18n import Text, translation
@@ -43,28 +44,11 @@ def attachment(filename: str, data: bytes, alt: str) -> discord.File:
     return discord.File(io.BytesIO(data), filename=filename, description=alt)
 
 
-class PictureView(discord.ui.LayoutView):
-    """A message of plain component data, never a live view (see ``board.BoardView``)."""
-
-    def __init__(self, components: list[dict[str, Any]]) -> None:
-        super().__init__(timeout=None)
-        self._components = components
-
-    def to_components(self) -> list[dict[str, Any]]:
-        return self._components
-
-    def has_components_v2(self) -> bool:
-        return True
-
-    def is_finished(self) -> bool:
-        return True
-
-
 def captioned(words: str, filename: str, alt: str, *, below: list[dict[str, Any]] | None = None
-              ) -> PictureView:  # fmt: skip
+              ) -> BoardView:  # fmt: skip
     """A message of `words` above a picture (and the components `below` it)."""
     parts = [{"type": TEXT_DISPLAY, "content": words}, gallery(filename, alt)]
-    return PictureView(parts + (below or []))
+    return BoardView(parts + (below or []))
 
 
 @dataclass(frozen=True, slots=True)
