@@ -18,7 +18,7 @@ from tests.bot.tournament_support import (
     announcement,
     boards,
     club,
-    create,
+    first_game_played,
     play_out,
     press,
     public,
@@ -58,17 +58,7 @@ async def test_a_result_during_an_outage_is_recorded_once_when_the_database_is_b
     # the outage is the outage's doing.
     await until(lambda: "logged in as" in bot.log(), "the bot ready")
     try:
-        await create(table, c.members[0], c.games, format="swiss", rounds=2)
-        board = announcement(fake, c.games)
-        for member in c.members:
-            await press(table, member, c.games, board, "join")
-        await press(table, c.members[0], c.games, board, "start")
-        await until(lambda: len(threads(fake, c.games)) == 2, "round 1's two threads")
-        first, second = threads(fake, c.games)
-        for thread in (first, second):
-            await until(lambda t=thread: len(boards(fake, t.id)) == 1, "a board in each thread")
-        await play_out(table, fake.channels[first.id], int(boards(fake, first.id)[0]["id"]), people)
-        await until(lambda: first.archived, "the first game's thread archived")
+        _, second = await first_game_played(table, c)
         last = int(boards(fake, second.id)[0]["id"])
         x, o = (
             next(u for u in people if f"{m} <@{u}>" in texts(table.message(last))) for m in "❌⭕"

@@ -10,12 +10,10 @@ from pathlib import Path
 
 from bot.games.tournaments.tournament import Stage
 from tests.bot.tournament_support import (
-    announcement,
     boards,
     club,
-    create,
+    first_game_played,
     play_out,
-    press,
     public,
     settled,
     started,
@@ -45,17 +43,7 @@ async def crash_in_a_round(tmp_path: Path, **env: str) -> None:
     await fake.start()
     bot, table = await started(fake, tmp_path, **env)
     try:
-        await create(table, c.members[0], c.games, format="swiss", rounds=2)
-        board = announcement(fake, c.games)
-        for member in c.members:
-            await press(table, member, c.games, board, "join")
-        await press(table, c.members[0], c.games, board, "start")
-        await until(lambda: len(threads(fake, c.games)) == 2, "round 1's two threads")
-        first, second = threads(fake, c.games)
-        for thread in (first, second):
-            await until(lambda t=thread: len(boards(fake, t.id)) == 1, "a board in each thread")
-        await play_out(table, fake.channels[first.id], int(boards(fake, first.id)[0]["id"]), people)
-        await until(lambda: first.archived, "the finished game's thread archived")
+        _, second = await first_game_played(table, c)
         half = int(boards(fake, second.id)[0]["id"])
         x = next(uid for uid in people if f"❌ <@{uid}>" in texts(table.message(half)))
         await table.click(people[x], fake.channels[second.id], half, table.free(half)[0])

@@ -150,3 +150,23 @@ async def play_out(table: Table, thread: Channel, message_id: int, people: dict[
             lambda n=before: table.marks(message_id) > n or not table.free(message_id),
             f"a move shown on board {message_id}",
         )
+
+
+async def first_game_played(table: Table, c: Club, rounds: int = 2) -> tuple[Thread, Thread]:
+    """A Swiss of `c`'s four members (created by the first, joined by all, started) whose
+    round 1 has its two threads, a board in each, and its first game played out (its thread
+    archived); the two threads, the first finished, the second's game not begun."""
+    fake = c.discord
+    people = {u.id: u for u in c.members}
+    await create(table, c.members[0], c.games, format="swiss", rounds=rounds)
+    board = announcement(fake, c.games)
+    for member in c.members:
+        await press(table, member, c.games, board, "join")
+    await press(table, c.members[0], c.games, board, "start")
+    await until(lambda: len(threads(fake, c.games)) == 2, "round 1's two threads")
+    first, second = threads(fake, c.games)
+    for thread in (first, second):
+        await until(lambda t=thread: len(boards(fake, t.id)) == 1, "a board in each thread")
+    await play_out(table, fake.channels[first.id], int(boards(fake, first.id)[0]["id"]), people)
+    await until(lambda: first.archived, "the first game's thread archived")
+    return first, second
