@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from benchmarks.measure.instruments import CELL, Board, read_board, walk_components
+from benchmarks.measure.boards import CELL, Board, read_board, walk_components
 from bot.games import look as looks
 from tests.support.localdiscord import Channel, FakeDiscord, User
 

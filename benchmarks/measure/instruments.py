@@ -1,8 +1,9 @@
 """Measuring instruments shared by the load benchmark's drivers (nothing here imports SimCord).
 
-Real clocks, loop lag, garbage-collection pauses, save timings, where the CPU goes, what a board
-message shows, memory by owner and CPU of other processes. Used in the benchmark's own process
-(with SimCord) and in the bot's process when the bot runs against the local fake Discord.
+Real clocks, loop lag, garbage-collection pauses, save timings, where the CPU goes and CPU of
+other processes (what a board message shows is benchmarks.measure.boards; memory by owner
+benchmarks.measure.memory). Used in the benchmark's own process (with SimCord) and in the bot's
+process when the bot runs against the local fake Discord.
 """
 
 from __future__ import annotations
@@ -10,34 +11,21 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import gc
-import importlib.util
 import multiprocessing
 import os
-import re
 import sys
 import threading
 import time
-import tracemalloc
-import types
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, ClassVar
 
-import discord
-
+from benchmarks.measure.memory import code_place, root_of
 from tests.support.localdiscord.model import (  # noqa: F401  (re-exported for the benchmark)
     BUTTON,
     EPHEMERAL,
     Timing,
     now,
 )
-
-# A cell or a control; ultimate's buttons carry the ply they were drawn at ("@<ply>").
-CELL = re.compile(r"ttt:(\d+):(\d+)(?:@(\d+))?$")
-CONTROL = re.compile(r"ttt:(\d+):([a-z]+)(\d?)(?:@(\d+))?$")
-CONFIRM = re.compile(r"ttt:(\d+):(confirm[xo]\d+)$")  # Resign asking for its second click
-
 
 # ----------------------------------------------------------------------------- statistics
 
@@ -231,11 +219,11 @@ class Sampler:
             if code.co_name in ("select", "poll") and "selectors" in code.co_filename:
                 self.counts["idle"] = self.counts.get("idle", 0) + 1
                 continue
-            innermost, owner, place = _place(code), "loop", ""
+            innermost, owner, place = code_place(code), "loop", ""
             while frame is not None:
-                found = _root_of(frame.f_code.co_filename)
+                found = root_of(frame.f_code.co_filename)
                 if found is not None:
-                    owner, place = found, _place(frame.f_code)
+                    owner, place = found, code_place(frame.f_code)
                     break
                 frame = frame.f_back
             self.counts[owner] = self.counts.get(owner, 0) + 1
@@ -253,189 +241,6 @@ class Sampler:
         busy = {k: v for k, v in self.counts.items() if k != "idle"}
         total = sum(busy.values()) or 1
         return {k: v / total for k, v in sorted(busy.items())}
-
-
-# ------------------------------------------------------------------------- interactions
-
-
-# ---------------------------------------------------------------------------- board state
-
-
-@dataclass
-class Board:
-    """What a board message shows, read from its components."""
-
-    game_id: int | None
-    cells: int  # cell buttons on the message
-    taken: int  # cells holding a mark (ultimate: the ply its buttons were drawn at)
-    free: list[int]  # clickable cells
-    controls: set[str]
-    picks: list[int] = field(default_factory=list)  # ultimate: small boards open to pick
-
-    @property
-    def challenge(self) -> bool:
-        return "accept" in self.controls
-
-    @property
-    def over(self) -> bool:
-        # Ultimate draws no cell buttons once over: its controls (Rematch, Review) say so.
-        shown = self.cells > 0 or (bool(self.controls) and not self.challenge)
-        return shown and not self.free and not self.picks and not self.resigns
-
-    @property
-    def resigns(self) -> str | None:
-        """The control that resigns now: Resign, or its Confirm resign once asked."""
-        asked = [c for c in self.controls if c.startswith("confirm")]
-        return asked[0] if asked else "resign" if "resign" in self.controls else None
-
-
-def walk_components(components: Iterable[Any]) -> Iterator[dict[str, Any]]:
-    """Every component of a message payload, nested ones (rows, containers, sections) included."""
-    for component in components:
-        yield component
-        yield from walk_components(component.get("components") or ())
-        if isinstance(component.get("accessory"), dict):
-            yield component["accessory"]
-
-
-EMPTY = "⬜"  # the empty mark the bot's empty cells show (the floors' show no emoji)
-
-
-def read_board(components: Iterable[Any]) -> Board:
-    """Parse a stored message's components, walking Components V2 layouts."""
-    game_id = ply = None
-    cells = taken = 0
-    free: list[int] = []
-    picks: list[int] = []
-    controls: set[str] = set()
-    for component in walk_components(components):
-        if component.get("type") != BUTTON:
-            continue
-        custom_id = component.get("custom_id") or ""
-        if match := CELL.match(custom_id):
-            game_id, ply = int(match[1]), match[3] or ply
-            cells += 1
-            if (component.get("emoji") or {}).get("name") not in (None, EMPTY):
-                taken += 1
-            elif not component.get("disabled"):
-                free.append(int(match[2]))
-        elif match := CONFIRM.match(custom_id):
-            game_id = int(match[1])
-            controls.add(match[2])
-        elif match := CONTROL.match(custom_id):
-            game_id, ply = int(match[1]), match[4] or ply
-            if component.get("disabled"):
-                continue
-            if match[2] == "pick":
-                picks.append(int(match[3]))
-            elif not match[3]:
-                controls.add(match[2])
-    return Board(game_id, cells, taken if ply is None else int(ply), free, controls, picks)
-
-
-# --------------------------------------------------------------------------------- memory
-
-
-def _package_folder(name: str) -> str:
-    """Where a package lives, without importing it ("<absent>" if it is not installed)."""
-    spec = importlib.util.find_spec(name)
-    return os.path.dirname(spec.origin) if spec is not None and spec.origin else f"<{name} absent>"
-
-
-ROOTS = {
-    "driver": str(Path(__file__).resolve().parents[1]),  # this benchmark's own players
-    "bot": str(Path(__file__).resolve().parents[2] / "bot"),
-    "engine": str(Path(__file__).resolve().parents[2] / "engine"),
-    "discord": os.path.dirname(discord.__file__),
-    "simcord": _package_folder("simcord"),
-}
-
-
-def _place(code: Any) -> str:
-    """A function as ``file:line name``, the file relative to its package's folder."""
-    return f"{Path(code.co_filename).name}:{code.co_firstlineno} {code.co_name}"
-
-
-def _root_of(filename: str) -> str | None:
-    for name, root in ROOTS.items():
-        if filename.startswith(root):
-            return name
-    return None
-
-
-def _owner(traceback: tracemalloc.Traceback) -> str:
-    """Whose memory a block is: the innermost frame in bot/, engine/, discord/ or simcord/.
-
-    Frames elsewhere (the standard library, dataclass-generated code) are skipped, so a
-    dataclass copied by bot code counts as the bot's, and a payload dict SimCord builds counts
-    as SimCord's even when discord.py later keeps a reference to it.
-    """
-    for frame in traceback:  # innermost first
-        for name, root in ROOTS.items():
-            if frame.filename.startswith(root):
-                return name
-    return "other"
-
-
-def start_tracing(frames: int = 12) -> None:
-    """Trace allocations with enough stack to find their owner."""
-    gc.collect()
-    tracemalloc.start(frames)
-
-
-def owned_bytes() -> dict[str, int]:
-    """Live traced bytes per owner (see `_owner`), after a full collection."""
-    gc.collect()
-    snapshot = tracemalloc.take_snapshot()
-    totals: dict[str, int] = {}
-    for stat in snapshot.statistics("traceback"):
-        owner = _owner(stat.traceback)
-        totals[owner] = totals.get(owner, 0) + stat.size
-    return totals
-
-
-def _foreign(obj: Any) -> bool:
-    """Not the bot's state: code and types, the event loop, SimCord's objects (its world)."""
-    if isinstance(
-        obj,
-        type
-        | types.ModuleType
-        | types.FunctionType
-        | types.BuiltinFunctionType
-        | types.CodeType
-        | asyncio.AbstractEventLoop
-        | threading.Thread,
-    ):
-        return True
-    return type(obj).__module__.split(".", 1)[0] in ("simcord", "benchmarks")
-
-
-def reachable_bytes(root: Any) -> tuple[int, int]:
-    """(bytes, objects) reachable from `root` without passing through `_foreign` objects.
-
-    A second view of the bot's memory, by what it holds rather than who allocated it: the
-    walk starts at the bot and stops at SimCord's objects (its HTTP client and gateway lead to
-    the simulated world), the event loop (it leads to every task, the players' included) and
-    code. Sizes are ``sys.getsizeof`` of each object once (allocator slack not included).
-    """
-    gc.collect()
-    seen: set[int] = set()
-    stack = [root]
-    total = 0
-    while stack:
-        obj = stack.pop()
-        if id(obj) in seen or _foreign(obj):
-            continue
-        seen.add(id(obj))
-        total += sys.getsizeof(obj)
-        stack.extend(gc.get_referents(obj))
-    return total, len(seen)
-
-
-def rss_bytes() -> int:
-    """Resident set size of this process."""
-    with open("/proc/self/statm") as statm:
-        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
 
 
 # ------------------------------------------------------------------------------------ cpu

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from benchmarks.measure import instruments as kit
+from benchmarks.measure.boards import Board, read_board
 from benchmarks.measure.run import Run  # noqa: F401  (re-exported: each driver builds its runs)
 
 LEVELS = ("easy", "medium", "hard", "unbeatable")
@@ -61,7 +62,7 @@ class Game:
             options["opponent"] = self.opponent
         return options
 
-    def to_move(self, board: kit.Board) -> Any | None:
+    def to_move(self, board: Board) -> Any | None:
         """The member whose click comes next, or None (over, waiting, or the bot's turn)."""
         if board.over or board.challenge or (board.cells == 0 and not board.picks):
             return None
@@ -143,17 +144,17 @@ class Players:
 
     # the players' logic
 
-    def refresh(self, game: Game) -> kit.Board | None:
+    def refresh(self, game: Game) -> Board | None:
         """Read the game's board from the world (None before the board exists)."""
         if game.message_id is None:
             return None
-        board = kit.read_board(self._components(game))
+        board = read_board(self._components(game))
         game.game_id = board.game_id or game.game_id
         game.plies = max(game.plies, board.taken)  # an ended ultimate board stamps no ply
         game.over = board.over
         return board
 
-    async def answered(self, game: Game, ready: Any, timeout: float = SETTLE) -> kit.Board | None:
+    async def answered(self, game: Game, ready: Any, timeout: float = SETTLE) -> Board | None:
         """Wait until the game's board satisfies `ready` (or `timeout` passes)."""
         event = self.listeners.setdefault(game.channel.id, asyncio.Event())
         deadline = time.perf_counter() + timeout
@@ -174,7 +175,7 @@ class Players:
         self.listeners.setdefault(game.channel.id, asyncio.Event())
         return await self._emit_slash(game)
 
-    async def opened(self, game: Game, interaction_id: int) -> kit.Board | None:
+    async def opened(self, game: Game, interaction_id: int) -> Board | None:
         """Wait for the board (after the bot's first move, when it starts)."""
         event = self.listeners.setdefault(game.channel.id, asyncio.Event())
         while game.message_id is None:
@@ -193,8 +194,8 @@ class Players:
         return board
 
     async def click(
-        self, game: Game, board: kit.Board, rng: random.Random
-    ) -> Callable[[kit.Board], bool] | None:
+        self, game: Game, board: Board, rng: random.Random
+    ) -> Callable[[Board], bool] | None:
         """Emit the game's next click; returns the condition its answer fulfils, or None."""
         click = next_click(game, board, rng, self.max_plies)
         if click is None:
@@ -203,7 +204,7 @@ class Players:
         before, resigns = board.taken, board.resigns
         timing: kit.Timing | None = None
 
-        def moved(b: kit.Board) -> bool:
+        def moved(b: Board) -> bool:
             done = b.over or (
                 not b.challenge
                 and game.to_move(b) is not None
@@ -222,9 +223,7 @@ class Players:
         timing = self.timings[await self._emit_click(game, player, custom_id, kind)]
         return moved
 
-    async def move(
-        self, game: Game, ready: Callable[[kit.Board], bool], rng: random.Random
-    ) -> None:
+    async def move(self, game: Game, ready: Callable[[Board], bool], rng: random.Random) -> None:
         """Wait for a click's answer; after an ultimate board picked, click a cell of it too."""
         board = await self.answered(game, ready)
         if game.last == "pick" and board is not None and not game.stuck:
@@ -234,7 +233,7 @@ class Players:
 
 
 def next_click(
-    game: Game, board: kit.Board, rng: random.Random, max_plies: int
+    game: Game, board: Board, rng: random.Random, max_plies: int
 ) -> tuple[Any, str, str] | None:
     """(member, custom_id, kind) of the game's next click, or None."""
     if board.challenge and game.opponent is not None:

@@ -24,26 +24,26 @@ from simcord.enums import AppCommandType, ComponentType, InteractionType
 from simcord.http import router as _router
 
 from benchmarks.measure import instruments
+from benchmarks.measure.boards import Board, read_board  # noqa: F401  (re-exported for the benchmark's modes)
 from benchmarks.measure.instruments import (  # noqa: F401  (re-exported for the benchmark's modes)
     EPHEMERAL,
-    Board,
     GcWatch,
     Sampler,
     StoreWatch,
     Timing,
-    _owner,
     chunks,
     engine_pids,
     now,
-    owned_bytes,
     percentile,
     process_cpu,
-    reachable_bytes,
-    read_board,
     retire_engine,
+    summary_ms,
+)
+from benchmarks.measure.memory import (  # noqa: F401  (re-exported for the benchmark's modes)
+    owned_bytes,
+    reachable_bytes,
     rss_bytes,
     start_tracing,
-    summary_ms,
 )
 
 

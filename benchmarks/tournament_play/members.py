@@ -13,7 +13,7 @@ import random
 import time
 from typing import Any
 
-from benchmarks.measure import instruments as kit
+from benchmarks.measure.boards import read_board, walk_components
 from tests.bot.tournament_support import COMMAND, boards, custom_id, public
 from tests.support.local_game import texts
 from tests.support.localdiscord import Channel, FakeDiscord, Timing, User
@@ -80,7 +80,7 @@ class Swiss:
     @staticmethod
     def _ids(message: dict[str, Any]) -> list[str]:
         return [
-            b["custom_id"] for b in kit.walk_components(message["components"]) if b.get("custom_id")
+            b["custom_id"] for b in walk_components(message["components"]) if b.get("custom_id")
         ]
 
     async def open(self, rounds: int) -> Timing:
@@ -107,14 +107,14 @@ class Swiss:
         x, o = (int(part.split("<@")[1].split(">")[0]) for part in line.split(" vs "))
         last = None
         rng = random.Random(self.rng.getrandbits(32))
-        while not (board := kit.read_board(self.fake.messages[mid]["components"])).over:
+        while not (board := read_board(self.fake.messages[mid]["components"])).over:
             await asyncio.sleep(rng.uniform(*self.think))
             mover = self.people[x if board.taken % 2 == 0 else o]
             cell = f"ttt:{board.game_id}:{rng.choice(board.free)}"
             last = await self.answered(await self.fake.click("cell", mover, thread, mid, cell))
 
             def moved(before: int = board.taken) -> bool:
-                shown = kit.read_board(self.fake.messages[mid]["components"])
+                shown = read_board(self.fake.messages[mid]["components"])
                 return shown.over or shown.taken > before
 
             await self.until(moved, thread.id, "a move shown")

@@ -61,6 +61,7 @@ import yarl  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from benchmarks.measure import instruments as measure  # noqa: E402
+from benchmarks.measure import memory  # noqa: E402
 from benchmarks.measure.profiling import Profile  # noqa: E402
 from bot import client  # noqa: E402
 from bot.client import create_bot  # noqa: E402
@@ -150,18 +151,18 @@ class Control:
         }
 
     def memory_begin(self) -> dict[str, Any]:
-        held = measure.reachable_bytes(self.bot)
+        held = memory.reachable_bytes(self.bot)
         tracked = len(gc.get_objects())
-        measure.start_tracing()
-        self.memory = (measure.owned_bytes(), held, tracked)
+        memory.start_tracing()
+        self.memory = (memory.owned_bytes(), held, tracked)
         return {"ok": True}
 
     def memory_end(self) -> dict[str, Any]:
         assert self.memory is not None, "memory-begin first"
         before, held0, tracked0 = self.memory
-        after = measure.owned_bytes()
+        after = memory.owned_bytes()
         tracemalloc.stop()
-        held1 = measure.reachable_bytes(self.bot)
+        held1 = memory.reachable_bytes(self.bot)
         return {
             "owned": {k: after.get(k, 0) - before.get(k, 0) for k in after.keys() | before},
             "held_bytes": held1[0] - held0[0],
@@ -186,7 +187,7 @@ async def serve(control: Control, stopped: asyncio.Event) -> None:
         "end": control.end,
         "memory-begin": control.memory_begin,
         "memory-end": control.memory_end,
-        "rss": lambda: {"rss": measure.rss_bytes()},
+        "rss": lambda: {"rss": memory.rss_bytes()},
     }
     while True:
         command = await lines.get()

@@ -11,6 +11,8 @@ import simcord
 
 from benchmarks import load
 from benchmarks.measure import simcord_kit as kit
+from benchmarks.measure.simcord_runs import engine_pool
+from benchmarks.wire.bot_process import settings_for
 from bot.client import create_bot
 
 FIELDS = {
@@ -82,9 +84,9 @@ async def test_the_bot_in_its_own_process_against_the_local_discord(tmp_path: Pa
 
 async def test_lag_probe_leaves_settling_alone(tmp_path: Path) -> None:
     """SimCord settles at once with the probe ticking, and the probe keeps real time meanwhile."""
-    bot = create_bot(load.settings_for(tmp_path))
+    bot = create_bot(settings_for(tmp_path))
     async with simcord.run(bot) as env:
-        pool = load.engine_pool(bot)
+        pool = engine_pool(bot)
         probe = kit.LagProbe()
         probe.start()
         try:

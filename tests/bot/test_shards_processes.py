@@ -13,7 +13,7 @@ from pathlib import Path
 
 import asyncpg
 
-from benchmarks.measure.instruments import Board
+from benchmarks.measure.boards import Board
 from benchmarks.measure.scenario import Game
 from benchmarks.wire.client import WireBot, WireDriver, _connected, bots_for
 from tests.support.localdiscord import FakeDiscord
