@@ -32,7 +32,7 @@ challenge, accepted, then random legal moves). Modes:
   bot's reply moves included, is in. The bot then answers a wave of N clicks one after another,
   so its figures measure throughput: the last click of a wave waits for the N - 1 before it.
 - memory: N games opened and one move played in each, all live; memory per live game (see
-  `wire.client.wire_memory`, or `measure_memory` with SimCord).
+  `wire.memory.wire_memory`, or `measure_memory` with SimCord).
 - floor: the project's bot against the least a discord.py bot can do for the same traffic
   (`floors/game_bot.py`: its board built with discord.ui, as plain data, and as plain data with one
   durable save of each change), in --pairs interleaved rounds of N games (see `floors.compare`), in
@@ -105,6 +105,7 @@ from benchmarks.measure.engine_lag import engine_lag
 from benchmarks.measure.load_report import print_tables, print_targets
 from benchmarks.measure.simcord_runs import load_run, measure_memory
 from benchmarks.wire import client as wire
+from benchmarks.wire.memory import wire_memory
 
 
 def _postgres(args: argparse.Namespace) -> Any:
@@ -245,7 +246,7 @@ async def main(argv: list[str] | None = None) -> dict[str, Any]:
                         await floor.compare_variants(*shape(size), pays, args, pattern=pattern)
                     )
             if "memory" in modes:
-                measure = wire.wire_memory if args.discord == "local" else measure_memory
+                measure = wire_memory if args.discord == "local" else measure_memory
                 memory.append(await measure(max(counts), size, args))
         if "engine" in modes:
             engines.append(await engine_lag(args, processes=True, replies=args.replies))

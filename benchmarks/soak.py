@@ -52,10 +52,11 @@ from benchmarks.chaos.faults import (
     schedule,
     usage,
 )
-from benchmarks.chaos.players import KINDS as TABLE_KINDS
-from benchmarks.chaos.players import Action, Players, Table
+from benchmarks.chaos.players import Players
+from benchmarks.chaos.tables import KINDS as TABLE_KINDS
+from benchmarks.chaos.tables import Action, Table
 from benchmarks.measure.instruments import percentile
-from benchmarks.wire.client import _connected, bots_for, fresh_database
+from benchmarks.wire.client import bots_for, connected, fresh_database
 from tests.support.localdiscord import FakeDiscord
 from tests.support.postgres import PgServer, remove, start_server
 
@@ -207,7 +208,7 @@ async def soak(args: argparse.Namespace, server: PgServer | None = None) -> dict
     tasks: list[asyncio.Task[None]] = []
     result: dict[str, Any] = {}
     try:
-        await _connected(fake, bots)
+        await connected(fake, bots)
         await take_reactions(fake, tables)
         players = Players(fake, tables, think=(args.think_low, args.think_high))
         started = time.perf_counter()

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.chaos.faults import Fault
-from benchmarks.chaos.players import Action, Table, marks_of
+from benchmarks.chaos.tables import Action, Table, marks_of
 from benchmarks.measure.boards import read_board
 
 LINE = re.compile(r"^(\d{9,}\.\d{3}) ([A-Z]+) ([\w.]+): (.*)$")

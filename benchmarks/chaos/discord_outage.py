@@ -26,7 +26,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from benchmarks.chaos.players import Action, Kind, Players, Table, marks_of
+from benchmarks.chaos.players import Players
+from benchmarks.chaos.tables import Action, Kind, Table, marks_of
 from benchmarks.measure.instruments import percentile
 from tests.support.local_game import LocalBot
 from tests.support.localdiscord import FakeDiscord

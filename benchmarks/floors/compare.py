@@ -37,7 +37,7 @@ FLOORS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("plain_floor", ("--plain",)),
     ("durable_floor", ("--durable",)),
 )
-PATTERNS = ("burst", "eager")  # the traffic patterns (modes of `measure.scenario.play_mode`)
+PATTERNS = ("burst", "eager")  # the traffic patterns (modes of `measure.traffic.play_mode`)
 
 
 def figures(run: wire.Run) -> dict[str, Any]:

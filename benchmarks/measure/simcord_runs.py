@@ -23,10 +23,9 @@ from benchmarks.measure.scenario import (
     Game,
     Run,
     build_world,
-    burst,
-    play_mode,
     world_options,
 )
+from benchmarks.measure.traffic import burst, play_mode
 from benchmarks.wire.bot_process import settings_for
 from bot.client import TicTacToeBot, create_bot
 

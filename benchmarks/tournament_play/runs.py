@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.floors.compare import FLOOR_SCRIPT
-from benchmarks.measure.scenario import build_world, spread
+from benchmarks.measure.scenario import build_world
+from benchmarks.measure.traffic import spread
 from benchmarks.tournament_play.members import Swiss, created, shown
 from benchmarks.wire.client import WireBot, WireDriver
 from tests.bot.tournament_support import boards, public, threads
@@ -119,7 +120,7 @@ async def games(
     args: argparse.Namespace, folder: Path, count: int, *, floor: bool
 ) -> dict[str, Any]:
     """`count` 3x3 games between two people (/tictactoe, Accept, the moves), a round's at once,
-    at the tournament's pace (`measure.scenario.spread`), played on the plain floor (`floor`) or
+    at the tournament's pace (`measure.traffic.spread`), played on the plain floor (`floor`) or
     on the project's bot; the CPU of its process."""
     fake = FakeDiscord()
     await fake.start()

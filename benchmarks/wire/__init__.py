@@ -4,7 +4,8 @@
   local Discord, with the instruments of `measure` in its process, commanded over stdin
   (``begin``, ``end``, ``memory-begin``, ``memory-end``, ``rss``, ``stop``: one JSON line each).
 - `client`: that process started, commanded and stopped (`WireBot`), the players through the
-  local Discord's gateway (`WireDriver`), and one measured run (`wire_run`, `wire_memory`).
+  local Discord's gateway (`WireDriver`), and one measured run (`wire_run`).
+- `memory`: memory per live game in the bot's process (`wire_memory`).
 
 The local Discord itself lives in ``tests/support/localdiscord`` (shared with the tests). The
 tests' own bot process (``tests/support/local_game.py``: ``python -m bot`` exactly as a person

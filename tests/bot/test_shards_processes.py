@@ -15,7 +15,7 @@ import asyncpg
 
 from benchmarks.measure.boards import Board
 from benchmarks.measure.scenario import Game
-from benchmarks.wire.client import WireBot, WireDriver, _connected, bots_for
+from benchmarks.wire.client import WireBot, WireDriver, bots_for, connected
 from tests.support.localdiscord import FakeDiscord
 from tests.support.postgres import PgServer
 
@@ -65,7 +65,7 @@ async def test_two_shard_processes_share_one_database(
     assert [fake.shard_of(g.channel.guild_id) for g in games] == [0, 1]
     bots = bots_for(fake, tmp_path, postgres_url, 2)
     try:
-        await _connected(fake, bots)
+        await connected(fake, bots)
         driver = WireDriver(fake, max_plies=20)
         boards = []
         for game in games:
