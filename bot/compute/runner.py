@@ -1,17 +1,17 @@
-"""Runs the synchronous engine off the event loop.
+"""Runs the engine's searches off the event loop; a move that needs none is found on it.
 
-A 3x3 move is a table lookup of about a microsecond: a thread costs ~0.1 ms a round trip and
-is plenty. A search on a bigger board takes up to a second of pure Python; in a thread it would
-hold the GIL and slow every socket on the loop, so it goes to a process pool started at
-start-up. Most moves on a bigger board need no search (a win, a forced block, the books: tens of
-microseconds), so they are asked of the thread first, and only a search pays the process pool's
-round trip (about four times the thread's CPU; figures: shared/ENGINE.md, benchmarks/).
+A move that needs no search (3x3's table; a win, a forced block or a book on a bigger board) is
+a lookup of microseconds (about 1 ms at worst, once the tables are loaded at start-up): found on
+the loop, it costs less CPU than a round trip to a thread (about 0.06 ms), and a thread running
+it would hold the GIL all the same. A search on a bigger board takes up to a second of pure
+Python; in a thread it would hold the GIL and slow every socket on the loop, so it goes to a
+process pool started at start-up (figures: shared/ENGINE.md, benchmarks/, docs/figures.md).
 
 Ultimate's search is compiled and lets go of the GIL (``Kind.native``): it runs in threads of
 the bot's own process (as many as engine workers), its budget set as it starts, so that the
 searches queued at once all answer within the click's wait (``search_budget``).
 
-``Thinking`` answers clicks: a reply that needs no search is simply awaited; a search is a task
+``Thinking`` answers clicks: a reply that needs no search is found at once; a search is a task
 kept by game position, which a click waits for briefly and the bot's own move takes over.
 """
 
@@ -123,14 +123,11 @@ class EngineRunner:
 
     async def quick_move(self, game: GameRecord, *, level: str, seed: int) -> int | None:
         """The engine's move in `game` where it needs no search (3x3's table; a win, a forced
-        block or a book elsewhere), found in the engine's thread; None where it searches."""
-        kind = kinds.of(game)
-        board = kind.position(game)
+        block or a book elsewhere), else None: found at once, on the loop (see above)."""
+        kind, rng = kinds.of(game), random.Random(seed)  # as `jobs` seeds a worker's move
         if not kind.searches(game):
-            return await self.call(False, jobs.choose_move, kind.name, board, level, seed, None)
-        if kind.quick:
-            return await self.call(False, jobs.quick_move, kind.name, board, level, seed)
-        return None
+            return kind.best_move(kind.position(game), level, rng, None)
+        return kind.quick_move(kind.position(game), level, rng) if kind.quick else None
 
     async def best_move(
         self,
@@ -244,7 +241,7 @@ class Thinking:
     async def reply(self, game: GameRecord, wait: float) -> GameRecord:
         """`game` with the engine's reply played too when it comes in time (both moves are then
         saved and shown together, one response per click). A reply that needs no search (3x3's
-        table; a win, a block, a book) is the engine thread's microseconds, awaited; a search,
+        table; a win, a block, a book) is microseconds, found at once; a search, waited for
         `wait` seconds at most (the lock held that long): one that needs longer goes on, the
         game comes back as it is, and `ai_move` plays the search's answer when it comes."""
         if not rules.ai_to_move(game) or (wait <= 0 and kinds.of(game).searches(game)):
