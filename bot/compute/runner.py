@@ -1,20 +1,18 @@
-"""Runs the synchronous engine off the event loop.
+"""Runs the engine's searches off the event loop; a move that needs none is found on it.
 
-A 3x3 move is a table lookup of about a microsecond: a thread costs ~0.1 ms a round trip and
-is plenty. A search on a bigger board takes up to a second of pure Python; in a thread it would
-hold the GIL and slow every socket on the loop, so it goes to a process pool started at
-start-up. Most moves on a bigger board need no search (a win, a forced block, the opening book:
-tens of microseconds), so they are asked of the thread first, and only a search pays the
-process pool's round trip (about four times the thread's CPU; measured figures:
-shared/ENGINE.md; the bot's own: benchmarks/).
+A move that needs no search (3x3's table; a win, a forced block or a book on a bigger board) is
+a lookup of microseconds (about 1 ms at worst, once the tables are loaded at start-up): found on
+the loop, it costs less CPU than a round trip to a thread (about 0.06 ms), and a thread running
+it would hold the GIL all the same. A search on a bigger board takes up to a second of pure
+Python; in a thread it would hold the GIL and slow every socket on the loop, so it goes to a
+process pool started at start-up (figures: shared/ENGINE.md, benchmarks/, docs/figures.md).
 
-Ultimate's search is compiled and lets go of the GIL while it runs (``Kind.native``): it runs in
-threads of the bot's own process (as many as engine workers), with no process pool's round trip,
-and its budget is set when it starts, so that the searches queued at once all answer within the
-click's wait (``search_budget``).
+Ultimate's search is compiled and lets go of the GIL (``Kind.native``): it runs in threads of
+the bot's own process (as many as engine workers), its budget set as it starts, so that the
+searches queued at once all answer within the click's wait (``search_budget``).
 
-``Thinking`` keeps one search per game position, so that a click's response can wait
-briefly for the reply and the bot's own move can take over a search that outlasts that wait.
+``Thinking`` answers clicks: a reply that needs no search is found at once; a search is a task
+kept by game position, which a click waits for briefly and the bot's own move takes over.
 """
 
 from __future__ import annotations
@@ -94,10 +92,8 @@ class EngineRunner:
 
     def close(self) -> None:
         """Stop the pools: queued work is cancelled, running work (bounded by its budget) ends.
-
-        The workers are joined, not left behind: an unjoined child process lingers in
-        multiprocessing's bookkeeping and is polled by every later process start.
-        """
+        The workers are joined: an unjoined child process lingers in multiprocessing's
+        bookkeeping and is polled by every later process start."""
         for process in list(self._analysts):
             if process.is_alive():
                 process.kill()
@@ -109,19 +105,29 @@ class EngineRunner:
     def _pool_for(self, search: bool) -> Executor:
         if self._threads is None:
             raise RuntimeError("EngineRunner.start() was not awaited")
-        if search and self._processes is not None:
-            return self._processes
-        return self._threads
+        return self._processes if search and self._processes is not None else self._threads
 
     async def call(self, search: bool, fn: Callable[..., T], *args: Any) -> T:
         """Run `fn(*args)` (module-level, picklable) off the loop: a `search` in the worker
         processes, anything else in the engine's thread."""
-        loop = asyncio.get_running_loop()
         self.pending += 1
         try:
-            return await loop.run_in_executor(self._pool_for(search), jobs.run, fn, *args)
+            pool = self._pool_for(search)
+            return await asyncio.get_running_loop().run_in_executor(pool, jobs.run, fn, *args)
         finally:
             self.pending -= 1
+
+    def seed(self) -> int:
+        """A fresh seed for one engine move: the same seed, the same move."""
+        return self._rng.getrandbits(64)
+
+    async def quick_move(self, game: GameRecord, *, level: str, seed: int) -> int | None:
+        """The engine's move in `game` where it needs no search (3x3's table; a win, a forced
+        block or a book elsewhere), else None: found at once, on the loop (see above)."""
+        kind, rng = kinds.of(game), random.Random(seed)  # as `jobs` seeds a worker's move
+        if not kind.searches(game):
+            return kind.best_move(kind.position(game), level, rng, None)
+        return kind.quick_move(kind.position(game), level, rng) if kind.quick else None
 
     async def best_move(
         self,
@@ -130,26 +136,21 @@ class EngineRunner:
         level: str,
         seed: int | None = None,
         budget: float | None = None,
+        quick_tried: bool = False,
     ) -> int:
         """The engine's move in `game` at `level`; a random seed unless one is given.
 
-        Where the engine searches (4x4, 5x5, ultimate), a move that needs no search is found in
-        the engine's thread first; a search gets its kind's budget unless told otherwise,
-        shared among the searches queued or running (each gets less when they queue up), so
-        no player waits behind a queue of full-length searches. A native search (``Kind.native``)
-        runs in the search threads, its budget set as it starts (``search_budget``).
-        """
+        `quick_move` first (not again with `quick_tried`: tried with this seed), then a search:
+        its kind's budget unless told otherwise, shared among the searches queued or running,
+        so no player waits behind a queue of full-length searches; a native search
+        (``Kind.native``) in the search threads, its budget set as it starts (``search_budget``)."""
         kind = kinds.of(game)
-        board = kind.position(game)
-        if seed is None:
-            seed = self._rng.getrandbits(64)
-        if not kind.searches(game):
-            return await self.call(False, jobs.choose_move, kind.name, board, level, seed, None)
-        # In the thread if no search is needed; the same seed makes the same choices.
-        if kind.quick:
-            quick = await self.call(False, jobs.quick_move, kind.name, board, level, seed)
+        seed = self.seed() if seed is None else seed
+        if not quick_tried:  # the same seed makes the same choices
+            quick = await self.quick_move(game, level=level, seed=seed)
             if quick is not None:
                 return quick
+        board = kind.position(game)
         if kind.native and self._searchers is not None:
             # perf_counter: one clock in every thread (a simulated clock may replace monotonic)
             due = time.perf_counter() + kind.reply_wait - MARGIN
@@ -200,11 +201,10 @@ class EngineRunner:
     async def analyse(self, search: bool, fn: Callable[..., T], *args: Any, limit: float) -> T:
         """Run `fn(*args)` with a time limit; raises AnalysisTimeout when it is not done by then.
 
-        Exact analysis (a review, a hint) can take far longer than a move on a big board, and an
-        exact search cannot be interrupted. On 3x3 it is a table lookup and runs in the engine
-        thread. On bigger boards it runs in a process of its own, killed at the limit, so a deep
-        analysis never holds up the moves of other games; at most `ANALYSES` run at once.
-        """
+        Exact analysis (a review, a hint) can take far longer than a move on a big board and
+        cannot be interrupted: on 3x3 a table lookup in the engine thread; on bigger boards a
+        process of its own, killed at the limit, at most `ANALYSES` at once, so a deep analysis
+        never holds up the moves of other games."""
         if not search or self._processes is None:
             try:
                 return await asyncio.wait_for(self.call(False, fn, *args), limit)
@@ -225,12 +225,12 @@ def search_budget(budget: float, left: float, waiting: int, threads: int) -> flo
     before the click's wait ends shared with the `waiting` searches queued behind it on
     `threads` threads, so that a burst of clicks is answered within the wait (each search
     shorter) rather than most of it after (each a second edit and a second save); never less
-    than `SHORTEST`. At people's pace nothing waits and a search gets its whole budget."""
+    than `SHORTEST`. At people's pace a search gets its whole budget."""
     return max(SHORTEST, min(budget, left / (1 + waiting / threads)))
 
 
 class Thinking:
-    """The engine's searches under way, by game."""
+    """The engine's replies to clicks, and its searches under way, by game."""
 
     def __init__(self, engine: EngineRunner) -> None:
         self.engine = engine
@@ -239,22 +239,24 @@ class Thinking:
         self._searches: dict[int, tuple[tuple[int, ...], asyncio.Future[int]]] = {}
 
     async def reply(self, game: GameRecord, wait: float) -> GameRecord:
-        """`game` with the engine's reply played too when the engine answers in time: the human's
-        move and the bot's are then saved and shown together, one response per click.
-
-        On 3x3 the reply is a table lookup. On a bigger board it is a search, waited for at most
-        `wait` seconds (the lock held that long at most); one that needs longer goes on,
-        the game comes back as it is, the board shows the human's move first and `ai_move` plays
-        the search's answer when it comes.
-        """
-        if not rules.ai_to_move(game):
-            return game
-        kind = kinds.of(game)
-        if not kind.searches(game):
-            return rules.play(game, await self.cell(game))
-        if wait <= 0:
+        """`game` with the engine's reply played too when it comes in time (both moves are then
+        saved and shown together, one response per click). A reply that needs no search (3x3's
+        table; a win, a block, a book) is microseconds, found at once; a search, waited for
+        `wait` seconds at most (the lock held that long): one that needs longer goes on, the
+        game comes back as it is, and `ai_move` plays the search's answer when it comes."""
+        if not rules.ai_to_move(game) or (wait <= 0 and kinds.of(game).searches(game)):
             return game  # no wait: `ai_move` starts the search
-        search = self.search(game)
+        found, seed = self._searches.get(game.id), None
+        if found is None or found[0] != game.moves:  # no search yet: most replies need none
+            seed = self.engine.seed()  # the quick move and the search choose alike
+            level = game.ai_level or kinds.of(game).strongest
+            try:
+                quick = await self.engine.quick_move(game, level=level, seed=seed)
+            except Exception:
+                quick = _any_move(game)
+            if quick is not None:
+                return rules.play(game, quick)
+        search = self.search(game, seed=seed)
         try:
             cell = await asyncio.wait_for(asyncio.shield(search), wait)
         except TimeoutError:
@@ -262,12 +264,13 @@ class Thinking:
         self.done_with(game.id, search)
         return rules.play(game, cell)
 
-    def search(self, game: GameRecord) -> asyncio.Future[int]:
-        """The engine's search for the position of `game`, started once for that position."""
+    def search(self, game: GameRecord, *, seed: int | None = None) -> asyncio.Future[int]:
+        """The engine's search for the position of `game`, started once for that position
+        (`seed`: its quick move was tried with that seed, and found none)."""
         found = self._searches.get(game.id)
         if found is not None and found[0] == game.moves:
             return found[1]
-        search = asyncio.ensure_future(self.cell(game))
+        search = asyncio.ensure_future(self.cell(game, seed=seed))
         self._searches[game.id] = (game.moves, search)
         return search
 
@@ -277,12 +280,17 @@ class Thinking:
         if found is not None and found[1] is search:
             del self._searches[game_id]
 
-    async def cell(self, game: GameRecord) -> int:
-        """The engine's move in `game`, computed off the event loop."""
+    async def cell(self, game: GameRecord, *, seed: int | None = None) -> int:
+        """The engine's move in `game`, computed off the event loop (`seed`: see `search`)."""
         try:
             level = game.ai_level or kinds.of(game).strongest
-            return await self.engine.best_move(game, level=level)
+            tried = seed is not None
+            return await self.engine.best_move(game, level=level, seed=seed, quick_tried=tried)
         except Exception:
-            # A broken search must not freeze the game: any legal move keeps it going.
-            log.exception("engine failed in game %s; playing a random move", game.id)
-            return random.choice(list(rules.board_of(game).legal_moves()))
+            return _any_move(game)
+
+
+def _any_move(game: GameRecord) -> int:
+    """A broken engine must not freeze the game: any legal move keeps it going."""
+    log.exception("engine failed in game %s; playing a random move", game.id)
+    return random.choice(list(rules.board_of(game).legal_moves()))

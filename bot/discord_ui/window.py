@@ -101,7 +101,10 @@ async def within(seconds: float | None, work: Awaitable[T], what: str) -> T:
             work.close()  # never started: nothing to wait for
         raise Unanswered(what, 0.0)
     try:
-        return await asyncio.wait_for(work, seconds)
+        # A timeout of the running task, not `wait_for`'s task of its own: every click's answer
+        # comes through here.
+        async with asyncio.timeout(seconds):
+            return await work
     except TimeoutError:
         raise Unanswered(what, seconds) from None
 

@@ -4,6 +4,8 @@ and only a search pays a process's round trip."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import random
 import subprocess
 import sys
 import textwrap
@@ -12,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from bot.compute import jobs
 from bot.compute.processes import AnalysisTimeout
 from bot.compute.runner import SHORTEST, EngineRunner, search_budget
 from bot.games import kinds, review, rules
@@ -84,8 +87,8 @@ async def test_an_analysis_past_its_limit_raises_and_leaves_no_process() -> None
         runner.close()
 
 
-async def test_a_big_board_move_goes_to_a_process_only_when_it_needs_a_search() -> None:
-    """A win in one on 5x5 is found in the engine's thread, with no process round trip; a
+async def test_a_big_board_move_leaves_the_loop_only_when_it_needs_a_search() -> None:
+    """A win in one on 5x5 is found at once, with no round trip to a thread or a process; a
     position the book and the threats do not settle is searched in the process pool."""
     runner = EngineRunner(workers=1)
     await runner.start()
@@ -101,14 +104,42 @@ async def test_a_big_board_move_goes_to_a_process_only_when_it_needs_a_search() 
     try:
         win = big_game((0, 5, 1, 6, 2))  # XXX../OO.../...
         assert await runner.best_move(win, level="unbeatable", seed=1) == 3
-        assert pools == ["thread"]
-        pools.clear()
+        assert pools == []
         open_game = big_game((7, 4, 18, 19))  # ....O/..X../...../...XO/..... : off-book
         cell = await runner.best_move(open_game, level="unbeatable", seed=1)
         assert cell in rules.board_of(open_game).legal_moves()
-        assert pools == ["thread", "process"]
+        assert pools == ["process"]
     finally:
         runner.close()
+
+
+async def test_a_move_found_on_the_loop_is_the_workers_move_for_the_same_seed() -> None:
+    """The quick move, found on the event loop, is the move the engine's worker functions play
+    with the same seed (3x3's table, 4x4's trap book, 5x5's book and threats), at every level;
+    where it finds none, the worker's quick move finds none either."""
+    runner = EngineRunner(workers=1)  # no pool is needed for a move that needs no search
+    rng, found, none = random.Random(7), 0, 0
+    for size, k in ((3, 3), (4, 3), (4, 4), (5, 3), (5, 4)):
+        for level in kinds.CLASSIC.levels:
+            moves: tuple[int, ...] = ()
+            while len(moves) < 8:
+                game = dataclasses.replace(big_game(moves), size=size, k=k, ai_level=level)
+                if rules.board_of(game).outcome() is not None:
+                    break
+                seed = rng.getrandbits(64)
+                cell = await runner.quick_move(game, level=level, seed=seed)
+                board = kinds.CLASSIC.position(game)
+                if size > 3:
+                    assert cell == jobs.quick_move("classic", board, level, seed)
+                if cell is not None:  # the move a worker's search would have played too
+                    assert cell == jobs.choose_move("classic", board, level, seed, 0.1)
+                found, none = found + (cell is not None), none + (cell is None)
+                free = sorted(rules.board_of(game).legal_moves())
+                moves = (
+                    *moves,
+                    cell if cell is not None and rng.random() < 0.5 else rng.choice(free),
+                )
+    assert found > 100 and none > 0  # both kinds of answer were compared
 
 
 def ultimate_game(moves: tuple[int, ...]) -> GameRecord:

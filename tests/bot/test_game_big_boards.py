@@ -144,11 +144,21 @@ def held_big_searches(
     events: list[tuple[str, int]] = []
     big_started = asyncio.Event()
     runner = bot.engine
-    real_call = runner.call
+    real_call, real_quick = runner.call, runner.quick_move
+
+    async def quick_move(game: Any, **options: Any) -> Any:
+        if game.size == 5:
+            return None  # every 5x5 move is a search here
+        if game.size != 3:
+            return await real_quick(game, **options)
+        events.append(("start", 3))  # a 3x3 move: the table, at once
+        try:
+            return await real_quick(game, **options)
+        finally:
+            on_end(3)
+            events.append(("end", 3))
 
     async def call(search: bool, fn: Callable[..., Any], *args: Any) -> Any:
-        if fn is engine_jobs.quick_move and args[1].size == 5:
-            return None  # every 5x5 move is a search here
         if fn is not engine_jobs.choose_move:
             return await real_call(search, fn, *args)
         size = args[1].size
@@ -162,13 +172,13 @@ def held_big_searches(
             on_end(size)
             events.append(("end", size))
 
-    runner.call = call
+    runner.call, runner.quick_move = call, quick_move
     reply_wait = flow.REPLY_WAIT
     flow.REPLY_WAIT = reply_wait if wait else 0.0
     try:
         yield events, big_started
     finally:
-        runner.call = real_call
+        runner.call, runner.quick_move = real_call, real_quick
         flow.REPLY_WAIT = reply_wait
         gate.touch()  # never leave a worker waiting
 

@@ -212,7 +212,7 @@ class Kind(ABC):
     @abstractmethod
     def searches(self, game: GameRecord) -> bool:
         """Whether the engine's move is a search (run in a worker process) rather than a lookup
-        (microseconds, run in the engine's thread)."""
+        (microseconds, found on the event loop)."""
 
     @abstractmethod
     def best_move(
@@ -221,7 +221,7 @@ class Kind(ABC):
         """The engine's move (run in an engine worker)."""
 
     def quick_move(self, position: Any, level: str, rng: random.Random | None) -> int | None:
-        """The engine's move where it needs no search, else None (run in the engine's thread)."""
+        """The engine's move where it needs no search, else None (found on the event loop)."""
         return None
 
     @abstractmethod
