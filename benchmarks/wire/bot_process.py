@@ -267,15 +267,17 @@ def without(bot: discord.Client, part: str) -> None:
 
         flow.REPLY_WAIT = 0.0
     elif part == "quick-engine":
-        from bot.compute import jobs
+        from bot.games import kinds
 
         runner: Any = bot.engine  # type: ignore[attr-defined]
+        found_at_once = runner.quick_move
 
-        async def best_move(board: Any, *, level: str, seed: int | None = None) -> int:
-            seed = runner._rng.getrandbits(64) if seed is None else seed  # as the bot's own
-            return await runner.call(board.size, jobs.choose_move, board, level, seed, None)
+        async def quick_move(game: Any, *, level: str, seed: int) -> int | None:
+            if kinds.of(game).searches(game):
+                return None  # every 4x4 or 5x5 move a search's round trip to the pool
+            return await found_at_once(game, level=level, seed=seed)
 
-        runner.best_move = best_move
+        runner.quick_move = quick_move
     elif part:
         raise SystemExit(f"--without takes {', '.join(WITHOUT)}, not {part!r}")
 
