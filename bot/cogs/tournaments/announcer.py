@@ -87,8 +87,11 @@ class Announcer:
                 layout = shown.announcement(t, held.entrants, held.table())
             else:
                 layout = await self.view(t)
-            channel = self.client.get_partial_messageable(t.channel_id, guild_id=t.guild_id)
-            await window.call(channel.get_partial_message(t.message_id).edit(view=layout))
+            # Discord's answer (the message as edited) is not read: nothing here needs it.
+            with discord.http.handle_message_parameters(view=layout) as edit:
+                await window.call(
+                    self.client.http.edit_message(t.channel_id, t.message_id, params=edit)
+                )
         except StorageError as error:
             log.debug("could not read tournament %s for its announcement: %s", tid, error)
         except discord.HTTPException as error:
