@@ -8,6 +8,8 @@ once, changes nothing the second time. At start-up (``resume``) every open or ru
 of this process's servers goes on from the store: a result a crash left unrecorded is recorded
 from its stored game, a round paired but not set up gets its threads and boards
 (``tables.Tables``), a start or an arena's end that came due while the bot was down happens now.
+Between two such reads it holds what it read (``held.Held``), so that a result in a Swiss round
+still being played, once stored, needs no read to know the round goes on.
 """
 
 from __future__ import annotations
