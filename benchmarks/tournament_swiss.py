@@ -22,7 +22,9 @@ podium, beside that of the plain floor (`floors/game_bot.py --plain`: the same n
 games between two people, a round's games at once, `--think` before each click) and their
 ratio. The floor's games each add a /tictactoe and an Accept, which it answers as well. The
 project's bot then plays the floor's games too (outside a tournament), for the games' own ratio
-to the floor in the same run. ``--profile`` runs the bot's loop thread under cProfile and prints
+to the floor in the same run. The same CPU is also given by game played (every run plays the
+same number of games), with the tournament's ratio to the floor and to its games played outside
+a tournament. ``--profile`` runs the bot's loop thread under cProfile and prints
 its time by part (`measure.profiling`); its CPU figures are then not comparable.
 """
 
@@ -64,6 +66,9 @@ def summary(bot: dict[str, Any], plain: dict[str, Any], own: dict[str, Any]) -> 
             name: run["cpu"] * 1e3 / sum(r["games"] for r in bot["rounds"])
             for name, run in (("tournament", bot), ("games", own), ("floor", plain))
         },
+        # the same ratios by game played (each run played the same number of games)
+        "ratio_per_game": bot["cpu"] / plain["cpu"],
+        "tournament_to_games_per_game": bot["cpu"] / own["cpu"],
     }
 
 
@@ -115,6 +120,8 @@ def report(
     print(
         "- CPU per game played: "
         + ", ".join(f"{name} {ms:.1f} ms" for name, ms in s["cpu_ms_per_game"].items())
+        + f"; by game, the tournament to the plain floor {s['ratio_per_game']:.2f}, to the "
+        f"same games outside a tournament {s['tournament_to_games_per_game']:.2f}"
     )
     print(
         f"- errors: bot {len(bot['errors'])}, its games {len(own['errors'])}, floor "

@@ -49,3 +49,7 @@ def test_a_tiny_swiss_prints_sane_figures(tmp_path: Path) -> None:
     assert math.isfinite(ratio) and ratio > 0
     assert ratio == summary["bot_cpu_ms_per_interaction"] / summary["floor_cpu_ms_per_interaction"]
     assert math.isfinite(summary["games_ratio"]) and summary["games_ratio"] > 0
+    # The same CPU by game played: every run played the same games.
+    assert summary["ratio_per_game"] == bot["cpu"] / floor["cpu"]
+    assert summary["tournament_to_games_per_game"] == bot["cpu"] / own["cpu"]
+    assert "by game, the tournament to the plain floor" in printed

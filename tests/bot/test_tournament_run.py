@@ -7,8 +7,11 @@ and a link to every game's thread."""
 
 from __future__ import annotations
 
+import asyncio
+import time
 from pathlib import Path
 
+from bot.discord_ui.tournament_board import standing_line
 from bot.games.tournaments import standings
 from bot.games.tournaments.tournament import Stage
 from bot.storage.sqlite import SQLiteStore
@@ -27,14 +30,18 @@ from tests.bot.tournament_support import (
     threads,
 )
 from tests.bot.user_install_support import NEEDS_PROCESSES
-from tests.support.local_game import Table, buttons, texts, until
+from tests.support.local_game import WAIT, LocalBot, Table, buttons, texts, until
 from tests.support.localdiscord import Channel, FakeDiscord, User
 
 pytestmark = NEEDS_PROCESSES
 
 
-async def play_round(table: Table, fake: FakeDiscord, c: object, made: int, games: int) -> None:
-    """Wait for a round's `games` threads (after the `made` before it), check each, play each."""
+async def play_round(
+    bot: LocalBot, table: Table, fake: FakeDiscord, c: object, made: int, games: int
+) -> None:
+    """Wait for a round's `games` threads (after the `made` before it), check each, play each;
+    after each game the announcement's standings are a recount of the games stored (the first
+    game's result shown while the round's other game is still to be played)."""
     channel = c.games  # type: ignore[attr-defined]
     people = {u.id: u for u in c.members}  # type: ignore[attr-defined]
     await until(lambda: len(threads(fake, channel)) == made + games, f"{games} threads")
@@ -49,7 +56,25 @@ async def play_round(table: Table, fake: FakeDiscord, c: object, made: int, game
         assert "hint" not in str(board["components"])  # no hints in a tournament game
         await play_out(table, fake.channels[thread.id], int(board["id"]), people)
         await until(lambda t=thread: t.archived, f"{thread.name} archived once over")
+        await standings_shown(bot, fake, channel, list(people))
         await no_rematch(table, fake.channels[thread.id], int(board["id"]), people[players[0]])
+
+
+async def standings_shown(
+    bot: LocalBot, fake: FakeDiscord, channel: Channel, seeds: list[int]
+) -> None:
+    """Wait until the announcement's standings are, line for line, a recount from the stored
+    games (`seeds`: the players, strongest seed first): ranks, scores, tiebreaks, games."""
+    give_up = time.monotonic() + WAIT
+    while True:
+        (t,), games = await stored(bot)
+        ranked = standings.swiss(seeds, [p.game for p in games[t.id]])
+        want = [standing_line(t, row) for row in ranked]
+        lines = texts(announcement(fake, channel)).splitlines()
+        if all(line in lines for line in want):
+            return
+        assert time.monotonic() < give_up, (want, lines)
+        await asyncio.sleep(0.05)
 
 
 async def no_rematch(table: Table, thread: Channel, board: int, player: User) -> None:
@@ -90,7 +115,7 @@ async def test_a_swiss_of_four_from_create_to_podium(tmp_path: Path) -> None:
         assert "has started" in table.private(begun)
 
         for round_ in range(3):  # 4 players: 3 rounds, two games each
-            await play_round(table, fake, c, 2 * round_, 2)
+            await play_round(bot, table, fake, c, 2 * round_, 2)
         await until(
             lambda: any("is over" in texts(m) for m in public(fake, c.games.id)), "the podium"
         )

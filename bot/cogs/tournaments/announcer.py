@@ -3,7 +3,9 @@ results change (edits asked for while one is under way make one more edit after 
 queue), and the final message with the podium.
 
 The standings are recounted from the stored games every time (``standings``), never kept apart,
-so what the announcement shows always agrees with the games stored.
+so what the announcement shows always agrees with the games stored: read from the store, or, for
+a tournament the director holds (``held``: its games as the store gave them, with the results
+stored since), from those.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Any
 
 import discord
 
+from bot.cogs.tournaments.held import Held
 from bot.discord_ui import tournament_board as shown
 from bot.discord_ui import window
 from bot.games.tournaments import standings
@@ -33,9 +36,15 @@ class Announcer:
         self.store = store
         self._editing: dict[int, asyncio.Task[Any]] = {}
         self._again: set[int] = set()
+        self._held: dict[int, Held] = {}  # what to edit from, instead of the store
 
-    def refresh(self, tid: int) -> None:
-        """Edit the announcement soon (once more after an edit under way)."""
+    def refresh(self, tid: int, held: Held | None = None) -> None:
+        """Edit the announcement soon (once more after an edit under way), from `held` as it
+        is then (the tournament as the director holds it; None: as the store has it)."""
+        if held is None:
+            self._held.pop(tid, None)
+        else:
+            self._held[tid] = held
         if tid in self._editing:
             self._again.add(tid)
             return
@@ -69,12 +78,20 @@ class Announcer:
 
     async def _edit(self, tid: int) -> None:
         try:
-            t = await self.store.get_tournament(tid)
+            held = self._held.get(tid)
+            t = held.t if held is not None else await self.store.get_tournament(tid)
             if t is None or t.message_id is None:
                 return
-            layout = await self.view(t)
-            channel = self.client.get_partial_messageable(t.channel_id, guild_id=t.guild_id)
-            await window.call(channel.get_partial_message(t.message_id).edit(view=layout))
+            layout: discord.ui.LayoutView
+            if held is not None:
+                layout = shown.announcement(t, held.entrants, held.table())
+            else:
+                layout = await self.view(t)
+            # Discord's answer (the message as edited) is not read: nothing here needs it.
+            with discord.http.handle_message_parameters(view=layout) as edit:
+                await window.call(
+                    self.client.http.edit_message(t.channel_id, t.message_id, params=edit)
+                )
         except StorageError as error:
             log.debug("could not read tournament %s for its announcement: %s", tid, error)
         except discord.HTTPException as error:

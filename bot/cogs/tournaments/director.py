@@ -8,6 +8,8 @@ once, changes nothing the second time. At start-up (``resume``) every open or ru
 of this process's servers goes on from the store: a result a crash left unrecorded is recorded
 from its stored game, a round paired but not set up gets its threads and boards
 (``tables.Tables``), a start or an arena's end that came due while the bot was down happens now.
+Between two such reads it holds what it read (``held.Held``), so that a result in a Swiss round
+still being played, once stored, needs no read to know the round goes on.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from typing import Any
 import discord
 
 from bot.cogs.tournaments.announcer import Announcer
+from bot.cogs.tournaments.held import Held
 from bot.cogs.tournaments.tables import Tables
 from bot.games.record import GameRecord, Status
 from bot.games.tournaments import arena, swiss
@@ -63,6 +66,8 @@ class Director:
         self._timers: dict[int, asyncio.Task[Any]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._retrying: set[int] = set()  # servers whose tournaments are tried again soon
+        self._held: dict[int, Held] = {}  # running tournaments as last read (``held``)
+        self._changes: dict[int, int] = {}  # entrants' changes of each tournament, counted
 
     def spawn(self, work: Coroutine[Any, Any, Any]) -> None:
         task = asyncio.create_task(work)
@@ -120,23 +125,33 @@ class Director:
         elif t.stage is Stage.RUNNING and t.ends_at is not None:
             self._at(t.id, t.ends_at, lambda: self.advance(t.id))
 
+    def changed(self, tid: int) -> None:
+        """A player joined, left or paused: the tournament is read again at its next step, and
+        the announcement edited as the store has it."""
+        self._changes[tid] = self._changes.get(tid, 0) + 1
+        self._held.pop(tid, None)
+        self.announcer.refresh(tid)
+
     # ------------------------------------------------------------------ results
 
     async def game_ended(self, game: GameRecord) -> None:
         """A finished game: if it is a tournament's, its result counts, its thread is archived
         and the tournament moves on."""
         try:
-            pairing = await self.store.pairing_of_game(game.id)
+            held = (h.of_game(game.id) for h in list(self._held.values()))
+            pairing = next(filter(None, held), None) or await self.store.pairing_of_game(game.id)
             if pairing is None:
                 return
-            if pairing.result is None:
-                await self.store.record_result(pairing, score_of(game))
+            result = pairing.result
+            if result is None:  # recorded once: a second record (the same game's) changes nothing
+                result = score_of(game)
+                await self.store.record_result(pairing, result)
         except StorageError as error:  # the store said the outage; tried again after it
             log.debug("could not record the result of game %s: %s", game.id, error)
             self.retry(game.guild_id)
             return
         await self.tables.archive(pairing.thread_id, game.id)
-        await self.advance(pairing.tournament_id, ended=True)
+        await self.advance(pairing.tournament_id, result=(pairing, result))
 
     def retry(self, guild_id: int | None) -> None:
         """Go on with a server's tournaments in `RETRY` seconds (once, however often asked)."""
@@ -191,27 +206,49 @@ class Director:
 
     # ------------------------------------------------------------------ pairing
 
-    async def advance(self, tid: int, *, ended: bool = False) -> None:
+    async def advance(self, tid: int, *, result: tuple[Pairing, float] | None = None) -> None:
         """Pair what can be paired, set up the games that lack a table, end what is over.
 
-        After a result (`ended`) only the games this pairs now are set up (the other live
-        games have theirs); otherwise (a start, start-up, a retry, an arena's newcomer) every
-        game still being played is given whatever it lacks."""
+        After a `result` (stored already) in a Swiss round still being played, as the
+        tournament held says (``held``), there is nothing to pair: the result is held and the
+        announcement shows it. Otherwise the store is read: after a result only the games
+        this pairs now are set up (the other live games have theirs); otherwise (a start,
+        start-up, a retry, an arena's newcomer) every game still being played is given
+        whatever it lacks; and the tournament is held again as read."""
+        async with self._lock(tid):
+            held = self._held.get(tid)
+            if held is not None and result is not None:
+                held.recorded(*result)
+            if held is None or result is None or not held.round_going_on():
+                held = await self._step(tid, ended=result is not None)
+        self.announcer.refresh(tid, held)
+
+    async def _step(self, tid: int, *, ended: bool) -> Held | None:
+        """`advance` from the store; the tournament held after it (None once it is over, or
+        if the store failed: tried again soon)."""
+        self._held.pop(tid, None)
+        changes = self._changes.get(tid, 0)
         t: Tournament | None = None
         try:
-            async with self._lock(tid):
-                t = await self.store.get_tournament(tid)
-                if t is not None and t.stage is Stage.RUNNING:
-                    step = self._swiss if t.format is Format.SWISS else self._arena
-                    t, new = await step(t)
-                    live = await self.store.pairings(tid) if not ended else new
-                    for p in live if t.stage is Stage.RUNNING else ():
-                        if p.result is None and not await self.tables.make(t, p):
-                            self.retry(t.guild_id)
+            t = await self.store.get_tournament(tid)
+            if t is None or t.stage is not Stage.RUNNING:
+                return None
+            step = self._swiss if t.format is Format.SWISS else self._arena
+            t, new = await step(t)
+            if t.stage is not Stage.RUNNING:
+                return None
+            for p in await self.store.pairings(tid) if not ended else new:
+                if p.result is None and not await self.tables.make(t, p):
+                    self.retry(t.guild_id)
+            entrants, pairings = await self.store.entrants(tid), await self.store.pairings(tid)
+            held = Held(t, entrants, pairings, await self.store.byes_of(tid))
+            if changes == self._changes.get(tid, 0):  # else what it read may be old already
+                self._held[tid] = held
+            return held
         except StorageError as error:
             log.debug("could not move tournament %s on: %s", tid, error)
             self.retry(None if t is None else t.guild_id)
-        self.announcer.refresh(tid)
+            return None
 
     async def _swiss(self, t: Tournament) -> tuple[Tournament, list[Pairing]]:
         """The tournament after pairing its next round if the last is over; that round's games."""

@@ -54,7 +54,7 @@ class Entry:
             outcome = await self.store.join_tournament(t.id, user.id, rating=rating, at=now)
             answer = ANSWERS[outcome]
         if outcome is Join.JOINED:
-            self.director.announcer.refresh(t.id)
+            self.director.changed(t.id)
             if running_arena:
                 self.director.spawn(self.director.advance(t.id))
         return answer
@@ -70,7 +70,7 @@ class Entry:
         else:
             await self.store.leave_tournament(t.id, user_id)
             answer = texts.LEFT if t.stage is Stage.OPEN else texts.LEFT_SWISS
-        self.director.announcer.refresh(t.id)
+        self.director.changed(t.id)
         return answer
 
     async def start(self, t: Tournament, interaction: Interaction) -> Text:

@@ -3,9 +3,9 @@
 Each step is stored before the next and each is done once, so a restart at any point finishes
 what was begun and makes nothing twice: the thread is made (or, after a restart that lost its id,
 found again among the channel's active threads by its label, ``tournament_board.label_of``) and
-kept in the pairing (``Store.attach_game(thread_id=…)``); the game takes an id kept in the
-pairing before the game is saved (``attach_game(game_id=…)``), then is opened in the thread the
-way any game is (``opening.open_posted``: the server's look, saved before it is shown); its board
+kept in the pairing with the id the game takes (``Store.attach_game``, both in one write) before
+the game is saved, then the game is opened in the thread the way any game is
+(``opening.open_posted``: the server's look, saved before it is shown); its board
 is posted in the thread (``opening.post_board``) after the two players are added to the thread,
 and pings them once: its first line names both, and it is the one message posted there. From
 then on it is a game like any other: the same clicks, reactions and clock (the tournament's time
@@ -54,13 +54,16 @@ class Tables:
         return True
 
     async def _make(self, t: Tournament, p: Pairing) -> None:
-        if p.thread_id is None:
-            p = await self.store.attach_game(p, thread_id=await self._thread(t, p)) or p
-        if p.game_id is None:
-            p = await self.store.attach_game(p, game_id=await self.store.next_game_id()) or p
+        taken = None  # a game id taken now: no game is stored under it yet
+        if p.thread_id is None or p.game_id is None:
+            made = p.thread_id or await self._thread(t, p)
+            taken = None if p.game_id is not None else await self.store.next_game_id()
+            p = await self.store.attach_game(p, thread_id=made, game_id=taken) or p
         assert p.game_id is not None and p.thread_id is not None
         self.flow.turn_times[p.game_id] = t.move_seconds
-        game = self.flow.games.get(p.game_id) or await self.store.load_game(p.game_id)
+        game = self.flow.games.get(p.game_id)
+        if game is None and p.game_id != taken:
+            game = await self.store.load_game(p.game_id)
         if game is None:
             game = await open_posted(self.flow, self._game(t, p, p.game_id, p.thread_id))
         if game is None or not rules.is_live(game) or game.message_id is not None:

@@ -41,11 +41,15 @@ def swiss(
     def buchholz(player: int) -> float:
         return sum(score.get(other, 0.0) for other in record[player].opponents)
 
+    played: dict[int, list[Game]] = {}  # each player's finished games: one pass over them
+    for game in games:
+        played.setdefault(game.x, []).append(game)
+        played.setdefault(game.o, []).append(game)
+
     def sonneborn_berger(player: int) -> float:
         return sum(
             score.get(game.opponent_of(player), 0.0) * (game.score_of(player) or 0.0)
-            for game in games
-            if player in (game.x, game.o)
+            for game in played.get(player, ())
         )
 
     keys = {p: (score[p], buchholz(p), sonneborn_berger(p)) for p in entrants}
@@ -58,7 +62,7 @@ def swiss(
         while end < len(ordered) and keys[ordered[end]] == keys[ordered[start]]:
             end += 1
         tied = ordered[start:end]
-        between = _head_to_head(set(tied), games)
+        between = _head_to_head(set(tied), played)
         ranked += sorted(tied, key=lambda p: (-between.get(p, 0.0), seed[p]))
         start = end
     return [
@@ -67,12 +71,15 @@ def swiss(
     ]
 
 
-def _head_to_head(tied: set[int], games: list[Game]) -> dict[int, float]:
-    """Each tied player's points in the games between tied players."""
+def _head_to_head(tied: set[int], played: dict[int, list[Game]]) -> dict[int, float]:
+    """Each tied player's points in the games between tied players (`played`: each player's
+    finished games)."""
     out: dict[int, float] = {}
-    for game in games:
-        if len(tied) > 1 and game.x in tied and game.o in tied:
-            for player in (game.x, game.o):
+    if len(tied) < 2:
+        return out
+    for player in tied:
+        for game in played.get(player, ()):
+            if game.opponent_of(player) in tied:
                 out[player] = out.get(player, 0.0) + (game.score_of(player) or 0.0)
     return out
 
