@@ -16,10 +16,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from engine.api import analyse, classify, optimal_move
+from engine.api import _sides, analyse, classify, optimal_move, ranked_moves
 from engine.board import Board, IllegalMoveError
-from engine.puzzles import tree
+from engine.puzzles import short, tree
 from engine.puzzles.proof import Puzzle, wins_within
+from engine.search import solver
 
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing at run time
 if TYPE_CHECKING:
@@ -117,10 +118,20 @@ def judge(attempt: Attempt, cell: int, *, better: bool = True) -> Attempt:
     )
     if right:
         return replace(attempt, moves=(*moves, defence(after)))
-    sign = classify(after)  # the defender's view
+    sign, refutation = refuted(after)
     state: State = "slower" if sign < 0 else "draw" if sign == 0 else "loses"
     known = _better(attempt, better)
-    return replace(attempt, moves=moves, state=state, refutation=optimal_move(after), better=known)
+    return replace(attempt, moves=moves, state=state, refutation=refutation, better=known)
+
+
+def refuted(board: Board) -> tuple[int, int]:
+    """The defender's view of a running `board` after a wrong move: the sign of its value (1 a
+    forced win, 0 a draw, -1 a loss) and its best reply, the refutation (`classify` and
+    `optimal_move`; read from the lines where they show both, engine.puzzles.short)."""
+    s = solver(board.size, board.k)
+    me, opp = _sides(board)
+    known = short.refutation(s.r, me, opp, lambda: ranked_moves(s, me, opp))
+    return known if known is not None else (classify(board), optimal_move(board))
 
 
 def _better(attempt: Attempt, wanted: bool) -> int | None:

@@ -19,6 +19,7 @@ import hashlib
 from engine import book
 from engine.api import _sides
 from engine.board import Board
+from engine.puzzles import short
 from engine.puzzles.answers import with_answers
 from engine.puzzles.proof import MOST_MOVES, Puzzle, difficulty, prove, wins_within
 from engine.rules import WIN
@@ -42,8 +43,11 @@ def _wins_within(board: Board, moves: int) -> bool:
     if known is not None:
         return known >= WIN - (2 * moves - 1)
     s = solver(board.size, board.k)
-    trim_tables()
     me, opp = _sides(board)
+    quickest = short.fastest(s.r, me, opp)  # a win within two moves is read from the lines
+    if quickest <= 2 or moves <= 2:
+        return quickest <= moves
+    trim_tables()
     target = WIN - board.ply - (2 * moves - 1)
     return s.search(me, opp, target - 1, target) >= target
 
