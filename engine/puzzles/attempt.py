@@ -131,7 +131,10 @@ def refuted(board: Board) -> tuple[int, int]:
     s = solver(board.size, board.k)
     me, opp = _sides(board)
     known = short.refutation(s.r, me, opp, lambda: ranked_moves(s, me, opp))
-    return known if known is not None else (classify(board), optimal_move(board))
+    if known is None:
+        return classify(board), optimal_move(board)
+    sign, cell = known
+    return classify(board) if sign is None else sign, cell
 
 
 def _better(attempt: Attempt, wanted: bool) -> int | None:

@@ -83,14 +83,38 @@ def fastest(r: Rules, me: int, opp: int) -> int:
     return 3
 
 
+def outlook(r: Rules, me: int, opp: int) -> int | None:
+    """The sign of the value of a running position for the side to move (1 a forced win, 0 a
+    draw, -1 a loss) where the lines show it: a line to complete, two of the opponent's to stop,
+    a fork, or one line of the opponent's to stop, whatever follows that forced move (a full
+    board, or again one of these); None where they do not."""
+    sign = 1
+    while True:
+        if completing(r, me, opp):
+            return sign
+        threats = completing(r, opp, me)
+        if threats & (threats - 1):
+            return -sign
+        if not threats:
+            return sign if fastest(r, me, opp) == 2 else None
+        if forks(r, me, opp, threats.bit_length() - 1):
+            return sign
+        me |= threats  # the one move that does not lose at once
+        if me | opp == r.full:
+            return 0
+        me, opp, sign = opp, me, -sign
+
+
 def refutation(
     r: Rules, me: int, opp: int, ranking: Callable[[], list[int]]
-) -> tuple[int, int] | None:
+) -> tuple[int | None, int] | None:
     """The sign of the value of a running position for the side to move and its first optimal
     move (as engine.api's `classify` and `optimal_move` find them), where the lines show them: a
     line to complete (a win in one), two of the opponent's to stop (a loss whatever the move:
-    the first move), or a fork (a win in two); None where they do not. `ranking` gives the moves
-    in the solver's order (engine.api.ranked_moves); it is asked only where needed."""
+    the first move), one to stop (the only move that does not lose at once; its sign as
+    `outlook` shows it, else None), or a fork (a win in two); None where they do not. `ranking`
+    gives the moves in the solver's order (engine.api.ranked_moves); it is asked only where
+    needed."""
     mine = completing(r, me, opp)
     if mine & (mine - 1):
         return 1, next(cell for cell in ranking() if mine >> cell & 1)
@@ -99,7 +123,9 @@ def refutation(
     threats = completing(r, opp, me)
     if threats & (threats - 1):
         return -1, ranking()[0]
+    if threats:
+        return outlook(r, me, opp), threats.bit_length() - 1
     for cell in ranking():
-        if (not threats or threats >> cell & 1) and forks(r, me, opp, cell):
+        if forks(r, me, opp, cell):
             return 1, cell
     return None

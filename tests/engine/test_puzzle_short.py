@@ -63,14 +63,21 @@ def test_a_short_win_read_from_the_lines_is_the_searched_one(size: int, k: int, 
 def test_a_refutation_read_from_the_lines_is_the_searched_one(
     size: int, k: int, least: int
 ) -> None:
-    """Where the lines show the value's sign and the best move, they are `classify`'s and
-    `optimal_move`'s; some positions are decided so, and some are left to the search."""
+    """Where the lines show the best move, it is `optimal_move`'s, and the value's sign, where
+    they show it too, `classify`'s; `outlook`'s sign is `classify`'s. Some positions are decided
+    so, and some are left to the search."""
     s = solver(size, k)
-    outcomes = {True: 0, False: 0}
-    for board in _positions(size, k, least, 60, seed=size * 10 + k + 1):
+    moves = {True: 0, False: 0}
+    signs = {True: 0, False: 0}
+    for board in _positions(size, k, least, 80, seed=size * 10 + k + 1):
         me, opp = _sides(board)
         known = short.refutation(s.r, me, opp, lambda: ranked_moves(s, me, opp))  # noqa: B023
-        outcomes[known is not None] += 1
+        moves[known is not None] += 1
         if known is not None:
-            assert known == (classify(board), optimal_move(board)), board.to_string()
-    assert outcomes[True] and outcomes[False]
+            sign, cell = known
+            assert cell == optimal_move(board), board.to_string()
+            assert sign in (None, classify(board)), board.to_string()
+        sign = short.outlook(s.r, me, opp)
+        signs[sign is not None] += 1
+        assert sign in (None, classify(board)), board.to_string()
+    assert all(moves.values()) and all(signs.values())
