@@ -127,14 +127,26 @@ def judge(attempt: Attempt, cell: int, *, better: bool = True) -> Attempt:
 def refuted(board: Board) -> tuple[int, int]:
     """The defender's view of a running `board` after a wrong move: the sign of its value (1 a
     forced win, 0 a draw, -1 a loss) and its best reply, the refutation (`classify` and
-    `optimal_move`; read from the lines where they show both, engine.puzzles.short)."""
+    `optimal_move`, whose order of moves it follows): read from the lines where they show both
+    (engine.puzzles.short); else, where the defender wins in three moves (no faster win is
+    possible once the lines show none), the first move that does; else searched."""
     s = solver(board.size, board.k)
     me, opp = _sides(board)
-    known = short.refutation(s.r, me, opp, lambda: ranked_moves(s, me, opp))
-    if known is None:
-        return classify(board), optimal_move(board)
-    sign, cell = known
-    return classify(board) if sign is None else sign, cell
+    ranked: list[int] = []
+
+    def ranking() -> list[int]:
+        if not ranked:
+            ranked.extend(ranked_moves(s, me, opp))
+        return ranked
+
+    known = short.refutation(s.r, me, opp, ranking)
+    if known is not None:
+        sign, cell = known
+        return classify(board) if sign is None else sign, cell
+    found = next((cell for cell in ranking() if wins_within(board, cell, 3)), None)
+    if found is not None:
+        return 1, found
+    return classify(board), optimal_move(board)
 
 
 def _better(attempt: Attempt, wanted: bool) -> int | None:

@@ -38,31 +38,45 @@ def wins_now(r: Rules, me: int, cell: int) -> bool:
     return any(line & after == line for line in r.cell_lines[cell])
 
 
-def forks(r: Rules, me: int, opp: int, cell: int) -> bool:
-    """Whether playing the empty `cell` (completing no line) wins on the mover's next move
-    whatever the reply: the opponent then has no line to complete and the mover two cells."""
-    bit = 1 << cell
-    if completing(r, opp, me) & ~bit:
-        return False  # the move leaves the opponent a line to complete
+def after_move(r: Rules, me: int, opp: int, cell: int) -> int:
+    """The cells that complete a line of `me` once it plays the empty `cell` (not `cell`)."""
     k2 = r.k - 2
     found = completing(r, me, opp)
     for line in r.cell_lines[cell]:
         if not line & opp and (line & me).bit_count() == k2:
             found |= line & ~me  # the lines the move brings to one cell short
-    found &= ~bit
+    return found & ~(1 << cell)
+
+
+def forks(r: Rules, me: int, opp: int, cell: int) -> bool:
+    """Whether playing the empty `cell` (completing no line) wins on the mover's next move
+    whatever the reply: the opponent then has no line to complete and the mover two cells."""
+    if completing(r, opp, me) & ~(1 << cell):
+        return False  # the move leaves the opponent a line to complete
+    found = after_move(r, me, opp, cell)
     return found & (found - 1) != 0
 
 
 def wins_within(r: Rules, me: int, opp: int, cell: int, moves: int) -> bool | None:
     """Whether playing the empty `cell` wins with at most `moves` moves of the mover (this one
-    included); None where that takes more than the lines show (a slower win, or none)."""
+    included); None where that takes more than the lines show. Besides a win in one or two, a
+    move that leaves the opponent one cell to stop (the only reply that does not lose at once)
+    wins in three if the mover wins in two after that reply."""
     if wins_now(r, me, cell):
         return True
     if moves == 1 or completing(r, opp, me) & ~(1 << cell):
         return False  # no time left, or the opponent completes a line at once
-    if forks(r, me, opp, cell):
-        return True
-    return False if moves == 2 else None
+    found = after_move(r, me, opp, cell)
+    if found & (found - 1):
+        return True  # a fork
+    if moves == 2:
+        return False
+    if found:  # the reply is forced, and it completes none of the opponent's lines
+        if fastest(r, me | 1 << cell, opp | found) <= 2:
+            return True
+        if moves == 3:
+            return False
+    return None
 
 
 def fastest(r: Rules, me: int, opp: int) -> int:

@@ -39,24 +39,25 @@ def _searched(board: Board, cell: int, moves: int) -> bool:
 
 @pytest.mark.parametrize(("size", "k", "least"), BOARDS)
 def test_a_short_win_read_from_the_lines_is_the_searched_one(size: int, k: int, least: int) -> None:
-    """On positions of random games: each move's win within one or two moves as the lines show
-    it (and no answer only beyond two) is the search's, and so is the position's fastest win."""
+    """On positions of random games: each move's win within one to four moves as the lines show
+    it (always within one or two; beyond, a forced reply's) is the search's, and so is the
+    position's fastest win."""
     s = solver(size, k)
-    decided = 0
+    decided = {moves: 0 for moves in (1, 2, 3, 4)}
     for board in _positions(size, k, least, 60, seed=size * 10 + k):
         me, opp = _sides(board)
         for cell in board.legal_moves():
-            for moves in (1, 2, 3):
+            for moves in (1, 2, 3, 4):
                 known = short.wins_within(s.r, me, opp, cell, moves)
                 assert known is not None or moves > 2
                 if known is not None:
-                    decided += 1
+                    decided[moves] += 1
                     assert known == _searched(board, cell, moves), (board.to_string(), cell)
         quickest = next(
             (n for n in (1, 2) if any(_searched(board, c, n) for c in board.legal_moves())), 3
         )
         assert short.fastest(s.r, me, opp) == quickest, board.to_string()
-    assert decided > 0
+    assert all(decided.values()), decided
 
 
 @pytest.mark.parametrize(("size", "k", "least"), BOARDS)
