@@ -15,6 +15,7 @@ a move and a hint are lookups (`answered`, `hinted`); otherwise each is a search
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 from engine.api import _sides, analyse, classify, optimal_move, ranked_moves
 from engine.board import Board, IllegalMoveError
@@ -44,9 +45,9 @@ class Attempt:
     refutation: int | None = None
     better: int | None = None
 
-    @property
+    @cached_property
     def board(self) -> Board:
-        """The position now."""
+        """The position now (worked out once for each attempt: its moves never change)."""
         board = self.puzzle.board
         for cell in self.moves:
             board = board.play(cell)

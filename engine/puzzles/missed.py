@@ -21,7 +21,7 @@ from engine.api import _sides
 from engine.board import Board
 from engine.puzzles import short
 from engine.puzzles.answers import with_answers
-from engine.puzzles.proof import MOST_MOVES, Puzzle, difficulty, prove, wins_within
+from engine.puzzles.proof import MOST_MOVES, Puzzle, difficulty, wins_within
 from engine.rules import WIN
 from engine.search import SearchTimeout, solver, trim_tables
 
@@ -60,16 +60,20 @@ def missed_at(board: Board, played: int) -> Puzzle | None:
     fastest = next(n for n in range(1, MOST_MOVES + 1) if _wins_within(board, n))
     if fastest < 2 or wins_within(board, played, fastest):
         return None
-    # The solution: the move the root search found first (the table keeps it), else the first
-    # that wins in time; `prove` then checks that no other move wins as fast.
+    # The solution: the only move that wins that fast, which makes it a puzzle (`prove`'s rule:
+    # no move wins faster, and the one played does not win in time). The move the root search
+    # found first (the table keeps it) is tried first: a second winner ends the search sooner.
     s = solver(board.size, board.k)
     hinted = s.table_move(*_sides(board))
     order = sorted(board.legal_moves(), key=lambda c: c != hinted)
-    solution = next(c for c in order if wins_within(board, c, fastest))
-    puzzle = Puzzle(
-        puzzle_id(board), board, fastest, solution, difficulty(board, solution, fastest)
-    )
-    return puzzle if prove(puzzle) else None
+    winners = []
+    for cell in order:
+        if cell != played and wins_within(board, cell, fastest):
+            winners.append(cell)
+            if len(winners) > 1:
+                return None
+    solution = winners[0]  # some move wins that fast, and not the one played
+    return Puzzle(puzzle_id(board), board, fastest, solution, difficulty(board, solution, fastest))
 
 
 def missed_wins(
