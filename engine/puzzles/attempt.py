@@ -155,7 +155,18 @@ def _better(attempt: Attempt, wanted: bool) -> int | None:
 
 
 def defence(board: Board) -> int:
-    """The defender's reply that holds out longest (the lowest cell among equals)."""
+    """The defender's reply that holds out longest (the lowest cell among equals). Where the
+    defender completes no line and the winner has lines to complete (engine.puzzles.short),
+    it is the one cell to stop, or with two or more to stop (every reply loses at once) the
+    lowest cell; else each reply's exact value decides."""
+    r = solver(board.size, board.k).r
+    me, opp = _sides(board)
+    if not short.completing(r, me, opp):
+        threats = short.completing(r, opp, me)
+        if threats & (threats - 1):
+            return min(board.legal_moves())
+        if threats:
+            return threats.bit_length() - 1
     values = analyse(board)
     best = max(values.values())
     return min(c for c, v in values.items() if v == best)

@@ -7,8 +7,9 @@ import random
 import pytest
 
 from engine import Board
-from engine.api import _move_value, _sides, classify, optimal_move, ranked_moves
+from engine.api import _move_value, _sides, analyse, classify, optimal_move, ranked_moves
 from engine.puzzles import short
+from engine.puzzles.attempt import defence
 from engine.rules import WIN
 from engine.search import solver
 
@@ -82,3 +83,15 @@ def test_a_refutation_read_from_the_lines_is_the_searched_one(
         signs[sign is not None] += 1
         assert sign in (None, classify(board)), board.to_string()
     assert all(moves.values()) and all(signs.values())
+
+
+@pytest.mark.parametrize(("size", "k", "least"), BOARDS)
+def test_the_longest_defence_read_from_the_lines_is_the_searched_one(
+    size: int, k: int, least: int
+) -> None:
+    """`defence` (the reply that holds out longest, the lowest cell among equals) is the one
+    the exact values of every reply give, where the lines decide it and where they do not."""
+    for board in _positions(size, k, least, 60, seed=size * 10 + k + 2):
+        values = analyse(board)
+        best = max(values.values())
+        assert defence(board) == min(c for c, v in values.items() if v == best), board.to_string()
