@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 
 from engine import book
-from engine.api import _sides
+from engine.api import _sides, ranked_moves
 from engine.board import Board
 from engine.puzzles import short
 from engine.puzzles.answers import with_answers
@@ -64,8 +64,10 @@ def missed_at(board: Board, played: int) -> Puzzle | None:
     # no move wins faster, and the one played does not win in time). The move the root search
     # found first (the table keeps it) is tried first: a second winner ends the search sooner.
     s = solver(board.size, board.k)
-    hinted = s.table_move(*_sides(board))
-    order = sorted(board.legal_moves(), key=lambda c: c != hinted)
+    me, opp = _sides(board)
+    hinted = s.table_move(me, opp)
+    rank = {cell: i for i, cell in enumerate(ranked_moves(s, me, opp))}
+    order = sorted(board.legal_moves(), key=lambda c: (c != hinted, rank.get(c, len(rank))))
     winners = []
     for cell in order:
         if cell != played and wins_within(board, cell, fastest):
