@@ -58,11 +58,12 @@ def missed_at(board: Board, played: int) -> Puzzle | None:
     if board.size == 3 or board.outcome() is not None or not _wins_within(board, MOST_MOVES):
         return None
     fastest = next(n for n in range(1, MOST_MOVES + 1) if _wins_within(board, n))
-    if fastest < 2 or wins_within(board, played, fastest):
+    if fastest < 2:
         return None
     # The solution: the only move that wins that fast, which makes it a puzzle (`prove`'s rule:
-    # no move wins faster, and the one played does not win in time). The move the root search
-    # found first (the table keeps it) is tried first: a second winner ends the search sooner.
+    # no move wins faster, and the one played is not it). The moves are tried in the solver's
+    # order, the table's move first: a second winner (no puzzle, whatever was played) ends the
+    # search sooner, before the move played is proven not to win.
     s = solver(board.size, board.k)
     me, opp = _sides(board)
     hinted = s.table_move(me, opp)
@@ -70,11 +71,13 @@ def missed_at(board: Board, played: int) -> Puzzle | None:
     order = sorted(board.legal_moves(), key=lambda c: (c != hinted, rank.get(c, len(rank))))
     winners = []
     for cell in order:
-        if cell != played and wins_within(board, cell, fastest):
+        if wins_within(board, cell, fastest):
             winners.append(cell)
             if len(winners) > 1:
                 return None
-    solution = winners[0]  # some move wins that fast, and not the one played
+    solution = winners[0]  # some move wins that fast
+    if solution == played:
+        return None
     return Puzzle(puzzle_id(board), board, fastest, solution, difficulty(board, solution, fastest))
 
 
