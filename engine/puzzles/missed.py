@@ -62,22 +62,22 @@ def missed_at(board: Board, played: int) -> Puzzle | None:
         return None
     # The solution: the only move that wins that fast, which makes it a puzzle (`prove`'s rule:
     # no move wins faster, and the one played is not it). The moves are tried in the solver's
-    # order, the table's move first: a second winner (no puzzle, whatever was played) ends the
-    # search sooner, before the move played is proven not to win.
+    # order, the table's move first, and the move played third: two winners (no puzzle,
+    # whatever was played) are often the first two, and a move played that wins ends it too.
     s = solver(board.size, board.k)
     me, opp = _sides(board)
     hinted = s.table_move(me, opp)
     rank = {cell: i for i, cell in enumerate(ranked_moves(s, me, opp))}
     order = sorted(board.legal_moves(), key=lambda c: (c != hinted, rank.get(c, len(rank))))
+    order.remove(played)
+    order.insert(2, played)
     winners = []
     for cell in order:
         if wins_within(board, cell, fastest):
             winners.append(cell)
-            if len(winners) > 1:
+            if cell == played or len(winners) > 1:
                 return None
-    solution = winners[0]  # some move wins that fast
-    if solution == played:
-        return None
+    solution = winners[0]  # some move wins that fast, and not the one played
     return Puzzle(puzzle_id(board), board, fastest, solution, difficulty(board, solution, fastest))
 
 
