@@ -15,11 +15,13 @@ a move and a hint are lookups (`answered`, `hinted`); otherwise each is a search
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import cached_property
 
-from engine.api import analyse, classify, optimal_move
+from engine.api import _sides, analyse, classify, optimal_move, ranked_moves
 from engine.board import Board, IllegalMoveError
-from engine.puzzles import tree
+from engine.puzzles import short, tree
 from engine.puzzles.proof import Puzzle, wins_within
+from engine.search import solver
 
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing at run time
 if TYPE_CHECKING:
@@ -43,9 +45,9 @@ class Attempt:
     refutation: int | None = None
     better: int | None = None
 
-    @property
+    @cached_property
     def board(self) -> Board:
-        """The position now."""
+        """The position now (worked out once for each attempt: its moves never change)."""
         board = self.puzzle.board
         for cell in self.moves:
             board = board.play(cell)
@@ -117,10 +119,35 @@ def judge(attempt: Attempt, cell: int, *, better: bool = True) -> Attempt:
     )
     if right:
         return replace(attempt, moves=(*moves, defence(after)))
-    sign = classify(after)  # the defender's view
+    sign, refutation = refuted(after)
     state: State = "slower" if sign < 0 else "draw" if sign == 0 else "loses"
     known = _better(attempt, better)
-    return replace(attempt, moves=moves, state=state, refutation=optimal_move(after), better=known)
+    return replace(attempt, moves=moves, state=state, refutation=refutation, better=known)
+
+
+def refuted(board: Board) -> tuple[int, int]:
+    """The defender's view of a running `board` after a wrong move: the sign of its value (1 a
+    forced win, 0 a draw, -1 a loss) and its best reply, the refutation (`classify` and
+    `optimal_move`, whose order of moves it follows): read from the lines where they show both
+    (engine.puzzles.short); else, where the defender wins in three moves (no faster win is
+    possible once the lines show none), the first move that does; else searched."""
+    s = solver(board.size, board.k)
+    me, opp = _sides(board)
+    ranked: list[int] = []
+
+    def ranking() -> list[int]:
+        if not ranked:
+            ranked.extend(ranked_moves(s, me, opp))
+        return ranked
+
+    known = short.refutation(s.r, me, opp, ranking)
+    if known is not None:
+        sign, cell = known
+        return classify(board) if sign is None else sign, cell
+    found = next((cell for cell in ranking() if wins_within(board, cell, 3)), None)
+    if found is not None:
+        return 1, found
+    return classify(board), optimal_move(board)
 
 
 def _better(attempt: Attempt, wanted: bool) -> int | None:
@@ -128,7 +155,18 @@ def _better(attempt: Attempt, wanted: bool) -> int | None:
 
 
 def defence(board: Board) -> int:
-    """The defender's reply that holds out longest (the lowest cell among equals)."""
+    """The defender's reply that holds out longest (the lowest cell among equals). Where the
+    defender completes no line and the winner has lines to complete (engine.puzzles.short),
+    it is the one cell to stop, or with two or more to stop (every reply loses at once) the
+    lowest cell; else each reply's exact value decides."""
+    r = solver(board.size, board.k).r
+    me, opp = _sides(board)
+    if not short.completing(r, me, opp):
+        threats = short.completing(r, opp, me)
+        if threats & (threats - 1):
+            return min(board.legal_moves())
+        if threats:
+            return threats.bit_length() - 1
     values = analyse(board)
     best = max(values.values())
     return min(c for c, v in values.items() if v == best)

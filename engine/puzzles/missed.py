@@ -17,10 +17,11 @@ from __future__ import annotations
 import hashlib
 
 from engine import book
-from engine.api import _sides
+from engine.api import _sides, ranked_moves
 from engine.board import Board
+from engine.puzzles import short
 from engine.puzzles.answers import with_answers
-from engine.puzzles.proof import MOST_MOVES, Puzzle, difficulty, prove, wins_within
+from engine.puzzles.proof import MOST_MOVES, Puzzle, difficulty, wins_within
 from engine.rules import WIN
 from engine.search import SearchTimeout, solver, trim_tables
 
@@ -42,8 +43,11 @@ def _wins_within(board: Board, moves: int) -> bool:
     if known is not None:
         return known >= WIN - (2 * moves - 1)
     s = solver(board.size, board.k)
-    trim_tables()
     me, opp = _sides(board)
+    quickest = short.fastest(s.r, me, opp)  # a win within two moves is read from the lines
+    if quickest <= 2 or moves <= 2:
+        return quickest <= moves
+    trim_tables()
     target = WIN - board.ply - (2 * moves - 1)
     return s.search(me, opp, target - 1, target) >= target
 
@@ -54,18 +58,27 @@ def missed_at(board: Board, played: int) -> Puzzle | None:
     if board.size == 3 or board.outcome() is not None or not _wins_within(board, MOST_MOVES):
         return None
     fastest = next(n for n in range(1, MOST_MOVES + 1) if _wins_within(board, n))
-    if fastest < 2 or wins_within(board, played, fastest):
+    if fastest < 2:
         return None
-    # The solution: the move the root search found first (the table keeps it), else the first
-    # that wins in time; `prove` then checks that no other move wins as fast.
+    # The solution: the only move that wins that fast, which makes it a puzzle (`prove`'s rule:
+    # no move wins faster, and the one played is not it). The moves are tried in the solver's
+    # order, the table's move first, and the move played third: two winners (no puzzle,
+    # whatever was played) are often the first two, and a move played that wins ends it too.
     s = solver(board.size, board.k)
-    hinted = s.table_move(*_sides(board))
-    order = sorted(board.legal_moves(), key=lambda c: c != hinted)
-    solution = next(c for c in order if wins_within(board, c, fastest))
-    puzzle = Puzzle(
-        puzzle_id(board), board, fastest, solution, difficulty(board, solution, fastest)
-    )
-    return puzzle if prove(puzzle) else None
+    me, opp = _sides(board)
+    hinted = s.table_move(me, opp)
+    rank = {cell: i for i, cell in enumerate(ranked_moves(s, me, opp))}
+    order = sorted(board.legal_moves(), key=lambda c: (c != hinted, rank.get(c, len(rank))))
+    order.remove(played)
+    order.insert(2, played)
+    winners = []
+    for cell in order:
+        if wins_within(board, cell, fastest):
+            winners.append(cell)
+            if cell == played or len(winners) > 1:
+                return None
+    solution = winners[0]  # some move wins that fast, and not the one played
+    return Puzzle(puzzle_id(board), board, fastest, solution, difficulty(board, solution, fastest))
 
 
 def missed_wins(

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from engine.api import _move_value, _sides
 from engine.board import Board, IllegalMoveError
+from engine.puzzles import short
 from engine.rules import WIN
 from engine.search import solver, trim_tables
 
@@ -63,10 +64,14 @@ class Puzzle:
 
 def wins_within(board: Board, cell: int, moves: int) -> bool:
     """Whether playing `cell` on the running `board` wins by force with at most `moves` moves of
-    the mover, this one included."""
+    the mover, this one included (a win within two moves read from the lines, engine.puzzles.short,
+    a slower one searched)."""
     s = solver(board.size, board.k)
-    trim_tables()
     me, opp = _sides(board)
+    known = short.wins_within(s.r, me, opp, cell, moves)
+    if known is not None:
+        return known
+    trim_tables()
     target = WIN - board.ply - (2 * moves - 1)
     return _move_value(s, me, opp, cell, target - 1, target) >= target
 
