@@ -32,7 +32,7 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.measure.instruments import Board  # noqa: E402
+from benchmarks.measure.boards import Board  # noqa: E402
 from benchmarks.measure.scenario import Game  # noqa: E402
 from benchmarks.wire.client import WireDriver  # noqa: E402
 from tests.support.localdiscord import TOKEN, FakeDiscord  # noqa: E402
