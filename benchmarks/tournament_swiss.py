@@ -26,6 +26,11 @@ to the floor in the same run. The same CPU is also given by game played (every r
 same number of games), with the tournament's ratio to the floor and to its games played outside
 a tournament. ``--profile`` runs the bot's loop thread under cProfile and prints
 its time by part (`measure.profiling`); its CPU figures are then not comparable.
+
+No run has the loop-lag probe (`wire.bot_process`'s ``begin-cpu``): nothing here reports loop
+lag, and its 10 ms ticker costs an idle process about 15 ms of CPU a second, the bot's and the
+floor's alike, which at people's pace was a third of each run's CPU and brought every ratio
+towards 1.
 """
 
 from __future__ import annotations
@@ -122,6 +127,10 @@ def report(
         + ", ".join(f"{name} {ms:.1f} ms" for name, ms in s["cpu_ms_per_game"].items())
         + f"; by game, the tournament to the plain floor {s['ratio_per_game']:.2f}, to the "
         f"same games outside a tournament {s['tournament_to_games_per_game']:.2f}"
+    )
+    print(
+        f"- measured for {bot['wall']:.0f} s (tournament), {own['wall']:.0f} s (its games), "
+        f"{plain['wall']:.0f} s (floor)"
     )
     print(
         f"- errors: bot {len(bot['errors'])}, its games {len(own['errors'])}, floor "

@@ -59,7 +59,7 @@ async def tournament(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
         await bot.start()
         await asyncio.wait_for(fake.synced.wait(), 10.0)
         await asyncio.wait_for(fake.connected.wait(), 10.0)
-        await bot.command("begin")
+        await bot.command("begin-cpu")  # no loop lag reported: no probe
         since = shown(await swiss.open(args.rounds))  # the Start press answered
         sent, clicked, made, per_round = len(fake.requests), len(fake.timings), 0, args.players // 2
         for number in range(1, args.rounds + 1):
@@ -110,6 +110,7 @@ async def tournament(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
         "threads": end.get("threads", {}),  # each thread's CPU seconds
         "parts": end.get("parts", {}),  # with --profile: the loop thread's, by part
         "wall": end["wall"],
+        "lag_samples": len(end["lags"]),  # none: the loop-lag probe is off (`begin-cpu`)
         "ending": dict(ending),  # after the last result: the podium, the last standings
         "errors": bot.errors() + [f"unexpected request: {r}" for r in fake.unexpected],
         "unanswered": sum(not i.answered for i in fake.interactions.values()),
@@ -136,7 +137,7 @@ async def games(
         await asyncio.wait_for(fake.synced.wait(), 10.0)
         await asyncio.wait_for(fake.connected.wait(), 10.0)
         driver = WireDriver(fake, max_plies=9)
-        await bot.command("begin")
+        await bot.command("begin-cpu")  # no loop lag reported: no probe
         per_round = args.players // 2
         for start in range(0, len(people), per_round):
             wave = people[start : start + per_round]
@@ -151,6 +152,8 @@ async def games(
         "cpu": end["cpu"] + end["engine_cpu"],
         "threads": end.get("threads", {}),  # each thread's CPU seconds
         "parts": end.get("parts", {}),  # with --profile: the loop thread's, by part
+        "wall": end["wall"],
+        "lag_samples": len(end["lags"]),
         "errors": bot.errors() + [f"unexpected request: {r}" for r in fake.unexpected],
         "stuck": sum(g.stuck for g in people),
     }
