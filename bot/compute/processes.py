@@ -1,24 +1,76 @@
-"""The engine's processes: the forkserver that starts them, and analyses run in a process of
-their own, killed at their time limit (``EngineRunner.analyse``)."""
+"""The engine's processes: the forkserver that starts them, the pool of workers that searches
+(`Workers`), and analyses run in a process of their own, killed at their time limit
+(``EngineRunner.analyse``)."""
 
 from __future__ import annotations
 
+import asyncio
 import contextvars
+import logging
 import multiprocessing
 import signal
 import threading
 from collections.abc import Callable
+from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
 from multiprocessing import forkserver
 from multiprocessing.process import BaseProcess
 from typing import Any, TypeVar
 
 from bot.compute import jobs
 
+log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 
 class AnalysisTimeout(TimeoutError):
     """An analysis needed more time than it was given; it was stopped."""
+
+
+class Workers:
+    """The engine's worker processes for searches, all started at once (`warm`), and started
+    again if one dies (`replace`): killed by the operating system, out of memory, by hand. A pool
+    with a dead worker refuses all work from then on (BrokenProcessPool), so without a new one
+    every search would fall back to a random move until the bot restarts."""
+
+    def __init__(self, count: int) -> None:
+        self.count = count
+        self.pool = self._new()
+        self._lock = threading.Lock()
+
+    def _new(self) -> ProcessPoolExecutor:
+        # forkserver: forking a process that already runs threads is unsafe.
+        context = multiprocessing.get_context("forkserver")
+        return ProcessPoolExecutor(self.count, context, initializer=jobs.exit_with_parent)
+
+    async def run(self, helper: Executor | None, fn: Callable[..., T], *args: Any) -> T:
+        """`fn(*args)` in a worker; if the pool is found broken, in a new pool, started in the
+        `helper` thread (one line logged)."""
+        pool, loop = self.pool, asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(pool, jobs.run, fn, *args)
+        except BrokenExecutor:
+            if helper is None:
+                raise  # closed
+        if await loop.run_in_executor(helper, contextvars.Context().run, self.replace, pool):
+            log.warning("an engine worker process died; %d started again", self.count)
+        return await loop.run_in_executor(self.pool, jobs.run, fn, *args)
+
+    def warm(self) -> None:
+        """Off the loop thread: start every worker now, its tables loaded (one submission per
+        worker: each finds no idle worker and starts a new one)."""
+        for future in [self.pool.submit(jobs.warm_up) for _ in range(self.count)]:
+            future.result()
+
+    def replace(self, broken: Executor) -> bool:
+        """Off the loop thread: a new pool, warmed, in place of `broken`; False if it was
+        replaced already (every search in flight on it sees it broken)."""
+        with self._lock:
+            if self.pool is not broken:
+                return False
+            broken.shutdown(wait=False, cancel_futures=True)  # it joins what is left of it
+            self.pool = self._new()
+            self.warm()
+            return True
 
 
 def run_limited(

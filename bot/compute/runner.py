@@ -5,7 +5,8 @@ a lookup of microseconds (about 1 ms at worst, once the tables are loaded at sta
 the loop, it costs less CPU than a round trip to a thread (about 0.06 ms), and a thread running
 it would hold the GIL all the same. A search on a bigger board takes up to a second of pure
 Python; in a thread it would hold the GIL and slow every socket on the loop, so it goes to a
-process pool started at start-up (figures: shared/ENGINE.md, benchmarks/, docs/figures.md).
+process pool started at start-up (figures: docs/engine.md, benchmarks/, docs/figures.md), and
+started again if a worker dies (``processes.Workers``).
 
 Ultimate's search is compiled and lets go of the GIL (``Kind.native``): it runs in threads of
 the bot's own process (as many as engine workers), its budget set as it starts, so that the
@@ -20,12 +21,11 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import logging
-import multiprocessing
 import random
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from multiprocessing.process import BaseProcess
 from typing import Any, TypeVar
 
@@ -50,7 +50,7 @@ class EngineRunner:
         self._workers = workers
         self._use_processes = use_processes
         self._threads: ThreadPoolExecutor | None = None
-        self._processes: ProcessPoolExecutor | None = None
+        self._workers_pool: processes.Workers | None = None
         self._waiters: ThreadPoolExecutor | None = None
         self._searchers: ThreadPoolExecutor | None = None
         self._queued = 0  # native searches submitted and not yet started
@@ -68,14 +68,8 @@ class EngineRunner:
         self._waiters = ThreadPoolExecutor(max_workers=ANALYSES, thread_name_prefix="analysis")
         self._searchers = ThreadPoolExecutor(max_workers=self._workers, thread_name_prefix="search")
         if self._use_processes:
-            # forkserver: forking a process that already runs threads is unsafe.
             processes.start_forkserver()
-            context = multiprocessing.get_context("forkserver")
-            self._processes = ProcessPoolExecutor(
-                max_workers=self._workers,
-                mp_context=context,
-                initializer=jobs.exit_with_parent,
-            )
+            self._workers_pool = processes.Workers(self._workers)
         # Workers are spawned (and polled by multiprocessing) off the loop thread, all now.
         # In an empty context, like every process start here (see processes.run_limited).
         fresh = contextvars.Context()
@@ -84,11 +78,13 @@ class EngineRunner:
 
     def _warm_all(self) -> None:
         jobs.warm_up()
-        if self._processes is not None:
-            # One submission per worker: each finds no idle worker and spawns a new one.
-            warm = [self._processes.submit(jobs.warm_up) for _ in range(self._workers)]
-            for future in warm:
-                future.result()
+        if self._workers_pool is not None:
+            self._workers_pool.warm()
+
+    @property
+    def _processes(self) -> ProcessPoolExecutor | None:
+        """The worker processes' pool of now (a new one if a worker died)."""
+        return self._workers_pool.pool if self._workers_pool is not None else None
 
     def close(self) -> None:
         """Stop the pools: queued work is cancelled, running work (bounded by its budget) ends.
@@ -100,7 +96,7 @@ class EngineRunner:
         for pool in (self._threads, self._processes, self._waiters, self._searchers):
             if pool is not None:
                 pool.shutdown(wait=True, cancel_futures=True)
-        self._threads = self._processes = self._waiters = self._searchers = None
+        self._threads = self._waiters = self._searchers = self._workers_pool = None
 
     def _pool_for(self, search: bool) -> Executor:
         if self._threads is None:
@@ -113,6 +109,8 @@ class EngineRunner:
         self.pending += 1
         try:
             pool = self._pool_for(search)
+            if self._workers_pool is not None and pool is self._processes:
+                return await self._workers_pool.run(self._threads, fn, *args)  # a dead one: anew
             return await asyncio.get_running_loop().run_in_executor(pool, jobs.run, fn, *args)
         finally:
             self.pending -= 1
@@ -252,8 +250,8 @@ class Thinking:
             level = game.ai_level or kinds.of(game).strongest
             try:
                 quick = await self.engine.quick_move(game, level=level, seed=seed)
-            except Exception:
-                quick = _any_move(game)
+            except Exception as error:
+                quick = _any_move(game, error)
             if quick is not None:
                 return rules.play(game, quick)
         search = self.search(game, seed=seed)
@@ -286,11 +284,16 @@ class Thinking:
             level = game.ai_level or kinds.of(game).strongest
             tried = seed is not None
             return await self.engine.best_move(game, level=level, seed=seed, quick_tried=tried)
-        except Exception:
-            return _any_move(game)
+        except Exception as error:
+            return _any_move(game, error)
 
 
-def _any_move(game: GameRecord) -> int:
-    """A broken engine must not freeze the game: any legal move keeps it going."""
-    log.exception("engine failed in game %s; playing a random move", game.id)
+def _any_move(game: GameRecord, error: Exception) -> int:
+    """A broken engine must not freeze the game: any legal move keeps it going. Workers gone
+    (the bot closing, or dead again just after being started again) are one line; anything
+    else is a bug, with its traceback."""
+    if isinstance(error, BrokenExecutor | RuntimeError):
+        log.warning("no engine for game %s (%s); playing a random move", game.id, error)
+    else:
+        log.error("engine failed in game %s; playing a random move", game.id, exc_info=error)
     return random.choice(list(rules.board_of(game).legal_moves()))

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import logging
+import os
 import random
+import signal
 import subprocess
 import sys
 import textwrap
@@ -16,7 +19,7 @@ import pytest
 
 from bot.compute import jobs
 from bot.compute.processes import AnalysisTimeout
-from bot.compute.runner import SHORTEST, EngineRunner, search_budget
+from bot.compute.runner import SHORTEST, EngineRunner, Thinking, search_budget
 from bot.games import kinds, review, rules
 from bot.games.record import GameRecord
 from engine import ultimate
@@ -195,3 +198,51 @@ def test_a_burst_of_searches_shares_the_time_left_before_the_click_s_wait_ends()
 
 def test_a_search_past_the_wait_still_gets_the_shortest_search() -> None:
     assert search_budget(0.2, -1.0, 10, 1) == SHORTEST
+
+
+async def test_a_killed_engine_worker_is_started_again_and_said_in_one_line(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A worker killed (by the operating system, out of memory) breaks its pool for good: the
+    search that finds it broken gets a new pool, warmed, and its move from it; one line is
+    logged, no traceback; the searches after it run in the new workers."""
+    runner = EngineRunner(workers=1)
+    await runner.start()
+    try:
+        before = runner._processes
+        assert before is not None
+        dead = list(before._processes)  # type: ignore[attr-defined]
+        for pid in dead:
+            os.kill(pid, signal.SIGKILL)
+        open_game = big_game((7, 4, 18, 19))  # off-book: a search in the pool
+        with caplog.at_level(logging.INFO):
+            cell = await runner.best_move(open_game, level="unbeatable", seed=1)
+        assert cell in rules.board_of(open_game).legal_moves()
+        assert runner._processes is not before
+        lines = [r for r in caplog.records if r.levelno >= logging.WARNING]
+        assert [r.getMessage() for r in lines] == ["an engine worker process died; 1 started again"]
+        assert all(r.exc_info is None for r in caplog.records)
+        alive = list(runner._processes._processes)  # type: ignore[union-attr]
+        assert alive and not set(alive) & set(dead)
+        again = await runner.best_move(big_game((7, 4, 18, 19, 12)), level="hard", seed=2)
+        assert again in rules.board_of(big_game((7, 4, 18, 19, 12))).legal_moves()
+        assert list(runner._processes._processes) == alive  # type: ignore[union-attr]
+    finally:
+        runner.close()
+
+
+async def test_an_engine_closed_under_a_search_is_one_line_and_a_legal_move(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A click's reply asked of an engine already closed (the bot stopping): any legal move,
+    one line, no traceback (a traceback is kept for a bug in the engine itself)."""
+    runner = EngineRunner(workers=1)
+    await runner.start()
+    runner.close()
+    open_game = big_game((7, 4, 18, 19))
+    with caplog.at_level(logging.INFO):
+        cell = await Thinking(runner).cell(open_game)
+    assert cell in rules.board_of(open_game).legal_moves()
+    lines = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(lines) == 1 and lines[0].exc_info is None, lines
+    assert lines[0].getMessage().startswith("no engine for game 1 (")
