@@ -49,7 +49,7 @@ challenge, accepted, then random legal moves). Modes:
   N-game bursts; the local Discord compresses the gateway as the bot asks (zstd-stream with
   zstandard, zlib-stream without), as Discord does.
 - pays: what each of the bot's per-click savings gives: the bot as built, then without each
-  part named by --without (see `wire.bot_process.WITHOUT`), in --pairs rounds of N games in both
+  part named by --without (see `wire.savings.WITHOUT`), in --pairs rounds of N games in both
   traffic patterns of the floor mode: CPU per interaction, its ratio to the bot as built.
 - engine: one 5x5 (4 in a row) game against the unbeatable bot; the loop lag while the engine
   computes its first replies, with the engine in its process pool and, to compare, in a thread.

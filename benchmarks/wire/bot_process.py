@@ -9,8 +9,9 @@ at DEBUG level; ``--shards 2:1`` runs shard 1 of 2 (an AutoShardedBot); ``--gc 7
 the collector's thresholds the bot sets once ready, in place of its own; ``--without-speed``
 hides discord.py's speed packages (orjson, zstandard, Brotli, aiodns) from this process, as if
 they were not installed; ``--without`` takes parts of the bot's per-click savings away, to
-measure what each gives (`WITHOUT`); ``--profile`` runs the event loop's thread under cProfile
-between ``begin`` and ``end`` and reports its time by part of the click path (`measure.profiling`);
+measure what each gives (`savings.WITHOUT`); ``--profile`` runs the event loop's thread under
+cProfile between ``begin`` and ``end`` and reports its time by part of the click path
+(`measure.profiling`);
 ``--pictures`` draws every board as a picture (as if each server had set ``board_style``
 picture), and the run's figures then say what the picture cache holds at its end, once the
 drawing thread has drawn every picture asked for (its CPU counted in the run's);
@@ -26,8 +27,8 @@ command on stdout:
 
 - ``begin``: start the loop-lag probe, the GC watch and the save timings, note the CPU clocks;
   ``begin-cpu``: the same without the loop-lag probe, for a run that reports no loop lag (the
-  probe's 10 ms ticker costs an idle process about 15 ms of CPU a second, the bot's and the
-  floor's alike: at people's pace more than the clicks themselves);
+  probe's 10 ms ticker costs an idle process 8 to 15 ms of CPU a second, the bot's and the
+  floor's alike: at people's pace a quarter to a half of a run's CPU);
 - ``end``: stop them and report (loop lag, GC pauses, saves, CPU of this process, of each of
   its threads and of the engine's worker processes);
 - ``memory-begin`` / ``memory-end``: traced memory by owner and memory reachable from the bot,
@@ -39,7 +40,6 @@ command on stdout:
 from __future__ import annotations
 
 import asyncio
-import collections
 import dataclasses
 import gc
 import json
@@ -66,18 +66,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from benchmarks.measure import instruments as measure  # noqa: E402
 from benchmarks.measure import memory  # noqa: E402
 from benchmarks.measure.profiling import Profile  # noqa: E402
+from benchmarks.wire.savings import without  # noqa: E402
 from bot import client  # noqa: E402
 from bot.client import create_bot  # noqa: E402
 from bot.compute import drawing  # noqa: E402
 from bot.config import Settings, Shards, default_engine_workers  # noqa: E402
 from tests.support.localdiscord import TOKEN  # noqa: E402  (the token the local Discord takes)
-
-# What `--without` can take away: each name, and what the bot does then.
-WITHOUT = {
-    "gateway": "parses every message event and caches messages, as discord.py does by default",
-    "one-response": "shows a 4x4 or 5x5 reply in a second edit, as before REPLY_WAIT",
-    "quick-engine": "asks every 4x4 or 5x5 move of the process pool, as before quick_move",
-}
 
 
 def settings_for(
@@ -257,34 +251,6 @@ def picture_cache(bot: discord.Client) -> dict[str, int] | None:
     cache = drawing.CACHE
     return {"pictures": len(cache), "bytes": cache.held, "hits": cache.hits,
             "misses": cache.misses, "late": clicks.flow.painter.late}  # fmt: skip
-
-
-def without(bot: discord.Client, part: str) -> None:
-    """Take one of the bot's per-click savings away (`WITHOUT`)."""
-    if part == "gateway":
-        state: Any = bot._connection
-        for event in ("MESSAGE_CREATE", "MESSAGE_UPDATE"):
-            state.parsers[event] = getattr(state, f"parse_{event.lower()}")
-        state.max_messages = 1000  # discord.py's default
-        state._messages = collections.deque(maxlen=state.max_messages)
-    elif part == "one-response":
-        from bot.cogs.games import flow
-
-        flow.REPLY_WAIT = 0.0
-    elif part == "quick-engine":
-        from bot.games import kinds
-
-        runner: Any = bot.engine  # type: ignore[attr-defined]
-        found_at_once = runner.quick_move
-
-        async def quick_move(game: Any, *, level: str, seed: int) -> int | None:
-            if kinds.of(game).searches(game):
-                return None  # every 4x4 or 5x5 move a search's round trip to the pool
-            return await found_at_once(game, level=level, seed=seed)
-
-        runner.quick_move = quick_move
-    elif part:
-        raise SystemExit(f"--without takes {', '.join(WITHOUT)}, not {part!r}")
 
 
 async def run(bot: discord.Client) -> None:
