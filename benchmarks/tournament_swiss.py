@@ -28,9 +28,9 @@ a tournament. ``--profile`` runs the bot's loop thread under cProfile and prints
 its time by part (`measure.profiling`); its CPU figures are then not comparable.
 
 No run has the loop-lag probe (`wire.bot_process`'s ``begin-cpu``): nothing here reports loop
-lag, and its 10 ms ticker costs an idle process about 15 ms of CPU a second, the bot's and the
-floor's alike, which at people's pace was a third of each run's CPU and brought every ratio
-towards 1.
+lag, and its 10 ms ticker costs an idle process 8 to 15 ms of CPU a second, the bot's and the
+floor's alike, which at people's pace was a quarter to a half of each run's CPU and brought
+every ratio towards 1.
 """
 
 from __future__ import annotations
