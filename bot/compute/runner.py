@@ -5,12 +5,11 @@ a lookup of microseconds (about 1 ms at worst, once the tables are loaded at sta
 the loop, it costs less CPU than a round trip to a thread (about 0.06 ms), and a thread running
 it would hold the GIL all the same. A search on a bigger board takes up to a second of pure
 Python; in a thread it would hold the GIL and slow every socket on the loop, so it goes to a
-process pool started at start-up (figures: docs/engine.md, benchmarks/, docs/figures.md), and
-started again if a worker dies (``processes.Workers``).
-
-Ultimate's search is compiled and lets go of the GIL (``Kind.native``): it runs in threads of
-the bot's own process (as many as engine workers), its budget set as it starts, so that the
-searches queued at once all answer within the click's wait (``search_budget``).
+process pool started at start-up, and again if a worker dies (``processes.Workers``). Ultimate's
+search is compiled and lets go of the GIL (``Kind.native``): it runs in threads of the bot's
+own process (as many as engine workers), its budget set as it starts, so that the searches
+queued at once all answer within the click's wait (``search_budget``). Figures: docs/engine.md,
+docs/figures.md.
 
 ``Thinking`` answers clicks: a reply that needs no search is found at once; a search is a task
 kept by game position, which a click waits for briefly and the bot's own move takes over.
@@ -82,9 +81,12 @@ class EngineRunner:
             self._workers_pool.warm()
 
     @property
-    def _processes(self) -> ProcessPoolExecutor | None:
-        """The worker processes' pool of now (a new one if a worker died)."""
+    def _processes(self) -> ProcessPoolExecutor | None:  # the pool of now (new if one died)
         return self._workers_pool.pool if self._workers_pool is not None else None
+
+    @property
+    def closed(self) -> bool:  # not started, or closed
+        return self._threads is None
 
     def close(self) -> None:
         """Stop the pools: queued work is cancelled, running work (bounded by its budget) ends.
@@ -251,7 +253,7 @@ class Thinking:
             try:
                 quick = await self.engine.quick_move(game, level=level, seed=seed)
             except Exception as error:
-                quick = _any_move(game, error)
+                quick = _any_move(game, error, self.engine.closed)
             if quick is not None:
                 return rules.play(game, quick)
         search = self.search(game, seed=seed)
@@ -285,14 +287,13 @@ class Thinking:
             tried = seed is not None
             return await self.engine.best_move(game, level=level, seed=seed, quick_tried=tried)
         except Exception as error:
-            return _any_move(game, error)
+            return _any_move(game, error, self.engine.closed)
 
 
-def _any_move(game: GameRecord, error: Exception) -> int:
-    """A broken engine must not freeze the game: any legal move keeps it going. Workers gone
-    (the bot closing, or dead again just after being started again) are one line; anything
-    else is a bug, with its traceback."""
-    if isinstance(error, BrokenExecutor | RuntimeError):
+def _any_move(game: GameRecord, error: Exception, closed: bool) -> int:
+    """A broken engine must not freeze the game: any legal move. An engine `closed` (the bot
+    stopping) or its workers dead again at once are one line; anything else is a bug."""
+    if closed or isinstance(error, BrokenExecutor):
         log.warning("no engine for game %s (%s); playing a random move", game.id, error)
     else:
         log.error("engine failed in game %s; playing a random move", game.id, exc_info=error)

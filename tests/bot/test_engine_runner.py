@@ -246,3 +246,29 @@ async def test_an_engine_closed_under_a_search_is_one_line_and_a_legal_move(
     lines = [r for r in caplog.records if r.levelno >= logging.WARNING]
     assert len(lines) == 1 and lines[0].exc_info is None, lines
     assert lines[0].getMessage().startswith("no engine for game 1 (")
+
+
+@pytest.mark.tracebacks  # the test's own bug, logged as one
+async def test_an_engine_that_raises_while_open_is_a_bug_with_its_traceback(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The same error class as a closed engine's (RuntimeError), raised by an engine still
+    open, is a bug: the game gets a legal move and the log its traceback."""
+    runner = EngineRunner(workers=1)
+    await runner.start()
+    try:
+
+        async def broken(game: GameRecord, *, level: str, seed: int) -> int | None:
+            raise RecursionError("a bug in the engine")
+
+        runner.quick_move = broken  # type: ignore[method-assign]
+        open_game = big_game((7, 4, 18, 19))
+        with caplog.at_level(logging.INFO):
+            replied = await Thinking(runner).reply(open_game, 1.0)
+        assert len(replied.moves) == len(open_game.moves) + 1
+        assert replied.moves[-1] in rules.board_of(open_game).legal_moves()
+        lines = [r for r in caplog.records if r.levelno >= logging.WARNING]
+        assert len(lines) == 1 and lines[0].exc_info is not None, lines
+        assert lines[0].getMessage() == "engine failed in game 1; playing a random move"
+    finally:
+        runner.close()
