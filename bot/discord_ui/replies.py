@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+import aiohttp
 import discord
 
 from bot.discord_ui import window
@@ -22,6 +23,16 @@ Interaction = discord.Interaction[Any]
 
 SORRY = N_("Sorry, something went wrong on my side; it has been logged. Please try again.")
 UNKNOWN_INTERACTION = 10062  # Discord's answer to a response that came after its 3 seconds
+# What a call to Discord raises when it fails: refused (an HTTPException: a 5xx, a missing
+# permission) or never answered (no network, a connection cut, the session closed as the bot
+# stops). Work that can wait for Discord (a tournament's thread, a picture's emoji) says one line.
+CALL_FAILED = (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError)
+
+
+def describe(error: BaseException) -> str:
+    """A failed call in a few words for its one log line (its kind, for an error that has none:
+    a ``TimeoutError``)."""
+    return str(error) or type(error).__name__
 
 
 def too_late(error: BaseException) -> bool:

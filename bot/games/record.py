@@ -84,3 +84,9 @@ class GameRecord:
     def vs_bot(self) -> bool:
         """True when one side is played by the engine."""
         return self.ai_side is not None
+
+    @property
+    def cross_score(self) -> float:
+        """❌'s score in this game once finished (1 a win, 0 a loss; nobody won, or the board
+        was lost: ½), as a tournament counts it."""
+        return {"X": 1.0, "O": 0.0}.get(self.winner or "", 0.5)

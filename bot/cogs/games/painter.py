@@ -23,7 +23,6 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
-import aiohttp
 import discord
 
 from bot.compute import drawing
@@ -109,11 +108,10 @@ class Painter:
             kept = await drawing.draw(lambda: marks.add_custom(emoji_id, data))
             if not kept:
                 raise ValueError("not an image")
-        except (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError,
-                ValueError) as exc:  # fmt: skip
+        except (*replies.CALL_FAILED, ValueError) as exc:
             self._failed[emoji_id] = time.monotonic()
             log.warning("could not fetch the custom emoji %s (%s): pictures draw its side's "
-                        "default mark", emoji_id, exc or type(exc).__name__)  # fmt: skip
+                        "default mark", emoji_id, replies.describe(exc))  # fmt: skip
             return False
         self._failed.pop(emoji_id, None)
         return True

@@ -18,8 +18,9 @@ from typing import Any
 import discord
 
 from bot.cogs.tournaments.held import Held
+from bot.discord_ui import replies, window
 from bot.discord_ui import tournament_board as shown
-from bot.discord_ui import window
+from bot.discord_ui.replies import describe
 from bot.games.tournaments import standings
 from bot.games.tournaments.standings import Standing
 from bot.games.tournaments.tournament import Pairing, Stage, Tournament
@@ -94,8 +95,9 @@ class Announcer:
                 )
         except StorageError as error:
             log.debug("could not read tournament %s for its announcement: %s", tid, error)
-        except discord.HTTPException as error:
-            log.warning("could not edit the announcement of tournament %s: %s", tid, error)
+        except replies.CALL_FAILED as error:
+            log.warning("could not edit the announcement of tournament %s: %s", tid,
+                        describe(error))  # fmt: skip
 
     async def post_final(self, t: Tournament, pairings: Sequence[Pairing]) -> None:
         """Post the final message (the podium, every game's thread) and keep its id."""
@@ -103,7 +105,8 @@ class Announcer:
         channel = self.client.get_partial_messageable(t.channel_id, guild_id=t.guild_id)
         try:
             sent = await channel.send(view=final, allowed_mentions=discord.AllowedMentions.none())
-        except discord.HTTPException as error:
-            log.warning("could not post the final message of tournament %s: %s", t.id, error)
+        except replies.CALL_FAILED as error:
+            log.warning("could not post the final message of tournament %s: %s", t.id,
+                        describe(error))  # fmt: skip
             return
         await self.store.set_tournament_messages(t.id, final_message_id=sent.id)

@@ -161,8 +161,9 @@ class TournamentCog(commands.Cog):
             t = await self.store.create_tournament(t)
             try:
                 sent = await where.send(view=await self.director.announcer.view(t))
-            except discord.HTTPException as error:
-                log.warning("could not post tournament %s in %s: %s", t.id, where.id, error)
+            except replies.CALL_FAILED as error:
+                log.warning("could not post tournament %s in %s: %s", t.id, where.id,
+                            replies.describe(error))  # fmt: skip
                 await self.store.finish_tournament(t.id, Stage.CANCELLED)
                 await replies.tell(interaction, N_(texts.NOT_POSTED.msgid, channel=where.mention))
                 return
@@ -271,6 +272,7 @@ class TournamentCog(commands.Cog):
 
     @commands.Cog.listener(f"on_{ENDED}")
     async def on_game_ended(self, game: GameRecord) -> None:
-        """A game that ended: a tournament's result, if it is one of theirs."""
+        """A game that ended: a tournament's result, if it is one of theirs (the director's
+        work: stopped with it when the bot stops, and gone on with at the next start)."""
         if game.guild_id is not None and not game.interactions_only:
-            await self.director.game_ended(game)
+            self.director.spawn(self.director.game_ended(game))

@@ -48,11 +48,6 @@ TOO_FEW = N_("A tournament needs at least 2 players to start; {n} joined so far.
 STARTED = N_("This tournament has started already.")
 
 
-def score_of(game: GameRecord) -> float:
-    """❌'s score in a finished game (a game nobody won, or whose board was lost: a draw)."""
-    return {"X": 1.0, "O": 0.0}.get(game.winner or "", 0.5)
-
-
 class Director:
     """Moves this process's tournaments on, each under its own lock."""
 
@@ -68,13 +63,18 @@ class Director:
         self._retrying: set[int] = set()  # servers whose tournaments are tried again soon
         self._held: dict[int, Held] = {}  # running tournaments as last read (``held``)
         self._changes: dict[int, int] = {}  # entrants' changes of each tournament, counted
+        self._closed = False
 
     def spawn(self, work: Coroutine[Any, Any, Any]) -> None:
+        if self._closed:  # the bot is stopping: a restart goes on with it
+            work.close()
+            return
         task = asyncio.create_task(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
     def close(self) -> None:
+        self._closed = True
         for task in [*self._tasks, *self._timers.values()]:
             task.cancel()
 
@@ -144,7 +144,7 @@ class Director:
                 return
             result = pairing.result
             if result is None:  # recorded once: a second record (the same game's) changes nothing
-                result = score_of(game)
+                result = game.cross_score
                 await self.store.record_result(pairing, result)
         except StorageError as error:  # the store said the outage; tried again after it
             log.debug("could not record the result of game %s: %s", game.id, error)
@@ -194,7 +194,7 @@ class Director:
                     continue
                 game = self.flow.games.get(p.game_id) or await self.store.load_game(p.game_id)
                 if game is not None and game.status is Status.FINISHED:
-                    await self.store.record_result(p, score_of(game))
+                    await self.store.record_result(p, game.cross_score)
                     await self.tables.archive(p.thread_id, p.game_id)
                 else:
                     self.flow.turn_times[p.game_id] = t.move_seconds

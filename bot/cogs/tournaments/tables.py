@@ -22,7 +22,9 @@ import discord
 
 from bot.cogs.games.flow import GameFlow
 from bot.cogs.games.opening import open_posted, post_board
+from bot.discord_ui import replies
 from bot.discord_ui import tournament_board as shown
+from bot.discord_ui.replies import describe
 from bot.games import rules
 from bot.games.look import Look
 from bot.games.record import GameRecord, Status
@@ -48,8 +50,8 @@ class Tables:
         if Discord refused a step (one line said; it is tried again). StorageError propagates."""
         try:
             await self._make(t, pairing)
-        except (discord.HTTPException, LookupError) as error:
-            log.warning("tournament %s: could not set up a game: %s", t.id, error)
+        except (*replies.CALL_FAILED, LookupError) as error:
+            log.warning("tournament %s: could not set up a game: %s", t.id, describe(error))
             return False
         return True
 
@@ -120,5 +122,5 @@ class Tables:
             pass
         try:
             await self.client.http.edit_channel(thread_id, archived=True)
-        except discord.HTTPException as error:
-            log.warning("could not archive thread %s: %s", thread_id, error)
+        except replies.CALL_FAILED as error:
+            log.warning("could not archive thread %s: %s", thread_id, describe(error))

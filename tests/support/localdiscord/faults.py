@@ -1,6 +1,7 @@
 """Faults the local Discord can inject, as Discord itself shows them to a bot: bursts of 5xx
-and 429 answers on the REST routes, a gateway connection dropped (resumable, or with the
-session invalidated), and interaction callbacks refused once Discord's 3 seconds have passed.
+and 429 answers on the REST routes (or connections cut with no answer at all: `CUT`), a gateway
+connection dropped (resumable, or with the session invalidated), and interaction callbacks
+refused once Discord's 3 seconds have passed.
 
 Each is off until asked for: the tests and benchmarks that do not ask see the Discord they
 always saw.
@@ -21,12 +22,15 @@ from tests.support.localdiscord.model import now
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 RETRY_AFTER = 0.5  # seconds a fault's 429 asks the bot to wait
-# The routes a click uses, by name: (method, what the path looks like under /api/v10).
+CUT = 0  # a fault's "status" that closes the connection instead of answering (a network cut)
+# The routes a fault may hit alone, by name: (method, what the path looks like under /api/v10):
+# those a click uses, and a thread's creation.
 ROUTES = {
     "answer": ("POST", re.compile(r"/interactions/\d+/[^/]+/callback$")),
     "follow-up": ("POST", re.compile(r"/webhooks/\d+/[^/]+$")),
     "webhook edit": ("PATCH", re.compile(r"/webhooks/\d+/[^/]+/messages/[^/]+$")),
     "channel edit": ("PATCH", re.compile(r"/channels/\d+/messages/\d+$")),
+    "thread create": ("POST", re.compile(r"/channels/\d+/(messages/\d+/)?threads$")),
 }
 
 
@@ -58,9 +62,9 @@ class Faults:
         self.rest_share = share
 
     def fail_route(self, route: str, seconds: float, status: int) -> None:
-        """Answer `status` (a 5xx or 429) to the requests of one route a click uses (a name of
-        ``ROUTES``: the answer, the follow-up, the webhook edit, the channel edit) for
-        `seconds`; the other routes answer as usual."""
+        """Answer `status` (a 5xx or 429, or `CUT`) to the requests of one route (a name of
+        ``ROUTES``: the answer, the follow-up, the webhook edit, the channel edit, a thread's
+        creation) for `seconds`; the other routes answer as usual."""
         assert route in ROUTES, route
         self.route_faults[route] = (now() + seconds, status)
 
@@ -84,8 +88,12 @@ class Faults:
         if fault is None:
             return await handler(request)
         status = fault[1]
-        self.injected[f"http {status}"] += 1
+        self.injected["cut" if status == CUT else f"http {status}"] += 1
         self._note_fault(request)
+        if status == CUT:
+            assert request.transport is not None
+            request.transport.abort()  # the bot's aiohttp: ServerDisconnectedError
+            return web.Response(status=500)  # never sent: the connection is gone
         if status != 429:
             return web.Response(status=status, text="upstream connect error")
         body = {"message": "You are being rate limited.", "retry_after": RETRY_AFTER}

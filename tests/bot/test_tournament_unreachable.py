@@ -1,0 +1,65 @@
+"""A tournament whose game's thread Discord never answers for: the connection is cut as the bot
+asks for it (no network for a moment, not a refusal). The bot says so in one line, with no
+traceback, and makes the thread when it tries again: one thread, one board, the game played."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.bot.tournament_support import (
+    announcement,
+    boards,
+    club,
+    create,
+    play_out,
+    press,
+    public,
+    started,
+    threads,
+)
+from tests.bot.user_install_support import NEEDS_PROCESSES
+from tests.support.local_game import texts, until
+from tests.support.localdiscord import FakeDiscord
+from tests.support.localdiscord.faults import CUT
+
+pytestmark = NEEDS_PROCESSES
+
+
+async def test_a_thread_asked_for_while_discord_is_unreachable_is_made_once_later(
+    tmp_path: Path,
+) -> None:
+    fake = FakeDiscord()
+    c = club(fake, 2)
+    alice, bob = c.members
+    await fake.start()
+    bot, table = await started(fake, tmp_path)
+    # Its start-up done (``on_ready`` goes on with the tournaments it finds): the one try
+    # after the cut is the retry's.
+    await until(lambda: "logged in as" in bot.log(), "the bot ready")
+    try:
+        await create(table, alice, c.games, format="swiss", rounds=1)
+        board = announcement(fake, c.games)
+        for member in (alice, bob):
+            await press(table, member, c.games, board, "join")
+        fake.fail_route("thread create", 1.0, CUT)
+        begun = await press(table, alice, c.games, board, "start")
+        assert "has started" in table.private(begun)
+        await until(lambda: "could not set up a game" in bot.log(), "the cut said")
+        assert fake.injected["cut"] == 1 and not threads(fake, c.games)
+
+        # Tried again (``director.RETRY`` seconds later): the thread, once, and its board.
+        await until(lambda: len(threads(fake, c.games)) == 1, "the thread made", wait=30)
+        (thread,) = threads(fake, c.games)
+        await until(lambda: len(boards(fake, thread.id)) == 1, "its board")
+        people = {u.id: u for u in c.members}
+        await play_out(table, fake.channels[thread.id], int(boards(fake, thread.id)[0]["id"]),
+                       people)  # fmt: skip
+        await until(
+            lambda: any("is over" in texts(m) for m in public(fake, c.games.id)), "the podium"
+        )
+        assert len(threads(fake, c.games)) == 1
+        line = "tournament 1: could not set up a game: Server disconnected"
+        assert bot.log().count(line) == 1, bot.log()
+    finally:
+        await bot.stop()  # a traceback in the log fails the test
+        await fake.close()
