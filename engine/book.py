@@ -16,6 +16,7 @@ there). It is read lazily, once per process; a malformed file raises BookError n
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 
 from engine.board import Board
 from engine.rules import rules
@@ -96,36 +97,49 @@ def _entry(raw: str) -> tuple[tuple[int, int, int, int], Entry]:
     return (size, k, board.x, board.o), (value, cells)
 
 
-def _read(path: str, plies: dict[tuple[int, int], int] | None = None) -> Entries:
-    """The entries of the book file at `path` (none if it is missing); `plies` gets each board's
-    highest ply."""
-    text = ""
-    if os.path.isfile(path):
-        with open(path, encoding="ascii") as f:
-            text = f.read()
-    entries = parse(text)
-    if plies is not None:
-        for size, k, x, o in entries:
-            ply = x.bit_count() + o.bit_count()
-            plies[size, k] = max(ply, plies.get((size, k), -1))
-    return entries
+def shipped(path: str) -> str:
+    """The text of a data file the engine ships ("" if it is missing)."""
+    if not os.path.isfile(path):
+        return ""
+    with open(path, encoding="ascii") as f:
+        return f.read()
+
+
+def highest_plies(keys: Iterable[tuple[int, int, int, int]]) -> dict[tuple[int, int], int]:
+    """(size, k) -> the highest ply among `keys`, boards as (size, k, x, o)."""
+    plies: dict[tuple[int, int], int] = {}
+    for size, k, x, o in keys:
+        plies[size, k] = max(x.bit_count() + o.bit_count(), plies.get((size, k), -1))
+    return plies
+
+
+def openings(size: int, k: int, max_ply: int) -> list[Board]:
+    """Every running position up to `max_ply` up to symmetry (canonical), ply by ply."""
+    out: list[Board] = []
+    level = {Board.empty(size, k)}
+    for _ in range(max_ply + 1):
+        out += sorted(level, key=lambda b: (b.x, b.o))
+        level = {
+            canonical(child)[0]
+            for board in level
+            for cell in board.legal_moves()
+            if (child := board.play(cell)).outcome() is None
+        }
+    return out
 
 
 def _load() -> Entries:
     global _BOOK
     if _BOOK is None:
-        _BOOK = _read(DATA, _MAX_PLY)
+        _BOOK = parse(shipped(DATA))
+        _MAX_PLY.update(highest_plies(_BOOK))
     return _BOOK
 
 
 def _load_traps() -> Entries:
     global _TRAP_BOOK
     if _TRAP_BOOK is None:
-        text = ""
-        if os.path.isfile(TRAPS):
-            with open(TRAPS, encoding="ascii") as f:
-                text = f.read()
-        _TRAP_BOOK = read_traps(text)
+        _TRAP_BOOK = read_traps(shipped(TRAPS))
     return _TRAP_BOOK
 
 

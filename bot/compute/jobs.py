@@ -70,10 +70,11 @@ def exit_with_parent() -> None:
 
 
 def warm_up() -> int:
-    """Load the engine's tables (3x3, the opening book, the trap book) in a fresh worker or
-    thread, so the first real move is not the slow one."""
+    """Load the engine's tables (3x3, the opening book, the trap book, the missed-win verdicts)
+    in a fresh worker or thread, so the first real move (or game judged) is not the slow one."""
     engine.quick_move(engine.Board.empty(5, 4).play(12))  # reads the book
     engine.quick_move(engine.Board.empty(4, 4))  # reads the trap book
+    puzzles.missed_at(engine.Board.empty(5, 3), 12)  # reads the verdicts
     ultimate.best_move(ultimate.UltimateBoard.empty(), level="hard")  # its evaluation's table
     return engine.best_move(engine.Board.empty(3))
 

@@ -6,13 +6,17 @@ import random
 import time
 from itertools import zip_longest
 
+import pytest
+
 from engine import Board
 from engine.api import optimal_move
+from engine.book import openings
 from engine.puzzles import (
     MOST_MOVES,
     Attempt,
     Puzzle,
     hint,
+    missed,
     missed_at,
     missed_wins,
     play,
@@ -152,3 +156,38 @@ def test_a_deadline_leaves_the_rest_unjudged() -> None:
     assert all(f in full for f in cut)
     assert full
     assert max(f.moves for f in full) <= MOST_MOVES
+
+
+def test_the_shipped_verdicts_cover_the_opening_and_agree_with_the_search() -> None:
+    """engine/data/missed.txt holds every 5x5 k=3 position to ply 3 up to symmetry and nothing
+    else; each verdict (no puzzle, or the fastest win and its only first move) is the search's,
+    for every position to ply 2 and a sample of ply 3's."""
+    with open(missed.OPENINGS, encoding="ascii") as f:
+        shipped = missed.read_openings(f.read())
+    boards = openings(5, 3, 3)
+    assert set(shipped) == {(5, 3, b.x, b.o) for b in boards}
+    assert sum(v is not None for v in shipped.values()) > 100  # the file is no list of "-"
+    rng = random.Random(5)
+    early = [b for b in boards if b.ply <= 2]
+    for board in early + rng.sample([b for b in boards if b.ply == 3], 150):
+        assert shipped[5, 3, board.x, board.o] == missed.verdict(board), board
+
+
+def test_a_shipped_verdict_gives_the_searched_puzzle_in_every_frame(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Positions of the opening as they stand (any of the eight images) with any move played:
+    `missed_at` from the shipped verdicts and from the search alone give the same puzzle (its
+    solution in the board's own frame) or the same None."""
+    rng = random.Random(9)
+    cases = []
+    for _ in range(300):
+        board = Board.empty(5, 3)
+        for _ in range(rng.randrange(4)):
+            board = board.play(rng.choice(board.legal_moves()))
+        cases.append((board, rng.choice(board.legal_moves())))
+    shipped = [missed_at(board, played) for board, played in cases]
+    monkeypatch.setattr(missed, "_OPENING_PLY", {})  # nothing shipped: every verdict searched
+    searched = [missed_at(board, played) for board, played in cases]
+    assert shipped == searched
+    assert sum(p is not None for p in shipped) >= 10  # puzzles among them, not only None
