@@ -47,8 +47,11 @@ def too_late(error: BaseException) -> bool:
 
 def discords_trouble(error: BaseException) -> bool:
     """Whether Discord failed or refused an answer for reasons of its own (a 5xx, a rate limit
-    it would not let discord.py wait out) or because it came too late: expected conditions, worth
-    one line each. Anything else it refuses (a 400 for a malformed answer) is a bug."""
+    it would not let discord.py wait out), because it came too late, or never got it (no
+    network, a connection cut): expected conditions, worth one line each. Anything else it
+    refuses (a 400 for a malformed answer) is a bug."""
+    if isinstance(error, aiohttp.ClientError):
+        return True
     if not isinstance(error, discord.HTTPException):
         return False
     return error.status >= 500 or error.status == 429 or too_late(error)
@@ -86,8 +89,8 @@ async def tell_safely(interaction: Interaction, text: Text | str) -> None:
     """A private answer that may fail (Discord down, token expired): logged, not raised."""
     try:
         await tell(interaction, text)
-    except discord.HTTPException as error:  # Discord's refusal, said in one line: no bug here
-        log.warning("could not answer interaction %s: %s", interaction.id, error)
+    except CALL_FAILED as error:  # Discord's refusal or a network's, said in one line: no bug
+        log.warning("could not answer interaction %s: %s", interaction.id, describe(error))
 
 
 async def apologize(interaction: Interaction, text: Text | str = SORRY) -> None:

@@ -61,9 +61,15 @@ class CheckedTree(app_commands.CommandTree[Any]):
     async def on_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError, /
     ) -> None:
-        """Log the cause and apologize privately, whether or not the command had answered."""
+        """Log the cause (one line if Discord failed or could not be reached: no bug) and
+        apologize privately, whether or not the command had answered."""
         cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
-        log.error("/%s failed", getattr(interaction.command, "name", "?"), exc_info=cause)
+        name = getattr(interaction.command, "name", "?")
+        if replies.discords_trouble(cause):
+            log.warning("/%s: Discord failed or could not be reached: %s", name,
+                        replies.describe(cause))  # fmt: skip
+        else:
+            log.error("/%s failed", name, exc_info=cause)
         await replies.apologize(interaction)
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:

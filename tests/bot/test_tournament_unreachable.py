@@ -1,12 +1,14 @@
-"""A tournament whose game's thread Discord never answers for: the connection is cut as the bot
-asks for it (no network for a moment, not a refusal). The bot says so in one line, with no
-traceback, and makes the thread when it tries again: one thread, one board, the game played."""
+"""Calls to Discord that never get an answer: the connection is cut as the bot makes them (no
+network for a moment, not a refusal). A tournament game's thread: the bot says so in one line,
+with no traceback, and makes the thread when it tries again: one thread, one board, the game
+played. A command's follow-up: lines in the log, no traceback, nothing else lost."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from tests.bot.tournament_support import (
+    COMMAND,
     announcement,
     boards,
     club,
@@ -60,6 +62,32 @@ async def test_a_thread_asked_for_while_discord_is_unreachable_is_made_once_late
         assert len(threads(fake, c.games)) == 1
         line = "tournament 1: could not set up a game: Server disconnected"
         assert bot.log().count(line) == 1, bot.log()
+    finally:
+        await bot.stop()  # a traceback in the log fails the test
+        await fake.close()
+
+
+async def test_a_command_whose_follow_up_is_cut_is_one_line_and_changes_nothing_else(
+    tmp_path: Path,
+) -> None:
+    """/tictactoe-tournament create answers at once (deferred), then says how it went in a
+    follow-up: with the follow-ups' connections cut, that answer and the apology after it are
+    lost, and the log says so in lines, with no traceback; the tournament is created and
+    announced all the same."""
+    fake = FakeDiscord()
+    c = club(fake, 2)
+    await fake.start()
+    bot, table = await started(fake, tmp_path)
+    await until(lambda: "logged in as" in bot.log(), "the bot ready")
+    try:
+        fake.fail_route("follow-up", 2.0, CUT)
+        made = await table.command(c.members[0], c.games, f"{COMMAND} create", format="swiss")
+        assert made.timing.ack_type == 5  # deferred at once: its answer was to follow
+        await until(lambda: "could not answer interaction" in bot.log(), "the apology lost")
+        assert fake.injected["cut"] == 2  # the answer, then the apology
+        assert "Swiss tournament" in texts(announcement(fake, c.games))
+        assert "/create: Discord failed or could not be reached: Server disconnected" in bot.log()
+        assert table.private(made) == ""  # nothing reached the user
     finally:
         await bot.stop()  # a traceback in the log fails the test
         await fake.close()
