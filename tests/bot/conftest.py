@@ -1,4 +1,5 @@
-"""SimCord fixtures: the real bot, with a real SQLite file, against a simulated Discord."""
+"""SimCord fixtures: the real bot, with a real SQLite file, against a simulated Discord; and
+stores on a fresh database of either backend (SQLite file, PostgreSQL server)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ import pytest
 from bot.client import TicTacToeBot, create_bot
 from bot.cogs.games import flow
 from bot.config import Settings
+from bot.storage.base import Store
+from bot.storage.sqlite import SQLiteStore
 from tests.support.localdiscord import FakeDiscord
 
 
@@ -70,3 +73,33 @@ async def local_discord() -> AsyncIterator[FakeDiscord]:
         yield fake
     finally:
         await fake.close()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def new_store(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[[], Store]:
+    """Make stores on one fresh database (a new store is a restarted process), either backend."""
+    if request.param == "sqlite":
+        path = tmp_path / "data" / "games.db"
+        return lambda: SQLiteStore(path, busy_timeout=0.2)
+    from bot.storage.postgres import PostgresStore
+
+    url = request.getfixturevalue("postgres_url")
+    return lambda: PostgresStore(url, timeout=1.0)
+
+
+@pytest.fixture
+async def store(new_store: Callable[[], Store]) -> AsyncIterator[Store]:
+    """An open store on a fresh database of either backend, closed after the test."""
+    s = new_store()
+    await s.open()
+    yield s
+    await s.close()
+
+
+@pytest.fixture
+async def sqlite_store(tmp_path: Path) -> AsyncIterator[SQLiteStore]:
+    """An open SQLite store on a fresh file, closed after the test."""
+    s = SQLiteStore(tmp_path / "data" / "games.db", busy_timeout=0.2)
+    await s.open()
+    yield s
+    await s.close()

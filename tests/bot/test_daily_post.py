@@ -18,11 +18,11 @@ from bot.discord_ui.puzzle_board import DAILY_ID
 from bot.games import kinds
 from bot.games.settings import ServerSettings
 from engine.puzzles import daily, prove
+from tests.bot.faults_support import deny, set_bot_overwrite
 from tests.bot.game_support import rows, text
-from tests.bot.test_faults_discord import deny, set_bot_overwrite
-from tests.bot.test_puzzles import puzzle_of
+from tests.bot.puzzle_support import puzzle_of
+from tests.bot.storage_support import locked
 from tests.bot.test_server_settings import server_with_admin
-from tests.bot.test_storage_trouble import locked
 
 HOUR = 3600
 DAY = date(2026, 1, 1).toordinal()  # SimCord's first day

@@ -10,15 +10,14 @@ import pytest
 from simcord import Env
 
 from bot.games.record import Ending, Status
-from tests.bot.game_support import board_message, cells, guild_with, people_game, text
-from tests.bot.test_faults_discord import (
+from tests.bot.faults_support import (
     CALLBACK,
     answered_once,
     drop_gateway,
-    game_id_of,
     moderator,
     stored,
 )
+from tests.bot.game_support import board_message, cells, game_id_of, guild_with, people_game, text
 from tests.bot.test_faults_input import no_errors_logged
 from tests.bot.test_restart import restart
 from tests.support.burst import click_together

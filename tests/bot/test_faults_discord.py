@@ -1,4 +1,5 @@
-"""Discord misbehaving: failed edits, a deleted board, lost permissions, a gateway reconnect.
+"""Discord misbehaving: failed edits, a deleted board, lost permissions (a gateway reconnect:
+``test_faults_reconnect``).
 
 Whatever Discord refuses, the stored game stays right, every click still gets exactly one
 answer, and the board catches up with the store on the next click.
@@ -6,52 +7,25 @@ answer, and the board catches up with the store on the next click.
 
 from __future__ import annotations
 
-from typing import Any
-
 import discord
 import pytest
-from simcord import Env, InteractionResult
-from simcord.backend import serializers
-from simcord.backend.models import Overwrite
-from simcord.enums import OverwriteType
+from simcord import Env
 
-from bot.discord_ui import board as render
-from bot.games.record import Ending, GameRecord, Status
-from tests.bot.game_support import board_message, cells, game_id_of, guild_with, text
-
-CALLBACK = "/interactions/*/callback"  # a click's own response (here: the board update)
-ORIGINAL = "/webhooks/*/messages/@original"  # later edits through the click (the bot's reply)
-CHANNEL_EDIT = "/channels/*/messages/*"  # edits without a click (deadlines, repairs)
-
-
-def answered_once(result: InteractionResult) -> bool:
-    """One acknowledgement, and nothing sent on top of it."""
-    return result.acknowledged and not result.followups
-
-
-async def stored(env: Env, game_id: int) -> GameRecord:
-    game = await env.bot.store.load_game(game_id)
-    assert game is not None
-    return game
-
-
-async def shows_store(env: Env, message: Any, game_id: int) -> bool:
-    """The board message says exactly what the stored game renders to."""
-    return text(env, message) == render.text(await stored(env, game_id))
-
-
-async def people_game(env: Env):
-    """Alice (❌) against Bob (⭕), accepted, in #games."""
-    guild, channel, (alice, bob) = guild_with(env, "alice", "bob")
-    await alice.slash(channel, "tictactoe", opponent=bob)
-    message = board_message(channel)
-    await bob.click(message, label="Accept")
-    return guild, channel, alice, bob, message
-
-
-def marks(env: Env, message: Any, size: int = 3) -> list[str | None]:
-    return [c.mark for c in cells(env, message, size)]
-
+from bot.games.record import Ending, Status
+from tests.bot.faults_support import (
+    CALLBACK,
+    CHANNEL_EDIT,
+    ORIGINAL,
+    answered_once,
+    deny,
+    marks,
+    moderator,
+    people_game,
+    set_bot_overwrite,
+    shows_store,
+    stored,
+)
+from tests.bot.game_support import board_message, game_id_of, guild_with
 
 # ------------------------------------------------------------- failed edits
 
@@ -176,12 +150,6 @@ async def test_a_forfeit_that_cannot_be_shown_at_once_is_kept_and_shown_without_
 # ----------------------------------------------------------- a deleted board
 
 
-async def moderator(env: Env, guild: Any) -> Any:
-    """A member allowed to delete other people's (and the bot's) messages."""
-    role = guild.create_role("mods", permissions=discord.Permissions(manage_messages=True))
-    return guild.add_member(env.create_user("mod"), roles=[role])
-
-
 @pytest.mark.parametrize("vs_bot", [False, True])
 async def test_a_deleted_board_abandons_its_game_and_frees_the_channel(
     simcord_env: Env, vs_bot: bool
@@ -226,19 +194,6 @@ async def test_a_click_racing_the_deletion_is_told_the_game_ended(simcord_env: E
 
 
 # ------------------------------------------------------------ lost permissions
-
-
-def deny(*names: str) -> discord.PermissionOverwrite:
-    return discord.PermissionOverwrite(**dict.fromkeys(names, False))
-
-
-def set_bot_overwrite(env: Env, channel: Any, overwrite: discord.PermissionOverwrite) -> None:
-    """What a moderator does in the channel's settings: change the bot's own overwrite."""
-    allow, denied = overwrite.pair()
-    bot_id = env.backend.bot_user.id
-    kept = [o for o in env.backend.get_channel(channel.id).overwrites if o.target_id != bot_id]
-    mine = Overwrite(bot_id, OverwriteType.MEMBER, allow.value, denied.value)
-    env.backend.edit_channel(channel.id, {}, overwrites=[*kept, mine])
 
 
 async def test_no_game_starts_where_the_bot_cannot_send(simcord_env: Env) -> None:
@@ -318,131 +273,3 @@ async def test_a_forfeit_while_the_bot_cannot_see_the_channel_is_kept(simcord_en
     late = await bob.click(message, custom_id=f"ttt:{game}:4")
     assert answered_once(late) and late.ephemeral and "This game is over" in late.response.content
     assert await shows_store(simcord_env, message, game)
-
-
-# ------------------------------------------------------------- gateway reconnect
-
-
-async def drop_gateway(env: Env) -> None:
-    """The gateway connection dies: from now on no event reaches the bot."""
-    env._begin_operation("drop_gateway")
-    try:
-        env.bot.ws.open = False
-        env.bot.dispatch("disconnect")
-        await env._settle_internal()
-    finally:
-        env._end_operation()
-
-
-async def restore_gateway(env: Env, *, resume: bool) -> None:
-    """Connect again: resume the session (RESUMED), or start a new one.
-
-    A new session (what discord.py does when a resume is refused) begins with READY and every
-    server's GUILD_CREATE again, which rebuilds discord.py's caches from scratch; events sent
-    while the connection was down are not replayed.
-    """
-    backend = env.backend
-    env._begin_operation("restore_gateway")
-    try:
-        env.bot.ws.open = True
-        if resume:
-            env._gateway_feed("RESUMED", {})
-        else:
-            ready = {
-                "v": 10,
-                "user": dict(serializers.user_payload(backend.bot_user)),
-                "guilds": [],
-                "session_id": "simcord-session-after-reconnect",
-                "resume_gateway_url": "wss://simcord.invalid",
-                "application": {"id": str(backend.application_id), "flags": 0},
-            }
-            env._gateway_feed("READY", ready)
-            for guild in list(backend.guilds.values()):
-                backend.emit("GUILD_CREATE", serializers.guild_create_payload(backend, guild))
-        await env._settle_internal()
-    finally:
-        env._end_operation()
-
-
-async def reconnect(env: Env, *, resume: bool) -> None:
-    """Drop the gateway connection and come back at once."""
-    await drop_gateway(env)
-    await restore_gateway(env, resume=resume)
-
-
-@pytest.mark.parametrize("resume", [True, False], ids=["resumed", "new session"])
-async def test_a_game_goes_on_across_a_gateway_reconnect(simcord_env: Env, resume: bool) -> None:
-    """Reconnects between moves change nothing: the game plays to a win, counted once."""
-    guild, _, alice, bob, message = await people_game(simcord_env)
-    game = game_id_of(simcord_env, message)
-    readies: list[str] = []
-
-    async def on_ready() -> None:
-        readies.append("ready")
-
-    simcord_env.bot.add_listener(on_ready)
-
-    for player, cell in [(alice, 0), (bob, 3), (alice, 1), (bob, 4), (alice, 2)]:
-        await reconnect(simcord_env, resume=resume)
-        result = await player.click(message, custom_id=f"ttt:{game}:{cell}")
-        assert answered_once(result) and not result.ephemeral
-
-    assert readies == ([] if resume else ["ready"] * 5)  # a new session really went through READY
-    won = await stored(simcord_env, game)
-    assert (won.ending, won.winner, won.moves) == (Ending.WIN, "X", (0, 3, 1, 4, 2))
-    assert await shows_store(simcord_env, message, game)
-    stats = await simcord_env.bot.store.player_stats(guild.id, alice.id)
-    assert (stats.vs_people.wins, stats.vs_people.games) == (1, 1)
-    assert simcord_env.errors == []
-
-
-@pytest.mark.parametrize("resume", [True, False], ids=["resumed", "new session"])
-async def test_the_clock_and_the_bot_keep_going_across_a_reconnect(
-    simcord_env: Env, resume: bool
-) -> None:
-    """Against the bot: it still answers after a reconnect, and the turn deadline still fires."""
-    _, channel, (alice,) = guild_with(simcord_env, "alice")
-    await alice.slash(channel, "tictactoe")
-    message = board_message(channel)
-    game = game_id_of(simcord_env, message)
-    await alice.click(message, custom_id=f"ttt:{game}:4")
-
-    await reconnect(simcord_env, resume=resume)
-    free = next(i for i, m in enumerate(marks(simcord_env, message)) if m is None)
-    result = await alice.click(message, custom_id=f"ttt:{game}:{free}")
-
-    assert answered_once(result) and not result.ephemeral
-    assert marks(simcord_env, message).count("O") == 2  # the bot replied
-    await reconnect(simcord_env, resume=resume)
-    await simcord_env.advance_time(301)
-    over = await stored(simcord_env, game)
-    assert (over.ending, over.winner) == (Ending.TIMEOUT, "O")
-    assert await shows_store(simcord_env, message, game)
-    assert simcord_env.errors == []
-
-
-async def test_a_board_deleted_while_the_bot_was_not_listening_is_abandoned_at_its_deadline(
-    simcord_env: Env,
-) -> None:
-    """The deletion is missed (no event): at the deadline the bot finds the board gone.
-
-    Nobody could play a deleted board, so nobody forfeits: the game is abandoned, not lost.
-    """
-    guild, channel, alice, bob, message = await people_game(simcord_env)
-    mod = await moderator(simcord_env, guild)
-    game = game_id_of(simcord_env, message)
-    await alice.click(message, custom_id=f"ttt:{game}:4")
-    await drop_gateway(simcord_env)
-    await mod.delete(message)
-    await restore_gateway(simcord_env, resume=False)
-    assert (await stored(simcord_env, game)).status is Status.ACTIVE  # the bot did not see it
-
-    await simcord_env.advance_time(301)
-
-    gone = await stored(simcord_env, game)
-    assert (gone.status, gone.ending, gone.winner) == (Status.FINISHED, Ending.ABANDONED, None)
-    for player in (alice, bob):
-        stats = await simcord_env.bot.store.player_stats(guild.id, player.id)
-        assert stats.vs_people.games == 0 and stats.rated_games == 0
-    assert not (await bob.slash(channel, "tictactoe")).ephemeral
-    assert simcord_env.errors == []

@@ -12,7 +12,7 @@ import pytest
 from bot.games.record import Status
 from bot.games.stats import Record
 from bot.storage.postgres import PostgresStore
-from tests.bot.test_store import GUILD, finished
+from tests.bot.store_support import GUILD, finished
 from tests.support.pg_kill_driver import MOVES
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -14,6 +14,7 @@ from simcord.components import walk_components
 
 from bot.cogs.games import replays
 from bot.games.record import Status
+from tests.bot.faults_support import deny, set_bot_overwrite
 from tests.bot.game_support import (
     board_message,
     cells,
@@ -26,7 +27,6 @@ from tests.bot.game_support import (
     text,
 )
 from tests.bot.picture_support import check, decode, gif_of, needs_font, picture_of, stored_game
-from tests.bot.test_faults_discord import deny, set_bot_overwrite
 
 
 def buttons_in(components: Any) -> list[dict[str, Any]]:

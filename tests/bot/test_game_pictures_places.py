@@ -11,9 +11,9 @@ from simcord import Env
 
 from bot.cogs.games import painter
 from bot.games import look as looks
+from tests.bot.faults_support import CALLBACK, deny, set_bot_overwrite
 from tests.bot.game_support import board_message, cells, game_id_of, guild_with, raw, text
 from tests.bot.picture_support import check, decode, needs_font, picture_of, stored_game
-from tests.bot.test_faults_discord import CALLBACK, deny, set_bot_overwrite
 from tests.bot.test_server_settings import server_with_admin
 
 UNPICTURED = "I could not upload the board's picture just now"

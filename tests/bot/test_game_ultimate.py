@@ -3,66 +3,19 @@ bot's replies, a friend's game, refusals, hints, reviews and stats kept apart.""
 
 from __future__ import annotations
 
-from typing import Any
-
 from simcord import Env
 
 from bot.client import TicTacToeBot
 from bot.games import kinds
-from bot.games.record import GameRecord, Status
+from bot.games.record import Status
 from engine.ultimate import UltimateBoard
 from engine.ultimate.geometry import board_cells
-from tests.bot.game_support import board_message, guild_with, resign, rows, text
+from tests.bot.game_support import board_message, guild_with, resign, text
+from tests.bot.ultimate_support import buttons, ids, labels, move, open_cells, stored
 from tests.support.burst import click_together
 from tests.support.forge import forged_click
 
 BOARD_E = (30, 31, 32, 39, 40, 41, 48, 49, 50)  # the centre small board, D4 to F6
-
-
-def buttons(env: Env, message: Any) -> list[dict[str, Any]]:
-    """Every button of the message, in order."""
-    return [b for row in rows(env, message) for b in row]
-
-
-def ids(env: Env, message: Any) -> list[str]:
-    return [b["custom_id"].split(":", 2)[2] for b in buttons(env, message)]
-
-
-def labels(env: Env, message: Any) -> list[str]:
-    return [b.get("label", "") for b in buttons(env, message)]
-
-
-async def stored(env: Env, game_id: int = 1) -> GameRecord:
-    bot = env.bot
-    assert isinstance(bot, TicTacToeBot)
-    game = await bot.store.load_game(game_id)
-    assert game is not None
-    return game
-
-
-def open_cells(env: Env, message: Any) -> list[str]:
-    """The ids of the cell buttons that can be clicked now ("40@2")."""
-    return [
-        b["custom_id"].split(":", 2)[2]
-        for b in buttons(env, message)
-        if not b["disabled"] and b["custom_id"].split(":")[2].split("@")[0].isdigit()
-    ]
-
-
-async def move(env: Env, player: Any, message: Any) -> Any:
-    """Play the first open cell, picking the first open board first when free to choose."""
-    if not open_cells(env, message):
-        pick = next(
-            b for b in buttons(env, message) if "pick" in b["custom_id"] and not b["disabled"]
-        )
-        picked = await player.click(message, custom_id=pick["custom_id"])
-        assert picked.acknowledged and not picked.ephemeral
-    cell = open_cells(env, message)[0]
-    return await player.click(message, custom_id=f"ttt:{cell_game(env, message)}:{cell}")
-
-
-def cell_game(env: Env, message: Any) -> int:
-    return int(buttons(env, message)[0]["custom_id"].split(":")[1])
 
 
 async def test_a_new_game_shows_nine_boards_and_asks_for_a_board(simcord_env: Env) -> None:

@@ -16,7 +16,7 @@ from bot.storage.base import StorageError
 from bot.storage.migrate import copy
 from bot.storage.postgres import PostgresStore
 from bot.storage.sqlite import SQLiteStore
-from tests.bot.test_store import BOT_ID, GUILD, finished, game
+from tests.bot.store_support import BOT_ID, GUILD, finished, game
 
 ROOT = Path(__file__).resolve().parents[2]
 

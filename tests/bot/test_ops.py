@@ -15,7 +15,7 @@ from simcord import Env
 from bot.config import Settings, load_settings, version
 from bot.metrics import Metrics
 from tests.bot.game_support import board_message, guild_with
-from tests.bot.test_storage_trouble import locked
+from tests.bot.storage_support import locked
 from tests.support.postgres import PgServer
 
 

@@ -15,8 +15,8 @@ from bot.client import TicTacToeBot
 from bot.games import look as looks
 from bot.games import rules
 from engine import parse_cell
+from tests.bot.faults_support import CHANNEL_EDIT, deny, set_bot_overwrite, shows_store
 from tests.bot.game_support import board_message, resign, text
-from tests.bot.test_faults_discord import CHANNEL_EDIT, deny, set_bot_overwrite, shows_store
 from tests.bot.test_marks import cell_emojis
 from tests.bot.test_reactions import (
     bot_keys,

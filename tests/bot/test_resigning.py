@@ -22,8 +22,8 @@ from tests.bot.game_support import (
     rows,
     text,
 )
-from tests.bot.test_game_ultimate import stored
 from tests.bot.test_restart import restart
+from tests.bot.ultimate_support import stored
 from tests.support.forge import forged_click
 
 WAIT = int(resigning.WINDOW)

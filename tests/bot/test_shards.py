@@ -16,7 +16,7 @@ from discord.ext import commands
 from bot.client import ShardedTicTacToeBot, TicTacToeBot, create_bot, identify_delay
 from bot.config import ConfigError, Settings, Shards, load_settings
 from bot.storage.postgres import PostgresStore
-from tests.bot.test_store import game
+from tests.bot.store_support import game
 
 ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "simulated.bot.token"

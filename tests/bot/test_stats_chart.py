@@ -17,9 +17,9 @@ from bot.pictures import chart
 from bot.pictures.words import chart_alt
 from engine.puzzles import play, puzzles
 from tests.bot.game_support import guild_with
+from tests.bot.store_support import finished
 from tests.bot.test_locales import client_locales as client_locales  # the fixture
 from tests.bot.test_stats_cog import finish
-from tests.bot.test_store import finished
 
 
 def colour_rows(image: Image.Image, colour: tuple[int, int, int]) -> list[int]:

@@ -3,18 +3,12 @@
 from __future__ import annotations
 
 import logging
-import sqlite3
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
-import simcord
 from simcord import Env
 
-from bot.__main__ import main
-from bot.client import create_bot
 from bot.cogs.games import retry
 from bot.cogs.games.texts import NOT_SAVED
 from bot.cogs.games.watch import RETRY
@@ -22,51 +16,8 @@ from bot.config import Settings
 from bot.storage.base import StorageError
 from bot.storage.sqlite import SQLiteStore
 from tests.bot.game_support import board_message, cells, free, guild_with, people_game, resign, text
-from tests.bot.test_startup import SETTINGS
-from tests.bot.test_store import game
-from tests.support.discord_http import Answer, discord_answering
-
-
-def problems(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
-    """The warnings and errors logged so far."""
-    return [r for r in caplog.records if r.levelno >= logging.WARNING]
-
-
-def spy_on_errors(store: Any, name: str) -> list[StorageError]:
-    """Record every StorageError the real store's method `name` raises (and still raise it)."""
-    seen: list[StorageError] = []
-    real = getattr(store, name)
-
-    async def watched(*args: Any) -> Any:
-        try:
-            return await real(*args)
-        except StorageError as exc:
-            seen.append(exc)
-            raise
-
-    setattr(store, name, watched)
-    return seen
-
-
-def one_clear_line(caplog: pytest.LogCaptureFixture, error: StorageError) -> None:
-    """Exactly one warning or error was logged: a single line carrying the storage error."""
-    logged = problems(caplog)
-    assert len(logged) == 1, [r.getMessage() for r in logged]
-    line = logged[0].getMessage()
-    assert str(error) in line and "\n" not in line
-    assert logged[0].exc_info is None  # no traceback: the message says it all
-
-
-@contextmanager
-def locked(db: Path) -> Iterator[None]:
-    """Another process holds an exclusive lock on the database file."""
-    other = sqlite3.connect(db, isolation_level=None)
-    other.execute("BEGIN EXCLUSIVE")
-    try:
-        yield
-    finally:
-        other.execute("ROLLBACK")
-        other.close()
+from tests.bot.storage_support import locked, one_clear_line, problems, read_only, spy_on_errors
+from tests.bot.store_support import game
 
 
 async def test_a_move_on_a_locked_database_is_refused_and_nothing_changes(
@@ -95,12 +46,6 @@ async def test_a_move_on_a_locked_database_is_refused_and_nothing_changes(
     assert not again.ephemeral
     assert cells(simcord_env, message, 3)[0].mark == "O"
     assert (await simcord_env.bot.store.load_game(1)).moves == (4, 0)
-
-
-async def read_only(store: Any, on: bool) -> None:
-    """Make the bot's own connection refuse writes, as a read-only file or mount would."""
-    pragma = f"PRAGMA query_only = {'ON' if on else 'OFF'}"
-    await store._run(lambda: store._conn.execute(pragma))
 
 
 async def test_a_move_on_a_read_only_database_is_refused_and_nothing_changes(
@@ -283,72 +228,6 @@ async def test_a_turn_given_back_is_given_back_once(
     assert f"{bob.mention} ran out of time. ❌ {alice.mention} wins by forfeit." in text(
         simcord_env, message
     )
-
-
-async def test_a_corrupt_database_stops_the_start_with_a_clear_error(tmp_path: Path) -> None:
-    """Garbage in the database file: the start fails with one line naming the file."""
-    db = tmp_path / "games.db"
-    db.write_bytes(b"this is not a database, just some bytes" * 200)
-    bot = create_bot(Settings(token="simulated.bot.token", database_path=db, engine_workers=1))
-    try:
-        with pytest.raises(StorageError) as caught:
-            async with simcord.run(bot):
-                pass
-    finally:
-        await bot.release()
-    message = str(caught.value)
-    assert str(db) in message and "\n" not in message
-    assert db.read_bytes().startswith(b"this is not a database")  # nothing overwritten
-
-
-# Discord's login answers for a valid token: who the bot is, and its application.
-LOGIN: dict[str, Answer] = {
-    "/users/@me": (
-        200,
-        {"id": "1001", "username": "tictactoe", "discriminator": "0", "avatar": None, "bot": True},
-    ),
-    "/oauth2/applications/@me": (
-        200,
-        {
-            "id": "1001",
-            "name": "tictactoe",
-            "description": "",
-            "icon": None,
-            "bot_public": True,
-            "bot_require_code_grant": False,
-            "verify_key": "0" * 64,
-            "owner": {"id": "7", "username": "owner", "discriminator": "0", "avatar": None},
-        },
-    ),
-}
-
-
-def test_python_m_bot_on_a_corrupt_database_exits_with_one_line(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
-) -> None:
-    """The entry point logs in, cannot open the database, and says so in one line (exit 1)."""
-    db = tmp_path / "games.db"
-    db.write_bytes(b"this is not a database, just some bytes" * 200)
-    monkeypatch.chdir(tmp_path)
-    for name in SETTINGS:
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("DISCORD_TOKEN", "simulated.bot.token")
-    monkeypatch.setenv("DATABASE_PATH", str(db))
-    monkeypatch.setenv("LOG_LEVEL", "WARNING")
-    root = logging.getLogger()
-    handlers, level = root.handlers[:], root.level
-    try:
-        with discord_answering(monkeypatch, LOGIN, otherwise=(404, {"message": "404: Not Found"})):
-            code = main([])
-    finally:
-        root.handlers[:], root.level = handlers, level  # main() configures the root logger
-    out, err = capfd.readouterr()
-    assert code == 1
-    assert "Traceback" not in out + err
-    lines = err.strip().splitlines()
-    assert len(lines) == 1, err
-    assert lines[0].startswith("tictactoe-bot: cannot use the database:")
-    assert str(db) in lines[0] and "corrupt" in lines[0]
 
 
 async def test_an_outage_is_two_lines_whatever_fails_meanwhile(

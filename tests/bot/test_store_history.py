@@ -11,9 +11,7 @@ from bot.games.record import Ending, Status
 from bot.storage import history_sql, schema
 from bot.storage.base import Store
 from bot.storage.sqlite import SQLiteStore
-from tests.bot.test_store import GUILD, finished, game
-from tests.bot.test_store import new_store as new_store  # the fixture, both backends
-from tests.bot.test_store import store as store  # the fixture
+from tests.bot.store_support import GUILD, finished, game
 
 ANN, BOB, CY = 1, 2, 3
 

@@ -17,8 +17,7 @@ from bot.storage import pg_schema, schema
 from bot.storage.base import Store
 from bot.storage.postgres import PostgresStore
 from bot.storage.sqlite import SQLiteStore
-from tests.bot.test_store import BOT_ID, GUILD, finished, game
-from tests.bot.test_store import new_store as new_store  # the fixture, both backends
+from tests.bot.store_support import BOT_ID, GUILD, finished, game
 
 
 async def test_an_ultimate_game_round_trips_and_counts_apart(

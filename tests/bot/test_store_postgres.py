@@ -20,7 +20,7 @@ from bot.games.stats import Record
 from bot.storage.base import StorageError
 from bot.storage.pg_schema import SCHEMA_VERSION
 from bot.storage.postgres import PostgresStore
-from tests.bot.test_store import GUILD, finished, game
+from tests.bot.store_support import GUILD, finished, game
 from tests.support.postgres import PgServer
 
 

@@ -18,8 +18,7 @@ from bot.storage.base import Store
 from bot.storage.postgres import PostgresStore
 from bot.storage.sqlite import SQLiteStore
 from engine.puzzles import play, puzzles
-from tests.bot.test_store import GUILD, game
-from tests.bot.test_store import new_store as new_store  # the fixture, both backends
+from tests.bot.store_support import GUILD, game
 from tests.bot.test_store_kinds import assert_kept, file_with_a_game, postgres_at
 
 DAY = 739_580

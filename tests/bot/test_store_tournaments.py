@@ -1,57 +1,31 @@
 """Tournaments in the store, on both backends: a tournament round-trips and is found live by
 server; joining, leaving and pausing, with the last place taken once; a Swiss round stored whole
 or not at all, and once; an arena's games numbered in order with nobody in two at once; a result
-recorded once; a pairing's game and thread attached once; and the standings recounted from the
-stored games equal to those of the games as played."""
+recorded once; a pairing's game and thread attached once (the standings recounted from the
+stored games: ``test_store_tournaments_standings``)."""
 
 from __future__ import annotations
 
 import asyncio
 import dataclasses
-import random
 from collections.abc import Callable
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
+from pathlib import Path
 
 import pytest
 
-from bot.games.tournaments import arena, standings, swiss
-from bot.games.tournaments.record import Bye, Game, Tally, tally
+from bot.games.tournaments.record import Bye, Game
 from bot.games.tournaments.tournament import (
     Format,
     Join,
     Presence,
     RoundError,
     Stage,
-    Tournament,
     seeded,
 )
 from bot.storage.base import StorageError, Store
-from tests.bot.test_store import GUILD
-from tests.bot.test_store import new_store as new_store  # the fixture, both backends
-
-WHEN = datetime(2026, 11, 27, 18, 0, 0, 250000, tzinfo=UTC)
-SCORES = (1.0, 0.5, 0.0)
-
-
-def swiss_of(guild: int = GUILD, **changes: object) -> Tournament:
-    """A new Swiss of three rounds in `guild`, with any field changed."""
-    base = Tournament(0, guild, 500, 1, Format.SWISS, rounds=3, created_at=WHEN)
-    return dataclasses.replace(base, **changes)  # type: ignore[arg-type]
-
-
-def arena_of(**changes: object) -> Tournament:
-    """A new arena of 30 minutes, 4x4 four in a row, with any field changed."""
-    base = Tournament(0, GUILD, 501, 1, Format.ARENA, size=4, k=4, minutes=30, created_at=WHEN)
-    return dataclasses.replace(base, **changes)  # type: ignore[arg-type]
-
-
-async def running(store: Store, tournament: Tournament, players: range) -> Tournament:
-    """`tournament` stored, `players` joined (the first the strongest), and started."""
-    made = await store.create_tournament(tournament)
-    for player in players:
-        assert await store.join_tournament(made.id, player, rating=2000.0 - player) is Join.JOINED
-    assert await store.start_tournament(made.id, at=WHEN)
-    return made
+from bot.storage.sqlite import SQLiteStore
+from tests.bot.store_support import GUILD, WHEN, arena_of, running, swiss_of
 
 
 async def test_a_tournament_round_trips_and_is_found_live_by_server(
@@ -269,71 +243,35 @@ async def test_a_game_and_thread_are_attached_once(new_store: Callable[[], Store
         await store.close()
 
 
-async def test_standings_from_the_stored_games_equal_those_played(
-    new_store: Callable[[], Store],
+async def test_a_watched_store_passes_tournaments_through_and_counts_failures(
+    tmp_path: Path,
 ) -> None:
-    """A Swiss of ten players over five rounds (random results, one player leaving), paired
-    each round from what the store holds: the games and byes read back are those played, and
-    the standings recounted from them equal the standings of the games as played."""
-    rng = random.Random(42)
-    store = new_store()
+    """The store an operator watches (METRICS_PORT) answers every tournament call as the store
+    under it does, and counts a failed one under its name."""
+    from bot.metrics import Metrics, WatchedStore
+
+    metrics = Metrics()
+    store = WatchedStore(SQLiteStore(tmp_path / "games.db"), metrics)
     await store.open()
-    try:
-        t = await running(store, swiss_of(rounds=5), range(1, 11))
-        played: list[Game] = []
-        byes: list[Bye] = []
-        for round_ in range(1, 6):
-            if round_ == 3:
-                assert await store.leave_tournament(t.id, 4)
-            entrants = seeded(await store.entrants(t.id))
-            still = [e.user_id for e in entrants if e.presence is Presence.IN]
-            paired = swiss.pair(still, await store.games_of(t.id), await store.byes_of(t.id))
-            assert await store.start_round(t.id, round_, paired.pairs, paired.bye)
-            byes += [Bye(round_, paired.bye)] if paired.bye is not None else []
-            for pairing in await store.pairings(t.id):
-                if pairing.round == round_:
-                    result = rng.choice(SCORES)
-                    assert await store.record_result(pairing, result)
-                    played.append(Game(round_, pairing.x, pairing.o, result))
-        ids = [e.user_id for e in seeded(await store.entrants(t.id))]
-        stored, stored_byes = await store.games_of(t.id), await store.byes_of(t.id)
-        assert stored == played and stored_byes == byes and len(byes) == 3
-        assert standings.swiss(ids, stored, stored_byes) == standings.swiss(ids, played, byes)
-        assert len({bye.player for bye in byes}) == 3
-    finally:
-        await store.close()
-
-
-async def test_arena_standings_from_the_stored_games_equal_those_played(
-    new_store: Callable[[], Store],
-) -> None:
-    """An arena of six players paired again and again (``arena.pair_free`` over what the store
-    holds), each result recorded by one of two processes racing to record it: every
-    result counts once, and the standings, streaks included, equal those of the games played."""
-    rng = random.Random(7)
-    a, b = new_store(), new_store()
-    await a.open()
-    await b.open()
-    try:
-        t = await running(a, arena_of(), range(1, 7))
-        played: list[Game] = []
-        for _ in range(12):  # every game is over before the next pairing: all are free
-            everyone = tally(await a.games_of(t.id))
-            records = {p: everyone.get(p, Tally()) for p in range(1, 7)}
-            pairs = tuple(arena.pair_free(range(1, 7), records, playing=0))
-            for pairing in await a.pair_arena(t.id, pairs):
-                result = rng.choice(SCORES)
-                raced = await asyncio.gather(
-                    a.record_result(pairing, result), b.record_result(pairing, 1.0 - result)
-                )
-                assert sorted(raced) == [False, True]
-                kept = (await b.games_of(t.id))[pairing.round - 1].result
-                assert kept in (result, 1.0 - result)
-                played.append(Game(pairing.round, pairing.x, pairing.o, kept))
-        ids = list(range(1, 7))
-        stored = await b.games_of(t.id)
-        assert stored == played and len(played) >= 24
-        assert standings.arena_standings(ids, stored) == standings.arena_standings(ids, played)
-    finally:
-        await a.close()
-        await b.close()
+    t = await running(store, arena_of(), range(1, 4))
+    assert await store.join_tournament(t.id, 4) is Join.JOINED
+    assert [e.user_id for e in await store.entrants(t.id)] == [1, 2, 3, 4]
+    assert [x.id for x in await store.tournaments_running({GUILD})] == [t.id]
+    (pairing,) = await store.pair_arena(t.id, ((1, 2),))
+    attached = await store.attach_game(pairing, game_id=7, thread_id=8)
+    assert attached is not None and await store.pairing_of_game(7) == attached
+    assert await store.record_result(pairing, 1.0) and not await store.record_result(pairing, 0)
+    assert await store.games_of(t.id) == [Game(1, 1, 2, 1.0)] and await store.byes_of(t.id) == []
+    assert await store.pause_entrant(t.id, 3, True) and await store.leave_tournament(t.id, 3)
+    await store.set_tournament_messages(t.id, message_id=5)
+    assert await store.finish_tournament(t.id) and await store.pairings(t.id) == [
+        dataclasses.replace(attached, result=1.0)
+    ]
+    assert (await store.get_tournament(t.id) or t).message_id == 5
+    assert not await store.start_tournament(t.id, at=WHEN)
+    assert not await store.start_round(t.id, 1, ((1, 2),))
+    await store.close()
+    with pytest.raises(StorageError):
+        await store.join_tournament(t.id, 9)
+    sample = metrics.registry.get_sample_value
+    assert sample("tictactoe_storage_errors_total", {"operation": "join_tournament"}) == 1

@@ -8,9 +8,7 @@ from collections.abc import Callable
 
 from bot.games.tournaments.tournament import AUTO_ROUNDS, Stage, swiss_rounds
 from bot.storage.base import Store
-from tests.bot.test_store import GUILD
-from tests.bot.test_store import new_store as new_store  # the fixture, both backends
-from tests.bot.test_store_tournaments import WHEN, arena_of, running, swiss_of
+from tests.bot.store_support import GUILD, WHEN, arena_of, running, swiss_of
 
 
 async def test_the_finished_tournaments_a_player_entered(new_store: Callable[[], Store]) -> None:

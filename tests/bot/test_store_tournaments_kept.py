@@ -12,7 +12,6 @@ import sqlite3
 import subprocess
 import sys
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 
 import asyncpg
@@ -26,10 +25,8 @@ from bot.storage.base import StorageError, Store
 from bot.storage.postgres import PostgresStore
 from bot.storage.puzzle_sql import numbered
 from bot.storage.sqlite import SQLiteStore
-from tests.bot.test_store import GUILD
-from tests.bot.test_store import new_store as new_store  # the fixture, both backends
+from tests.bot.store_support import GUILD, WHEN, arena_of, running, swiss_of
 from tests.bot.test_store_kinds import assert_kept, file_with_a_game, postgres_at
-from tests.bot.test_store_tournaments import WHEN, arena_of, running, swiss_of
 from tests.support.round_kill_driver import BYE, PAIRS, STATEMENTS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -272,37 +269,3 @@ async def test_migrate_db_copies_the_tournaments(tmp_path: Path, postgres_url: s
         assert await target.join_tournament(later.id, 1) is Join.JOINED
     finally:
         await target.close()
-
-
-async def test_a_watched_store_passes_tournaments_through_and_counts_failures(
-    tmp_path: Path,
-) -> None:
-    """The store an operator watches (METRICS_PORT) answers every tournament call as the store
-    under it does, and counts a failed one under its name."""
-    from bot.metrics import Metrics, WatchedStore
-
-    metrics = Metrics()
-    store = WatchedStore(SQLiteStore(tmp_path / "games.db"), metrics)
-    await store.open()
-    t = await running(store, arena_of(), range(1, 4))
-    assert await store.join_tournament(t.id, 4) is Join.JOINED
-    assert [e.user_id for e in await store.entrants(t.id)] == [1, 2, 3, 4]
-    assert [x.id for x in await store.tournaments_running({GUILD})] == [t.id]
-    (pairing,) = await store.pair_arena(t.id, ((1, 2),))
-    attached = await store.attach_game(pairing, game_id=7, thread_id=8)
-    assert attached is not None and await store.pairing_of_game(7) == attached
-    assert await store.record_result(pairing, 1.0) and not await store.record_result(pairing, 0)
-    assert await store.games_of(t.id) == [Game(1, 1, 2, 1.0)] and await store.byes_of(t.id) == []
-    assert await store.pause_entrant(t.id, 3, True) and await store.leave_tournament(t.id, 3)
-    await store.set_tournament_messages(t.id, message_id=5)
-    assert await store.finish_tournament(t.id) and await store.pairings(t.id) == [
-        replace(attached, result=1.0)
-    ]
-    assert (await store.get_tournament(t.id) or t).message_id == 5
-    assert not await store.start_tournament(t.id, at=WHEN)
-    assert not await store.start_round(t.id, 1, ((1, 2),))
-    await store.close()
-    with pytest.raises(StorageError):
-        await store.join_tournament(t.id, 9)
-    sample = metrics.registry.get_sample_value
-    assert sample("tictactoe_storage_errors_total", {"operation": "join_tournament"}) == 1

@@ -14,9 +14,9 @@ from bot.client import TicTacToeBot
 from bot.games.record import Status
 from engine.ultimate import UltimateBoard
 from tests.bot.game_support import board_message, guild_with, text
-from tests.bot.test_game_ultimate import move, stored
 from tests.bot.test_reactions import bot_keys, game_of, reaction_server
 from tests.bot.test_restart import restart
+from tests.bot.ultimate_support import move, stored
 from tests.bot.user_install_support import (
     NEEDS_PROCESSES,
     no_channel_route,
@@ -60,7 +60,7 @@ async def test_ultimate_in_a_server_without_the_bot(
     (alice,) = (server.add_member(u) for u in people(local_discord, "alice"))
     bot, table = await started(local_discord, tmp_path)
     try:
-        board = (await table.command(alice, channel, variant="ultimate", difficulty="easy"))
+        board = await table.command(alice, channel, variant="ultimate", difficulty="easy")
         assert board.message_id is not None
         assert "choose any of the nine boards" in texts(table.message(board.message_id))
         game_id = table.game_id(board.message_id)

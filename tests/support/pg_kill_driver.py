@@ -17,7 +17,7 @@ from typing import Any
 
 from bot.storage import pg_queries
 from bot.storage.postgres import PostgresStore
-from tests.bot.test_store import finished, game
+from tests.bot.store_support import finished, game
 
 MOVES = (0, 3, 1, 4)
 

@@ -1,0 +1,89 @@
+"""A tournament's standings recounted from the stored games equal those of the games as played:
+a Swiss paired each round from what the store holds, and an arena."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Callable
+
+from bot.games.tournaments import arena, standings, swiss
+from bot.games.tournaments.record import Bye, Game, Tally, tally
+from bot.games.tournaments.tournament import (
+    Presence,
+    seeded,
+)
+from bot.storage.base import Store
+from tests.bot.store_support import arena_of, running, swiss_of
+
+SCORES = (1.0, 0.5, 0.0)
+
+
+async def test_standings_from_the_stored_games_equal_those_played(
+    new_store: Callable[[], Store],
+) -> None:
+    """A Swiss of ten players over five rounds (random results, one player leaving), paired
+    each round from what the store holds: the games and byes read back are those played, and
+    the standings recounted from them equal the standings of the games as played."""
+    rng = random.Random(42)
+    store = new_store()
+    await store.open()
+    try:
+        t = await running(store, swiss_of(rounds=5), range(1, 11))
+        played: list[Game] = []
+        byes: list[Bye] = []
+        for round_ in range(1, 6):
+            if round_ == 3:
+                assert await store.leave_tournament(t.id, 4)
+            entrants = seeded(await store.entrants(t.id))
+            still = [e.user_id for e in entrants if e.presence is Presence.IN]
+            paired = swiss.pair(still, await store.games_of(t.id), await store.byes_of(t.id))
+            assert await store.start_round(t.id, round_, paired.pairs, paired.bye)
+            byes += [Bye(round_, paired.bye)] if paired.bye is not None else []
+            for pairing in await store.pairings(t.id):
+                if pairing.round == round_:
+                    result = rng.choice(SCORES)
+                    assert await store.record_result(pairing, result)
+                    played.append(Game(round_, pairing.x, pairing.o, result))
+        ids = [e.user_id for e in seeded(await store.entrants(t.id))]
+        stored, stored_byes = await store.games_of(t.id), await store.byes_of(t.id)
+        assert stored == played and stored_byes == byes and len(byes) == 3
+        assert standings.swiss(ids, stored, stored_byes) == standings.swiss(ids, played, byes)
+        assert len({bye.player for bye in byes}) == 3
+    finally:
+        await store.close()
+
+
+async def test_arena_standings_from_the_stored_games_equal_those_played(
+    new_store: Callable[[], Store],
+) -> None:
+    """An arena of six players paired again and again (``arena.pair_free`` over what the store
+    holds), each result recorded by one of two processes racing to record it: every
+    result counts once, and the standings, streaks included, equal those of the games played."""
+    rng = random.Random(7)
+    a, b = new_store(), new_store()
+    await a.open()
+    await b.open()
+    try:
+        t = await running(a, arena_of(), range(1, 7))
+        played: list[Game] = []
+        for _ in range(12):  # every game is over before the next pairing: all are free
+            everyone = tally(await a.games_of(t.id))
+            records = {p: everyone.get(p, Tally()) for p in range(1, 7)}
+            pairs = tuple(arena.pair_free(range(1, 7), records, playing=0))
+            for pairing in await a.pair_arena(t.id, pairs):
+                result = rng.choice(SCORES)
+                raced = await asyncio.gather(
+                    a.record_result(pairing, result), b.record_result(pairing, 1.0 - result)
+                )
+                assert sorted(raced) == [False, True]
+                kept = (await b.games_of(t.id))[pairing.round - 1].result
+                assert kept in (result, 1.0 - result)
+                played.append(Game(pairing.round, pairing.x, pairing.o, kept))
+        ids = list(range(1, 7))
+        stored = await b.games_of(t.id)
+        assert stored == played and len(played) >= 24
+        assert standings.arena_standings(ids, stored) == standings.arena_standings(ids, played)
+    finally:
+        await a.close()
+        await b.close()
