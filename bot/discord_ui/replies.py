@@ -24,9 +24,10 @@ Interaction = discord.Interaction[Any]
 SORRY = N_("Sorry, something went wrong on my side; it has been logged. Please try again.")
 UNKNOWN_INTERACTION = 10062  # Discord's answer to a response that came after its 3 seconds
 # What a call to Discord raises when it fails: refused (an HTTPException: a 5xx, a missing
-# permission) or never answered (no network, a connection cut, the session closed as the bot
-# stops). Work that can wait for Discord (a tournament's thread, a picture's emoji) says one line.
-CALL_FAILED = (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError)
+# permission) or never answered (aiohttp's ClientError: no network, a connection cut or reset,
+# a read that timed out). Work that can wait for Discord (a tournament's thread) says one line.
+# Nothing broader: an OSError or TimeoutError of the bot's own is a bug, and keeps its traceback.
+CALL_FAILED = (discord.HTTPException, aiohttp.ClientError)
 
 
 def describe(error: BaseException) -> str:

@@ -108,7 +108,7 @@ class Painter:
             kept = await drawing.draw(lambda: marks.add_custom(emoji_id, data))
             if not kept:
                 raise ValueError("not an image")
-        except (*replies.CALL_FAILED, ValueError) as exc:
+        except (*replies.CALL_FAILED, OSError, TimeoutError, ValueError) as exc:
             self._failed[emoji_id] = time.monotonic()
             log.warning("could not fetch the custom emoji %s (%s): pictures draw its side's "
                         "default mark", emoji_id, replies.describe(exc))  # fmt: skip

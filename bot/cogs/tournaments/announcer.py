@@ -38,6 +38,7 @@ class Announcer:
         self._editing: dict[int, asyncio.Task[Any]] = {}
         self._again: set[int] = set()
         self._held: dict[int, Held] = {}  # what to edit from, instead of the store
+        self._closed = False
 
     def refresh(self, tid: int, held: Held | None = None) -> None:
         """Edit the announcement soon (once more after an edit under way), from `held` as it
@@ -49,10 +50,13 @@ class Announcer:
         if tid in self._editing:
             self._again.add(tid)
             return
+        if self._closed:  # the bot is stopping: the next start edits it as the store has it
+            return
         task = asyncio.create_task(self._edits(tid))
         self._editing[tid] = task
 
     def close(self) -> None:
+        self._closed = True
         for task in self._editing.values():
             task.cancel()
 

@@ -116,6 +116,8 @@ class Director:
         old = self._timers.pop(tid, None)
         if old is not None:
             old.cancel()
+        if self._closed:  # the bot is stopping: the next start schedules it again
+            return
         self._timers[tid] = asyncio.create_task(later())
 
     def schedule(self, t: Tournament) -> None:

@@ -91,6 +91,7 @@ class Faults:
         self.injected["cut" if status == CUT else f"http {status}"] += 1
         self._note_fault(request)
         if status == CUT:
+            await request.read()  # all of it, so the close is a clean one (no reset)
             assert request.transport is not None
             request.transport.abort()  # the bot's aiohttp: ServerDisconnectedError
             return web.Response(status=500)  # never sent: the connection is gone
