@@ -113,18 +113,19 @@ def highest_plies(keys: Iterable[tuple[int, int, int, int]]) -> dict[tuple[int, 
     return plies
 
 
+def replies(board: Board) -> set[Board]:
+    """The canonical positions after every legal move of `board` that does not end the game."""
+    children = (board.play(cell) for cell in board.legal_moves())
+    return {canonical(child)[0] for child in children if child.outcome() is None}
+
+
 def openings(size: int, k: int, max_ply: int) -> list[Board]:
     """Every running position up to `max_ply` up to symmetry (canonical), ply by ply."""
     out: list[Board] = []
     level = {Board.empty(size, k)}
     for _ in range(max_ply + 1):
         out += sorted(level, key=lambda b: (b.x, b.o))
-        level = {
-            canonical(child)[0]
-            for board in level
-            for cell in board.legal_moves()
-            if (child := board.play(cell)).outcome() is None
-        }
+        level = {child for board in level for child in replies(board)}
     return out
 
 

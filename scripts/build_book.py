@@ -31,7 +31,7 @@ from pathlib import Path
 
 from engine.api import _exact, _move_value, _relative, _sides, ranked_moves
 from engine.board import Board
-from engine.book import canonical
+from engine.book import canonical, replies
 from engine.search import solver, trim_tables
 
 OUT = Path(__file__).resolve().parent.parent / "engine" / "data" / "book.txt"
@@ -87,12 +87,6 @@ def _noted(out: Path, pattern: str) -> set[int]:
     if not out.exists():
         return set()
     return {int(p) for p in re.findall(pattern, out.read_text(encoding="ascii"), re.M)}
-
-
-def replies(board: Board) -> set[Board]:
-    """The canonical positions after every legal reply that does not end the game."""
-    children = (board.play(cell) for cell in board.legal_moves())
-    return {canonical(child)[0] for child in children if child.outcome() is None}
 
 
 def tree_level(size: int, k: int, known: Known, ply: int) -> set[Board]:
