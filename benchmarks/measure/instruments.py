@@ -261,9 +261,10 @@ def process_cpu(pids: Iterable[int]) -> float:
 
 
 def engine_pids(bot: Any) -> list[int]:
-    """Pids of the bot's engine worker processes, if it runs a process pool."""
+    """Pids of the bot's engine worker processes, if it runs any (``processes.Pool``, or the
+    ``ProcessPoolExecutor`` of older checkouts)."""
     pool = getattr(getattr(bot, "engine", None), "_processes", None)
-    return list(getattr(pool, "_processes", None) or {})
+    return list(getattr(pool, "pids", None) or getattr(pool, "_processes", None) or [])
 
 
 def retire_engine(pool: Any) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import pickle
 import random
 import signal
 import threading
@@ -84,12 +85,39 @@ def run(fn: Callable[..., Any], *args: Any) -> Any:
     return fn(*args)
 
 
+def serve(conn: Connection) -> None:
+    """An engine worker process's life: answer each call `conn` brings, ``(fn, args)``, with
+    ``(True, fn(*args))`` or ``(False, the exception)``, until it brings None or closes."""
+    exit_with_parent()
+    while True:
+        try:
+            call = conn.recv()
+        except EOFError:  # the bot's end is closed
+            return
+        if call is None:
+            return
+        try:
+            _send(conn, _answer(*call))
+        except BrokenPipeError:
+            return
+
+
 def send_result(conn: Connection, fn: Callable[..., Any], args: tuple[Any, ...]) -> None:
     """In a process of its own: send back ``(True, fn(*args))``, or ``(False, the exception)``."""
     exit_with_parent()
-    try:
-        reply: tuple[bool, Any] = (True, fn(*args))
-    except Exception as exc:
-        reply = (False, exc)
-    conn.send(reply)
+    _send(conn, _answer(fn, args))
     conn.close()
+
+
+def _answer(fn: Callable[..., Any], args: tuple[Any, ...]) -> tuple[bool, Any]:
+    try:
+        return (True, fn(*args))
+    except Exception as exc:
+        return (False, exc)
+
+
+def _send(conn: Connection, reply: tuple[bool, Any]) -> None:
+    try:
+        conn.send(reply)  # pickled whole before a byte is written
+    except (pickle.PicklingError, TypeError, AttributeError) as exc:
+        conn.send((False, RuntimeError(f"an answer that cannot be sent back: {exc}")))

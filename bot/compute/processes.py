@@ -5,14 +5,19 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import logging
 import multiprocessing
 import signal
 import threading
+from collections import deque
 from collections.abc import Callable
-from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
+from concurrent.futures import BrokenExecutor, Executor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
 from multiprocessing import forkserver
+from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from typing import Any, TypeVar
 
@@ -20,56 +25,195 @@ from bot.compute import jobs
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+STOP_WAIT = 5.0  # seconds a stopping worker may take to finish its call (a search's budget)
 
 
 class AnalysisTimeout(TimeoutError):
     """An analysis needed more time than it was given; it was stopped."""
 
 
-class Workers:
-    """The engine's worker processes for searches, all started at once (`warm`), and started
-    again if one dies (`replace`): killed by the operating system, out of memory, by hand. A pool
-    with a dead worker refuses all work from then on (BrokenProcessPool), so without a new one
-    every search would fall back to a random move until the bot restarts."""
+class Pool:
+    """One generation of the engine's worker processes, each fed through a pipe of its own.
+
+    The event loop reads each answer when its pipe is readable (``add_reader``): a search costs
+    the bot's process one pickled message each way and no thread of its own, where a
+    ``ProcessPoolExecutor`` wakes two helper threads per call (0.4 ms of the bot's CPU more a
+    call, docs/figures.md). A worker that dies breaks the generation for good, as a
+    ``ProcessPoolExecutor`` does: every call in it fails with ``BrokenProcessPool``.
+    """
 
     def __init__(self, count: int) -> None:
         self.count = count
-        self.pool = self._new()
+        self.broken = False
+        self._workers: list[_Worker] = []
+        self._queue: deque[_Job] = deque()
+        self._loop: asyncio.AbstractEventLoop | None = None  # reading the answers, once attached
+        self._closed = False
+
+    @property
+    def pids(self) -> list[int]:
+        return [worker.process.pid for worker in self._workers if worker.process.pid]
+
+    def start(self) -> None:
+        """Off the loop thread: start every worker and load its tables (``jobs.warm_up``)."""
+        context = multiprocessing.get_context("forkserver")  # forking a threaded process is unsafe
+        for _ in range(self.count):
+            mine, theirs = context.Pipe()
+            process = context.Process(target=jobs.serve, args=(theirs,), daemon=True)
+            process.start()
+            theirs.close()
+            self._workers.append(_Worker(process, mine))
+        for worker in self._workers:
+            worker.conn.send((jobs.warm_up, ()))
+        for worker in self._workers:
+            worker.conn.recv()  # EOFError: it died before it was ready
+
+    def attach(self, loop: asyncio.AbstractEventLoop) -> None:
+        """On the loop thread: read the workers' answers as they come, and send the calls
+        submitted before."""
+        self._loop = loop
+        for worker in self._workers:
+            loop.add_reader(worker.conn.fileno(), self._answered, worker)
+        for worker in self._workers:
+            self._next(worker)
+
+    def submit(self, fn: Callable[..., T], args: tuple[Any, ...]) -> asyncio.Future[T]:
+        """On the loop thread: `fn(*args)` in the first idle worker, or once one is."""
+        if self._closed:
+            raise RuntimeError("the engine's workers are closed")
+        if self.broken:
+            raise BrokenProcessPool("an engine worker process died")
+        job = _Job(asyncio.get_running_loop().create_future(), fn, args)
+        idle = next((worker for worker in self._workers if worker.job is None), None)
+        if idle is None or self._loop is None:  # all busy, or not read yet
+            self._queue.append(job)
+        else:
+            self._send(idle, job)
+        return job.future
+
+    def _send(self, worker: _Worker, job: _Job) -> None:
+        worker.job = job
+        try:
+            worker.conn.send((job.fn, job.args))
+        except OSError:  # its pipe is closed: it died
+            self._break()
+
+    def _answered(self, worker: _Worker) -> None:
+        try:
+            ok, value = worker.conn.recv()
+        except (EOFError, OSError):  # it died
+            self._break()
+            return
+        job, worker.job = worker.job, None
+        if job is not None and not job.future.done():
+            if ok:
+                job.future.set_result(value)
+            else:
+                job.future.set_exception(value)
+        self._next(worker)
+
+    def _next(self, worker: _Worker) -> None:
+        while self._queue and worker.job is None and not self.broken:
+            queued = self._queue.popleft()
+            if not queued.future.done():  # not cancelled meanwhile
+                self._send(worker, queued)
+
+    def _break(self) -> None:
+        """A worker died: every call in this generation fails, the others are killed."""
+        self.broken = True
+        self._fail(BrokenProcessPool("an engine worker process died"))
+        for worker in self._workers:
+            worker.process.kill()
+
+    def _fail(self, error: BaseException) -> None:
+        """On the loop thread (or with no loop attached): stop reading, fail every call left."""
+        loop, self._loop = self._loop, None
+        if loop is not None and not loop.is_closed():
+            for worker in self._workers:
+                loop.remove_reader(worker.conn.fileno())
+        jobs_left = [w.job for w in self._workers if w.job is not None] + list(self._queue)
+        self._queue.clear()
+        for worker in self._workers:
+            worker.job = None
+        for job in jobs_left:
+            if not job.future.done():
+                job.future.set_exception(error)
+
+    def shutdown(self, wait: bool = True) -> None:
+        """Stop the workers: a call under way ends with its budget (`wait`), then each worker
+        exits; the calls not yet answered fail (the engine is closing)."""
+        if self._closed:
+            return
+        self._closed = True
+        self._fail(RuntimeError("the engine's workers are closed"))
+        for worker in self._workers:
+            with contextlib.suppress(OSError):
+                worker.conn.send(None)  # ends its loop once its call under way is answered
+        for worker in self._workers:
+            if wait:
+                worker.process.join(STOP_WAIT)
+            if worker.process.is_alive():
+                worker.process.kill()
+            worker.process.join()
+            worker.conn.close()
+
+
+@dataclass
+class _Job:
+    future: asyncio.Future[Any]
+    fn: Callable[..., Any]
+    args: tuple[Any, ...]
+
+
+@dataclass
+class _Worker:
+    process: BaseProcess
+    conn: Connection
+    job: _Job | None = None
+
+
+class Workers:
+    """The engine's worker processes for searches, all started at once (`start`), and started
+    again if one dies (`run`): killed by the operating system, out of memory, by hand. A
+    generation with a dead worker refuses all work from then on (``Pool``), so without a new
+    one every search would fall back to a random move until the bot restarts."""
+
+    def __init__(self, count: int) -> None:
+        self.count = count
+        self.pool = Pool(count)
         self._lock = threading.Lock()
 
-    def _new(self) -> ProcessPoolExecutor:
-        # forkserver: forking a process that already runs threads is unsafe.
-        context = multiprocessing.get_context("forkserver")
-        return ProcessPoolExecutor(self.count, context, initializer=jobs.exit_with_parent)
+    async def start(self, helper: Executor) -> None:
+        """Start and warm the workers in the `helper` thread, then read them on this loop."""
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(helper, contextvars.Context().run, self.pool.start)
+        self.pool.attach(loop)
 
     async def run(self, helper: Executor | None, fn: Callable[..., T], *args: Any) -> T:
-        """`fn(*args)` in a worker; if the pool is found broken, in a new pool, started in the
-        `helper` thread (one line logged)."""
-        pool, loop = self.pool, asyncio.get_running_loop()
+        """`fn(*args)` in a worker; if the generation is found broken, in a new one, started
+        in the `helper` thread (one line logged)."""
+        pool = self.pool
         try:
-            return await loop.run_in_executor(pool, jobs.run, fn, *args)
+            return await pool.submit(fn, args)
         except BrokenExecutor:
             if helper is None:
                 raise  # closed
+        loop = asyncio.get_running_loop()
         if await loop.run_in_executor(helper, contextvars.Context().run, self.replace, pool):
+            self.pool.attach(loop)
             log.warning("an engine worker process died; %d started again", self.count)
-        return await loop.run_in_executor(self.pool, jobs.run, fn, *args)
+        return await self.pool.submit(fn, args)
 
-    def warm(self) -> None:
-        """Off the loop thread: start every worker now, its tables loaded (one submission per
-        worker: each finds no idle worker and starts a new one)."""
-        for future in [self.pool.submit(jobs.warm_up) for _ in range(self.count)]:
-            future.result()
-
-    def replace(self, broken: Executor) -> bool:
-        """Off the loop thread: a new pool, warmed, in place of `broken`; False if it was
+    def replace(self, broken: Pool) -> bool:
+        """Off the loop thread: a new generation, warmed, in place of `broken`; False if it was
         replaced already (every search in flight on it sees it broken)."""
         with self._lock:
             if self.pool is not broken:
                 return False
-            broken.shutdown(wait=False, cancel_futures=True)  # it joins what is left of it
-            self.pool = self._new()
-            self.warm()
+            broken.shutdown(wait=False)  # its workers are killed already: joined here
+            fresh = Pool(self.count)
+            fresh.start()
+            self.pool = fresh
             return True
 
 

@@ -24,7 +24,7 @@ import random
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import BrokenExecutor, ThreadPoolExecutor
 from multiprocessing.process import BaseProcess
 from typing import Any, TypeVar
 
@@ -66,22 +66,19 @@ class EngineRunner:
         self._threads = ThreadPoolExecutor(max_workers=1, thread_name_prefix="engine")
         self._waiters = ThreadPoolExecutor(max_workers=ANALYSES, thread_name_prefix="analysis")
         self._searchers = ThreadPoolExecutor(max_workers=self._workers, thread_name_prefix="search")
+        # Processes are started (and polled by multiprocessing) off the loop thread, all now,
+        # in an empty context, like every process start here (see processes.run_limited).
+        await asyncio.get_running_loop().run_in_executor(
+            self._threads, contextvars.Context().run, jobs.warm_up
+        )
         if self._use_processes:
             processes.start_forkserver()
             self._workers_pool = processes.Workers(self._workers)
-        # Workers are spawned (and polled by multiprocessing) off the loop thread, all now.
-        # In an empty context, like every process start here (see processes.run_limited).
-        fresh = contextvars.Context()
-        await asyncio.get_running_loop().run_in_executor(self._threads, fresh.run, self._warm_all)
+            await self._workers_pool.start(self._threads)
         log.debug("engine ready: 1 thread, %d processes", self._workers if self._processes else 0)
 
-    def _warm_all(self) -> None:
-        jobs.warm_up()
-        if self._workers_pool is not None:
-            self._workers_pool.warm()
-
     @property
-    def _processes(self) -> ProcessPoolExecutor | None:  # the pool of now (new if one died)
+    def _processes(self) -> processes.Pool | None:  # the workers of now (new if one died)
         return self._workers_pool.pool if self._workers_pool is not None else None
 
     @property
@@ -95,25 +92,25 @@ class EngineRunner:
         for process in list(self._analysts):
             if process.is_alive():
                 process.kill()
-        for pool in (self._threads, self._processes, self._waiters, self._searchers):
+        if self._processes is not None:
+            self._processes.shutdown()
+        for pool in (self._threads, self._waiters, self._searchers):
             if pool is not None:
                 pool.shutdown(wait=True, cancel_futures=True)
         self._threads = self._waiters = self._searchers = self._workers_pool = None
 
-    def _pool_for(self, search: bool) -> Executor:
-        if self._threads is None:
-            raise RuntimeError("EngineRunner.start() was not awaited")
-        return self._processes if search and self._processes is not None else self._threads
-
     async def call(self, search: bool, fn: Callable[..., T], *args: Any) -> T:
         """Run `fn(*args)` (module-level, picklable) off the loop: a `search` in the worker
         processes, anything else in the engine's thread."""
+        if self._threads is None:
+            raise RuntimeError("EngineRunner.start() was not awaited")
         self.pending += 1
         try:
-            pool = self._pool_for(search)
-            if self._workers_pool is not None and pool is self._processes:
+            if search and self._workers_pool is not None:
                 return await self._workers_pool.run(self._threads, fn, *args)  # a dead one: anew
-            return await asyncio.get_running_loop().run_in_executor(pool, jobs.run, fn, *args)
+            return await asyncio.get_running_loop().run_in_executor(
+                self._threads, jobs.run, fn, *args
+            )
         finally:
             self.pending -= 1
 

@@ -49,7 +49,7 @@ START_WITH_WORKERS = textwrap.dedent(
             bot = create_bot(settings)
             try:
                 async with simcord.run(bot, check_errors=False):
-                    print("workers", len(bot.engine._processes._processes))
+                    print("workers", len(bot.engine._processes.pids))
             finally:
                 await bot.release()
 
@@ -96,14 +96,13 @@ async def test_a_big_board_move_leaves_the_loop_only_when_it_needs_a_search() ->
     runner = EngineRunner(workers=1)
     await runner.start()
     pools: list[str] = []
-    real_pool_for = runner._pool_for
+    real_call = runner.call
 
-    def pool_for(search: bool) -> Any:
-        pool = real_pool_for(search)
-        pools.append("process" if pool is runner._processes else "thread")
-        return pool
+    async def call(search: bool, fn: Any, *args: Any) -> Any:
+        pools.append("process" if search and runner._processes is not None else "thread")
+        return await real_call(search, fn, *args)
 
-    runner._pool_for = pool_for  # type: ignore[method-assign]
+    runner.call = call  # type: ignore[method-assign]
     try:
         win = big_game((0, 5, 1, 6, 2))  # XXX../OO.../...
         assert await runner.best_move(win, level="unbeatable", seed=1) == 3
@@ -159,13 +158,13 @@ async def test_an_ultimate_search_runs_in_a_thread_of_the_bot_not_a_process() ->
     runner = EngineRunner(workers=1)
     await runner.start()
     pools: list[str] = []
-    real_pool_for = runner._pool_for
+    real_call = runner.call
 
-    def pool_for(search: bool) -> Any:
+    async def call(search: bool, fn: Any, *args: Any) -> Any:
         pools.append("process" if search else "thread")
-        return real_pool_for(search)
+        return await real_call(search, fn, *args)
 
-    runner._pool_for = pool_for  # type: ignore[method-assign]
+    runner.call = call  # type: ignore[method-assign]
     try:
         game = ultimate_game((40,))
         cells = await asyncio.gather(*(runner.best_move(game, level="expert") for _ in range(3)))
@@ -211,7 +210,7 @@ async def test_a_killed_engine_worker_is_started_again_and_said_in_one_line(
     try:
         before = runner._processes
         assert before is not None
-        dead = list(before._processes)  # type: ignore[attr-defined]
+        dead = before.pids
         for pid in dead:
             os.kill(pid, signal.SIGKILL)
         open_game = big_game((7, 4, 18, 19))  # off-book: a search in the pool
@@ -222,11 +221,11 @@ async def test_a_killed_engine_worker_is_started_again_and_said_in_one_line(
         lines = [r for r in caplog.records if r.levelno >= logging.WARNING]
         assert [r.getMessage() for r in lines] == ["an engine worker process died; 1 started again"]
         assert all(r.exc_info is None for r in caplog.records)
-        alive = list(runner._processes._processes)  # type: ignore[union-attr]
+        alive = runner._processes.pids  # type: ignore[union-attr]
         assert alive and not set(alive) & set(dead)
         again = await runner.best_move(big_game((7, 4, 18, 19, 12)), level="hard", seed=2)
         assert again in rules.board_of(big_game((7, 4, 18, 19, 12))).legal_moves()
-        assert list(runner._processes._processes) == alive  # type: ignore[union-attr]
+        assert runner._processes.pids == alive  # type: ignore[union-attr]
     finally:
         runner.close()
 
