@@ -1,12 +1,15 @@
 """Calls to Discord that never get an answer: the connection is cut as the bot makes them (no
 network for a moment, not a refusal). A tournament game's thread: the bot says so in one line,
 with no traceback, and makes the thread when it tries again: one thread, one board, the game
-played. A command's follow-up: lines in the log, no traceback, nothing else lost."""
+played. A finished game's thread: one line, archived when tried again. The final message: one
+line, posted once when tried again, and only then is the tournament over. A command's
+follow-up: lines in the log, no traceback, nothing else lost."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from bot.games.tournaments.tournament import Stage
 from tests.bot.tournament_support import (
     COMMAND,
     announcement,
@@ -16,7 +19,9 @@ from tests.bot.tournament_support import (
     play_out,
     press,
     public,
+    settled,
     started,
+    stored,
     threads,
 )
 from tests.bot.user_install_support import NEEDS_PROCESSES
@@ -63,6 +68,84 @@ async def test_a_thread_asked_for_while_discord_is_unreachable_is_made_once_late
         )
         assert len(threads(fake, c.games)) == 1 and fake.injected["cut"] == 1
         assert bot.log().count("tournament 1: could not set up a game: ") == 1, bot.log()
+    finally:
+        await bot.stop()  # a traceback in the log fails the test
+        await fake.close()
+
+
+async def test_a_thread_that_cannot_be_archived_is_archived_later(tmp_path: Path) -> None:
+    fake = FakeDiscord()
+    c = club(fake, 4)
+    await fake.start()
+    bot, table = await started(fake, tmp_path)
+    await until(lambda: "logged in as" in bot.log(), "the bot ready")
+    try:
+        await create(table, c.members[0], c.games, format="swiss", rounds=2)
+        board = announcement(fake, c.games)
+        for member in c.members:
+            await press(table, member, c.games, board, "join")
+        await press(table, c.members[0], c.games, board, "start")
+        await until(lambda: len(threads(fake, c.games)) == 2, "round 1's threads")
+        first = threads(fake, c.games)[0]
+        await until(lambda: len(boards(fake, first.id)) == 1, "its board")
+        fake.fail_route("thread edit", 60.0, CUT)  # its archiving, the thread edit to come
+        await play_out(table, fake.channels[first.id], int(boards(fake, first.id)[0]["id"]),
+                       {u.id: u for u in c.members})  # fmt: skip
+        await until(lambda: fake.injected["cut"] == 1, "the thread's archiving cut")
+        del fake.route_faults["thread edit"]
+        await until(lambda: f"could not archive thread {first.id}" in bot.log(), "the cut said")
+        assert not first.archived
+
+        # Tried again (``director.RETRY`` seconds later): archived, the other game untouched.
+        await until(lambda: first.archived, "the thread archived", wait=30)
+        second = threads(fake, c.games)[1]
+        assert not second.archived and len(threads(fake, c.games)) == 2
+        assert bot.log().count("could not archive thread") == 1
+    finally:
+        await bot.stop()  # a traceback in the log fails the test
+        await fake.close()
+
+
+async def test_a_final_message_that_cannot_be_posted_is_posted_once_later(
+    tmp_path: Path,
+) -> None:
+    fake = FakeDiscord()
+    c = club(fake, 2)
+    alice, bob = c.members
+    await fake.start()
+    bot, table = await started(fake, tmp_path)
+    await until(lambda: "logged in as" in bot.log(), "the bot ready")
+    try:
+        await create(table, alice, c.games, format="swiss", rounds=1)
+        board = announcement(fake, c.games)
+        for member in (alice, bob):
+            await press(table, member, c.games, board, "join")
+        await press(table, alice, c.games, board, "start")
+        await until(lambda: len(threads(fake, c.games)) == 1, "the thread made")
+        (thread,) = threads(fake, c.games)
+        await until(lambda: len(boards(fake, thread.id)) == 1, "its board")
+        posted = len(public(fake, c.games.id))
+        fake.fail_route("channel post", 60.0, CUT)  # the podium's post, the one left to make
+        await play_out(table, fake.channels[thread.id], int(boards(fake, thread.id)[0]["id"]),
+                       {u.id: u for u in c.members})  # fmt: skip
+        await until(lambda: fake.injected["cut"] == 1, "the final message's post cut")
+        del fake.route_faults["channel post"]
+        await until(lambda: "could not post the final message" in bot.log(), "the cut said")
+        tournaments, _ = await stored(bot)
+        assert tournaments[0].stage is Stage.RUNNING  # not over without its final message
+
+        # Tried again (``director.RETRY`` seconds later): posted once, then the tournament over.
+        await until(
+            lambda: any("is over" in texts(m) for m in public(fake, c.games.id)),
+            "the podium",
+            wait=30,
+        )
+        tournaments, _ = await settled(bot)
+        finals = [m for m in public(fake, c.games.id) if "is over" in texts(m)]
+        assert len(finals) == 1 and len(public(fake, c.games.id)) == posted + 1
+        assert tournaments[0].stage is Stage.FINISHED
+        assert tournaments[0].final_message_id == int(finals[0]["id"])
+        assert bot.log().count("could not post the final message of tournament 1: ") == 1
     finally:
         await bot.stop()  # a traceback in the log fails the test
         await fake.close()

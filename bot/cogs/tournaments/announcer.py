@@ -103,8 +103,9 @@ class Announcer:
             log.warning("could not edit the announcement of tournament %s: %s", tid,
                         describe(error))  # fmt: skip
 
-    async def post_final(self, t: Tournament, pairings: Sequence[Pairing]) -> None:
-        """Post the final message (the podium, every game's thread) and keep its id."""
+    async def post_final(self, t: Tournament, pairings: Sequence[Pairing]) -> bool:
+        """Post the final message (the podium, every game's thread) and keep its id; False if
+        Discord refused it or could not be reached (one line: the caller tries again)."""
         final = shown.final(t, await self.table(t), pairings)
         channel = self.client.get_partial_messageable(t.channel_id, guild_id=t.guild_id)
         try:
@@ -112,5 +113,6 @@ class Announcer:
         except replies.CALL_FAILED as error:
             log.warning("could not post the final message of tournament %s: %s", t.id,
                         describe(error))  # fmt: skip
-            return
+            return False
         await self.store.set_tournament_messages(t.id, final_message_id=sent.id)
+        return True

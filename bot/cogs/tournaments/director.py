@@ -5,11 +5,10 @@ Everything it decides is read from the store and written to it first (``Store.st
 stored once, ``pair_arena`` refuses a player still playing, ``record_result`` counts once), one
 tournament at a time (a lock for each), so a step begun twice, by a restart or by two events at
 once, changes nothing the second time. At start-up (``resume``) every open or running tournament
-of this process's servers goes on from the store: a result a crash left unrecorded is recorded
-from its stored game, a round paired but not set up gets its threads and boards
-(``tables.Tables``), a start or an arena's end that came due while the bot was down happens now.
-Between two such reads it holds what it read (``held.Held``), so that a result in a Swiss round
-still being played, once stored, needs no read to know the round goes on.
+of this process's servers goes on from the store: a result a crash left unrecorded is recorded,
+a round paired but not set up gets its threads and boards (``tables.Tables``), a start or an
+arena's end that came due meanwhile happens now. Between two such reads it holds what it read
+(``held.Held``): a result in a Swiss round still being played needs no read.
 """
 
 from __future__ import annotations
@@ -25,6 +24,7 @@ import discord
 from bot.cogs.tournaments.announcer import Announcer
 from bot.cogs.tournaments.held import Held
 from bot.cogs.tournaments.tables import Tables
+from bot.cogs.tournaments.texts import STARTED, TOO_FEW
 from bot.games.record import GameRecord, Status
 from bot.games.tournaments import arena, swiss
 from bot.games.tournaments.record import Tally, tally
@@ -44,8 +44,6 @@ from bot.storage.base import StorageError
 log = logging.getLogger(__name__)
 
 RETRY = 10.0  # seconds before a step the database or Discord refused is tried again
-TOO_FEW = N_("A tournament needs at least 2 players to start; {n} joined so far.")
-STARTED = N_("This tournament has started already.")
 
 
 class Director:
@@ -113,12 +111,10 @@ class Director:
             await asyncio.sleep(max(0.0, (when - discord.utils.utcnow()).total_seconds()))
             await work()
 
-        old = self._timers.pop(tid, None)
-        if old is not None:
+        if (old := self._timers.pop(tid, None)) is not None:
             old.cancel()
-        if self._closed:  # the bot is stopping: the next start schedules it again
-            return
-        self._timers[tid] = asyncio.create_task(later())
+        if not self._closed:  # stopping: the next start schedules it again
+            self._timers[tid] = asyncio.create_task(later())
 
     def schedule(self, t: Tournament) -> None:
         """A tournament's next time: its start, or an arena's end."""
@@ -152,7 +148,8 @@ class Director:
             log.debug("could not record the result of game %s: %s", game.id, error)
             self.retry(game.guild_id)
             return
-        await self.tables.archive(pairing.thread_id, game.id)
+        if not await self.tables.archive(pairing.thread_id, game.id):
+            self.retry(game.guild_id)  # archived by `settle` then
         await self.advance(pairing.tournament_id, result=(pairing, result))
 
     def retry(self, guild_id: int | None) -> None:
@@ -188,18 +185,20 @@ class Director:
             self.announcer.refresh(t.id)
 
     async def settle(self, t: Tournament) -> None:
-        """Record the results of games that ended unrecorded (a crash, an outage), keep each live
-        game's clock, then move the tournament on."""
+        """Record the results of games that ended unrecorded (a crash, an outage), archive their
+        threads, keep each live game's clock, then move the tournament on."""
         try:
             for p in await self.store.pairings(t.id):
-                if p.result is not None or p.game_id is None:
+                if p.game_id is None:
                     continue
-                game = self.flow.games.get(p.game_id) or await self.store.load_game(p.game_id)
-                if game is not None and game.status is Status.FINISHED:
+                if p.result is None:
+                    game = self.flow.games.get(p.game_id) or await self.store.load_game(p.game_id)
+                    if game is None or game.status is not Status.FINISHED:
+                        self.flow.turn_times[p.game_id] = t.move_seconds
+                        continue
                     await self.store.record_result(p, game.cross_score)
-                    await self.tables.archive(p.thread_id, p.game_id)
-                else:
-                    self.flow.turn_times[p.game_id] = t.move_seconds
+                # Its thread archived, unless Discord failed or a stop came first: now.
+                await self.tables.archive(p.thread_id, p.game_id, t.guild_id)
         except StorageError as error:
             log.debug("could not go on with tournament %s: %s", t.id, error)
             self.retry(t.guild_id)
@@ -290,9 +289,10 @@ class Director:
         return await self.store.get_tournament(t.id) or t, new
 
     async def _finish(self, t: Tournament, pairings: list[Pairing]) -> Tournament:
-        """The final message (once), then the tournament over."""
-        if t.final_message_id is None:
-            await self.announcer.post_final(t, pairings)
+        """The final message (once), then the tournament over; tried again if Discord fails."""
+        if t.final_message_id is None and not await self.announcer.post_final(t, pairings):
+            self.retry(t.guild_id)
+            return t
         await self.store.finish_tournament(t.id)
         timer = self._timers.pop(t.id, None)
         if timer is not None and timer is not asyncio.current_task():

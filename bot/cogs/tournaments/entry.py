@@ -13,7 +13,7 @@ from typing import Any
 import discord
 
 from bot.cogs.tournaments import texts
-from bot.cogs.tournaments.director import STARTED, Director
+from bot.cogs.tournaments.director import Director
 from bot.games.tournaments.tournament import Format, Join, Presence, Stage, Tournament
 from bot.i18n import N_, Text
 
@@ -79,7 +79,7 @@ class Entry:
         if interaction.user.id != t.creator_id and not manager:
             return N_(texts.ONLY_CREATOR.msgid, player=f"<@{t.creator_id}>")
         if t.stage is not Stage.OPEN:
-            return STARTED
+            return texts.STARTED
         refusal = await self.director.start(t)
         self.director.announcer.refresh(t.id)
         return refusal or texts.STARTED_NOW

@@ -112,15 +112,25 @@ class Tables:
             look=Look(rematch=False),  # the server's look, without Rematch (see `opening`)
         )
 
-    async def archive(self, thread_id: int | None, game_id: int) -> None:
+    async def archive(
+        self, thread_id: int | None, game_id: int, guild_id: int | None = None
+    ) -> bool:
         """Archive a finished game's thread, once its board shows the end (the game's lock: the
-        change that ended it is shown under it)."""
+        change that ended it is shown under it); with `guild_id`, only if Discord still shows
+        it open (Discord lists a server's open threads). False if Discord failed (one line)."""
         self.flow.turn_times.pop(game_id, None)
-        if thread_id is None:
-            return
+        if thread_id is None or (guild_id is not None and not self._open(guild_id, thread_id)):
+            return True
         async with self.flow.games.lock(game_id):
             pass
         try:
             await self.client.http.edit_channel(thread_id, archived=True)
         except replies.CALL_FAILED as error:
             log.warning("could not archive thread %s: %s", thread_id, describe(error))
+            return False
+        return True
+
+    def _open(self, guild_id: int, thread_id: int) -> bool:
+        guild = self.client.get_guild(guild_id)
+        thread = guild.get_thread(thread_id) if guild is not None else None
+        return thread is not None and not thread.archived

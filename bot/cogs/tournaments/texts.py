@@ -37,4 +37,6 @@ NOT_IN = N_("You're not playing in this tournament.")
 ONLY_CREATOR = N_(
     "Only {player}, who created the tournament, or a member with Manage Server can start it."
 )
+TOO_FEW = N_("A tournament needs at least 2 players to start; {n} joined so far.")
+STARTED = N_("This tournament has started already.")
 STARTED_NOW = N_("The tournament has started: the first games are being set up.")

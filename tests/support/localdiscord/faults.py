@@ -31,6 +31,8 @@ ROUTES = {
     "webhook edit": ("PATCH", re.compile(r"/webhooks/\d+/[^/]+/messages/[^/]+$")),
     "channel edit": ("PATCH", re.compile(r"/channels/\d+/messages/\d+$")),
     "thread create": ("POST", re.compile(r"/channels/\d+/(messages/\d+/)?threads$")),
+    "channel post": ("POST", re.compile(r"/channels/\d+/messages$")),
+    "thread edit": ("PATCH", re.compile(r"/channels/\d+$")),
 }
 
 
@@ -64,7 +66,8 @@ class Faults:
     def fail_route(self, route: str, seconds: float, status: int) -> None:
         """Answer `status` (a 5xx or 429, or `CUT`) to the requests of one route (a name of
         ``ROUTES``: the answer, the follow-up, the webhook edit, the channel edit, a thread's
-        creation) for `seconds`; the other routes answer as usual."""
+        creation, a message posted in a channel, a thread's edit) for `seconds`; the other routes
+        answer as usual."""
         assert route in ROUTES, route
         self.route_faults[route] = (now() + seconds, status)
 
