@@ -15,7 +15,7 @@ from tests.bot.tournament_support import (
     announcement,
     boards,
     club,
-    create,
+    filled,
     play_out,
     press,
     public,
@@ -37,17 +37,14 @@ async def test_a_thread_asked_for_while_discord_is_unreachable_is_made_once_late
 ) -> None:
     fake = FakeDiscord()
     c = club(fake, 2)
-    alice, bob = c.members
+    alice = c.members[0]
     await fake.start()
     bot, table = await started(fake, tmp_path)
     # Its start-up done (``on_ready`` goes on with the tournaments it finds): the one try
     # after the cut is the retry's.
     await until(lambda: "logged in as" in bot.log(), "the bot ready")
     try:
-        await create(table, alice, c.games, format="swiss", rounds=1)
-        board = announcement(fake, c.games)
-        for member in (alice, bob):
-            await press(table, member, c.games, board, "join")
+        board = await filled(table, c, format="swiss", rounds=1)
         fake.fail_route("thread create", 60.0, CUT)  # until the one cut is made, however slow
         begun = await press(table, alice, c.games, board, "start")
         assert "has started" in table.private(begun)
@@ -80,10 +77,7 @@ async def test_a_thread_that_cannot_be_archived_is_archived_later(tmp_path: Path
     bot, table = await started(fake, tmp_path)
     await until(lambda: "logged in as" in bot.log(), "the bot ready")
     try:
-        await create(table, c.members[0], c.games, format="swiss", rounds=2)
-        board = announcement(fake, c.games)
-        for member in c.members:
-            await press(table, member, c.games, board, "join")
+        board = await filled(table, c, format="swiss", rounds=2)
         await press(table, c.members[0], c.games, board, "start")
         await until(lambda: len(threads(fake, c.games)) == 2, "round 1's threads")
         first = threads(fake, c.games)[0]
@@ -111,15 +105,12 @@ async def test_a_final_message_that_cannot_be_posted_is_posted_once_later(
 ) -> None:
     fake = FakeDiscord()
     c = club(fake, 2)
-    alice, bob = c.members
+    alice = c.members[0]
     await fake.start()
     bot, table = await started(fake, tmp_path)
     await until(lambda: "logged in as" in bot.log(), "the bot ready")
     try:
-        await create(table, alice, c.games, format="swiss", rounds=1)
-        board = announcement(fake, c.games)
-        for member in (alice, bob):
-            await press(table, member, c.games, board, "join")
+        board = await filled(table, c, format="swiss", rounds=1)
         await press(table, alice, c.games, board, "start")
         await until(lambda: len(threads(fake, c.games)) == 1, "the thread made")
         (thread,) = threads(fake, c.games)

@@ -107,6 +107,16 @@ async def create(table: Table, user: User, channel: Channel, **options: Any) -> 
     return made
 
 
+async def filled(table: Table, c: Club, **options: Any) -> dict[str, Any]:
+    """A tournament created by the club's first member with `options`, every member joined by
+    its Join button; its announcement."""
+    await create(table, c.members[0], c.games, **options)
+    board = announcement(c.discord, c.games)
+    for member in c.members:
+        await press(table, member, c.games, board, "join")
+    return board
+
+
 def custom_id(message: dict[str, Any], what: str) -> str:
     return next(
         b["custom_id"] for b in buttons(message["components"]) if b["custom_id"].endswith(what)
