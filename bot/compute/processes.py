@@ -11,6 +11,7 @@ import logging
 import multiprocessing
 import signal
 import threading
+import time
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import BrokenExecutor, Executor
@@ -55,22 +56,29 @@ class Pool:
         return [worker.process.pid for worker in self._workers if worker.process.pid]
 
     def start(self) -> None:
-        """Off the loop thread: start every worker and load its tables (``jobs.warm_up``)."""
+        """Off the loop thread: start every worker and load its tables (``jobs.warm_up``); if
+        one dies first, all are stopped (``BrokenProcessPool``)."""
         context = multiprocessing.get_context("forkserver")  # forking a threaded process is unsafe
-        for _ in range(self.count):
-            mine, theirs = context.Pipe()
-            process = context.Process(target=jobs.serve, args=(theirs,), daemon=True)
-            process.start()
-            theirs.close()
-            self._workers.append(_Worker(process, mine))
-        for worker in self._workers:
-            worker.conn.send((jobs.warm_up, ()))
-        for worker in self._workers:
-            worker.conn.recv()  # EOFError: it died before it was ready
+        try:
+            for _ in range(self.count):
+                mine, theirs = context.Pipe()
+                process = context.Process(target=jobs.serve, args=(theirs,), daemon=True)
+                process.start()
+                theirs.close()
+                self._workers.append(_Worker(process, mine))
+            for worker in self._workers:
+                worker.conn.send((jobs.warm_up, ()))
+            for worker in self._workers:
+                worker.conn.recv()
+        except Exception as error:  # its pipe closed or reset: broken, as a dead worker is
+            self.shutdown(wait=False)
+            raise BrokenProcessPool(f"an engine worker died as it started: {error!r}") from error
 
     def attach(self, loop: asyncio.AbstractEventLoop) -> None:
         """On the loop thread: read the workers' answers as they come, and send the calls
         submitted before."""
+        if self._closed:
+            return
         self._loop = loop
         for worker in self._workers:
             loop.add_reader(worker.conn.fileno(), self._answered, worker)
@@ -79,10 +87,10 @@ class Pool:
 
     def submit(self, fn: Callable[..., T], args: tuple[Any, ...]) -> asyncio.Future[T]:
         """On the loop thread: `fn(*args)` in the first idle worker, or once one is."""
+        if self.broken:  # before closed: a broken generation is shut as it is replaced
+            raise BrokenProcessPool("an engine worker process died")
         if self._closed:
             raise RuntimeError("the engine's workers are closed")
-        if self.broken:
-            raise BrokenProcessPool("an engine worker process died")
         job = _Job(asyncio.get_running_loop().create_future(), fn, args)
         idle = next((worker for worker in self._workers if worker.job is None), None)
         if idle is None or self._loop is None:  # all busy, or not read yet
@@ -92,11 +100,15 @@ class Pool:
         return job.future
 
     def _send(self, worker: _Worker, job: _Job) -> None:
-        worker.job = job
         try:
-            worker.conn.send((job.fn, job.args))
+            worker.conn.send((job.fn, job.args))  # pickled whole before a byte is written
         except OSError:  # its pipe is closed: it died
+            worker.job = job
             self._break()
+        except Exception as error:  # a call that cannot be pickled: its own error
+            job.future.set_exception(error)
+        else:
+            worker.job = job
 
     def _answered(self, worker: _Worker) -> None:
         try:
@@ -104,6 +116,8 @@ class Pool:
         except (EOFError, OSError):  # it died
             self._break()
             return
+        except Exception as error:  # an answer that cannot be unpickled here: the call's error
+            ok, value = False, error
         job, worker.job = worker.job, None
         if job is not None and not job.future.done():
             if ok:
@@ -149,9 +163,12 @@ class Pool:
         for worker in self._workers:
             with contextlib.suppress(OSError):
                 worker.conn.send(None)  # ends its loop once its call under way is answered
+        # In an empty context: a test's simulated clock must not reach multiprocessing's waits.
+        contextvars.Context().run(self._join, time.monotonic() + STOP_WAIT if wait else 0.0)
+
+    def _join(self, deadline: float) -> None:
         for worker in self._workers:
-            if wait:
-                worker.process.join(STOP_WAIT)
+            worker.process.join(max(0.0, deadline - time.monotonic()))
             if worker.process.is_alive():
                 worker.process.kill()
             worker.process.join()
@@ -181,13 +198,20 @@ class Workers:
     def __init__(self, count: int) -> None:
         self.count = count
         self.pool = Pool(count)
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()  # one generation started at a time, none once closed
+        self._closed = False
 
     async def start(self, helper: Executor) -> None:
         """Start and warm the workers in the `helper` thread, then read them on this loop."""
         loop = asyncio.get_running_loop()
         await loop.run_in_executor(helper, contextvars.Context().run, self.pool.start)
         self.pool.attach(loop)
+
+    def close(self) -> None:
+        """Stop the workers of now (after a new generation being started, if one is)."""
+        with self._lock:
+            self._closed = True
+            self.pool.shutdown()
 
     async def run(self, helper: Executor | None, fn: Callable[..., T], *args: Any) -> T:
         """`fn(*args)` in a worker; if the generation is found broken, in a new one, started
@@ -199,22 +223,22 @@ class Workers:
             if helper is None:
                 raise  # closed
         loop = asyncio.get_running_loop()
-        if await loop.run_in_executor(helper, contextvars.Context().run, self.replace, pool):
-            self.pool.attach(loop)
-            log.warning("an engine worker process died; %d started again", self.count)
+        await loop.run_in_executor(helper, contextvars.Context().run, self.replace, pool, loop)
         return await self.pool.submit(fn, args)
 
-    def replace(self, broken: Pool) -> bool:
-        """Off the loop thread: a new generation, warmed, in place of `broken`; False if it was
-        replaced already (every search in flight on it sees it broken)."""
+    def replace(self, broken: Pool, loop: asyncio.AbstractEventLoop) -> None:
+        """Off the loop thread: a new generation, warmed and read by `loop`, in place of
+        `broken`, unless it was replaced already (every search in flight on it sees it broken);
+        none once closed."""
         with self._lock:
-            if self.pool is not broken:
-                return False
+            if self.pool is not broken or self._closed:
+                return
             broken.shutdown(wait=False)  # its workers are killed already: joined here
             fresh = Pool(self.count)
             fresh.start()
+            loop.call_soon_threadsafe(fresh.attach, loop)  # before any call can reach it
             self.pool = fresh
-            return True
+            log.warning("an engine worker process died; %d started again", self.count)
 
 
 def run_limited(

@@ -92,8 +92,8 @@ class EngineRunner:
         for process in list(self._analysts):
             if process.is_alive():
                 process.kill()
-        if self._processes is not None:
-            self._processes.shutdown()
+        if self._workers_pool is not None:
+            self._workers_pool.close()
         for pool in (self._threads, self._waiters, self._searchers):
             if pool is not None:
                 pool.shutdown(wait=True, cancel_futures=True)
