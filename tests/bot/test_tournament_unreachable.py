@@ -7,11 +7,14 @@ follow-up: lines in the log, no traceback, nothing else lost."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 from bot.games.tournaments.tournament import Stage
 from tests.bot.tournament_support import (
     COMMAND,
+    Club,
     announcement,
     boards,
     club,
@@ -25,25 +28,37 @@ from tests.bot.tournament_support import (
     threads,
 )
 from tests.bot.user_install_support import NEEDS_PROCESSES
-from tests.support.local_game import texts, until
+from tests.support.local_game import LocalBot, Table, texts, until
 from tests.support.localdiscord import FakeDiscord
 from tests.support.localdiscord.faults import CUT
 
 pytestmark = NEEDS_PROCESSES
 
 
+@asynccontextmanager
+async def ready(
+    folder: Path, players: int
+) -> AsyncIterator[tuple[FakeDiscord, Club, LocalBot, Table]]:
+    """A club of `players` and the bot, its start-up done (``on_ready`` goes on with the
+    tournaments it finds: the one try after a cut is then the retry's); stopped after (a
+    traceback in the bot's log fails the test)."""
+    fake = FakeDiscord()
+    c = club(fake, players)
+    await fake.start()
+    bot, table = await started(fake, folder)
+    try:
+        await until(lambda: "logged in as" in bot.log(), "the bot ready")
+        yield fake, c, bot, table
+    finally:
+        await bot.stop()
+        await fake.close()
+
+
 async def test_a_thread_asked_for_while_discord_is_unreachable_is_made_once_later(
     tmp_path: Path,
 ) -> None:
-    fake = FakeDiscord()
-    c = club(fake, 2)
-    alice = c.members[0]
-    await fake.start()
-    bot, table = await started(fake, tmp_path)
-    # Its start-up done (``on_ready`` goes on with the tournaments it finds): the one try
-    # after the cut is the retry's.
-    await until(lambda: "logged in as" in bot.log(), "the bot ready")
-    try:
+    async with ready(tmp_path, 2) as (fake, c, bot, table):
+        alice = c.members[0]
         board = await filled(table, c, format="swiss", rounds=1)
         fake.fail_route("thread create", 60.0, CUT)  # until the one cut is made, however slow
         begun = await press(table, alice, c.games, board, "start")
@@ -65,18 +80,10 @@ async def test_a_thread_asked_for_while_discord_is_unreachable_is_made_once_late
         )
         assert len(threads(fake, c.games)) == 1 and fake.injected["cut"] == 1
         assert bot.log().count("tournament 1: could not set up a game: ") == 1, bot.log()
-    finally:
-        await bot.stop()  # a traceback in the log fails the test
-        await fake.close()
 
 
 async def test_a_thread_that_cannot_be_archived_is_archived_later(tmp_path: Path) -> None:
-    fake = FakeDiscord()
-    c = club(fake, 4)
-    await fake.start()
-    bot, table = await started(fake, tmp_path)
-    await until(lambda: "logged in as" in bot.log(), "the bot ready")
-    try:
+    async with ready(tmp_path, 4) as (fake, c, bot, table):
         board = await filled(table, c, format="swiss", rounds=2)
         await press(table, c.members[0], c.games, board, "start")
         await until(lambda: len(threads(fake, c.games)) == 2, "round 1's threads")
@@ -95,21 +102,13 @@ async def test_a_thread_that_cannot_be_archived_is_archived_later(tmp_path: Path
         second = threads(fake, c.games)[1]
         assert not second.archived and len(threads(fake, c.games)) == 2
         assert bot.log().count("could not archive thread") == 1
-    finally:
-        await bot.stop()  # a traceback in the log fails the test
-        await fake.close()
 
 
 async def test_a_final_message_that_cannot_be_posted_is_posted_once_later(
     tmp_path: Path,
 ) -> None:
-    fake = FakeDiscord()
-    c = club(fake, 2)
-    alice = c.members[0]
-    await fake.start()
-    bot, table = await started(fake, tmp_path)
-    await until(lambda: "logged in as" in bot.log(), "the bot ready")
-    try:
+    async with ready(tmp_path, 2) as (fake, c, bot, table):
+        alice = c.members[0]
         board = await filled(table, c, format="swiss", rounds=1)
         await press(table, alice, c.games, board, "start")
         await until(lambda: len(threads(fake, c.games)) == 1, "the thread made")
@@ -137,9 +136,6 @@ async def test_a_final_message_that_cannot_be_posted_is_posted_once_later(
         assert tournaments[0].stage is Stage.FINISHED
         assert tournaments[0].final_message_id == int(finals[0]["id"])
         assert bot.log().count("could not post the final message of tournament 1: ") == 1
-    finally:
-        await bot.stop()  # a traceback in the log fails the test
-        await fake.close()
 
 
 async def test_a_command_whose_follow_up_is_cut_is_one_line_and_changes_nothing_else(
@@ -149,12 +145,7 @@ async def test_a_command_whose_follow_up_is_cut_is_one_line_and_changes_nothing_
     follow-up: with the follow-ups' connections cut, that answer and the apology after it are
     lost, and the log says so in lines, with no traceback; the tournament is created and
     announced all the same."""
-    fake = FakeDiscord()
-    c = club(fake, 2)
-    await fake.start()
-    bot, table = await started(fake, tmp_path)
-    await until(lambda: "logged in as" in bot.log(), "the bot ready")
-    try:
+    async with ready(tmp_path, 2) as (fake, c, bot, table):
         fake.fail_route("follow-up", 60.0, CUT)  # until both cuts are made, however slow
         made = await table.command(c.members[0], c.games, f"{COMMAND} create", format="swiss")
         assert made.timing.ack_type == 5  # deferred at once: its answer was to follow
@@ -164,6 +155,3 @@ async def test_a_command_whose_follow_up_is_cut_is_one_line_and_changes_nothing_
         assert "Swiss tournament" in texts(announcement(fake, c.games))
         assert bot.log().count("/create: Discord failed or could not be reached: ") == 1
         assert table.private(made) == ""  # nothing reached the user
-    finally:
-        await bot.stop()  # a traceback in the log fails the test
-        await fake.close()
