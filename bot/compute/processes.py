@@ -38,7 +38,7 @@ class Pool:
 
     The event loop reads each answer when its pipe is readable (``add_reader``): a search costs
     the bot's process one pickled message each way and no thread of its own, where a
-    ``ProcessPoolExecutor`` wakes two helper threads per call (0.4 ms of the bot's CPU more a
+    ``ProcessPoolExecutor`` wakes two helper threads per call (0.5 ms of the bot's CPU more a
     call, docs/figures.md). A worker that dies breaks the generation for good, as a
     ``ProcessPoolExecutor`` does: every call in it fails with ``BrokenProcessPool``.
     """
