@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from bot.games.tournaments import arena
-from bot.games.tournaments.record import Bye, Game, Tally, tally
+from bot.games.tournaments.record import WIN, Bye, Game, Tally, tally
 from bot.games.tournaments.tournament import Entrant, Format, Tournament, seeded
 
 
@@ -33,28 +33,31 @@ def swiss(
     entrants: Sequence[int], games: Iterable[Game], byes: Iterable[Bye] = ()
 ) -> list[Standing]:
     """Every entrant (strongest seed first), ranked."""
-    games = [game for game in games if game.result is not None]
-    records = tally(games, byes)
-    record = {player: records.get(player, Tally()) for player in entrants}
-    score = {player: record[player].score for player in entrants}
-
-    def buchholz(player: int) -> float:
-        return sum(score.get(other, 0.0) for other in record[player].opponents)
-
-    played: dict[int, list[Game]] = {}  # each player's finished games: one pass over them
+    # One pass over the finished games: each entrant's score, and their opponents with the
+    # points they took from each (scores are halves: every sum below is exact in any order).
+    score = dict.fromkeys(entrants, 0.0)
+    met: dict[int, list[tuple[int, float]]] = {player: [] for player in entrants}
     for game in games:
-        played.setdefault(game.x, []).append(game)
-        played.setdefault(game.o, []).append(game)
-
-    def sonneborn_berger(player: int) -> float:
-        return sum(
-            score.get(game.opponent_of(player), 0.0) * (game.score_of(player) or 0.0)
-            for game in played.get(player, ())
+        result = game.result
+        if result is None:
+            continue
+        for player, opponent, got in ((game.x, game.o, result), (game.o, game.x, 1.0 - result)):
+            if player in score:
+                score[player] += got
+                met[player].append((opponent, got))
+    for bye in byes:
+        if bye.player in score:
+            score[bye.player] += WIN
+    keys = {
+        p: (
+            score[p],
+            sum([score.get(other, 0.0) for other, _ in met[p]]),  # Buchholz
+            sum([score.get(other, 0.0) * got for other, got in met[p]]),  # Sonneborn-Berger
         )
-
-    keys = {p: (score[p], buchholz(p), sonneborn_berger(p)) for p in entrants}
+        for p in entrants
+    }
     seed = {player: index for index, player in enumerate(entrants)}
-    ordered = sorted(entrants, key=lambda p: (tuple(-v for v in keys[p]), seed[p]))
+    ordered = sorted(entrants, key=lambda p: (-keys[p][0], -keys[p][1], -keys[p][2], seed[p]))
     ranked: list[int] = []
     start = 0
     while start < len(ordered):
@@ -62,26 +65,21 @@ def swiss(
         while end < len(ordered) and keys[ordered[end]] == keys[ordered[start]]:
             end += 1
         tied = ordered[start:end]
-        between = _head_to_head(set(tied), played)
+        between = _head_to_head(set(tied), met)
         ranked += sorted(tied, key=lambda p: (-between.get(p, 0.0), seed[p]))
         start = end
     return [
-        Standing(rank, p, keys[p][0], keys[p][1], keys[p][2], len(record[p].results))
+        Standing(rank, p, keys[p][0], keys[p][1], keys[p][2], len(met[p]))
         for rank, p in enumerate(ranked, 1)
     ]
 
 
-def _head_to_head(tied: set[int], played: dict[int, list[Game]]) -> dict[int, float]:
-    """Each tied player's points in the games between tied players (`played`: each player's
-    finished games)."""
-    out: dict[int, float] = {}
+def _head_to_head(tied: set[int], met: dict[int, list[tuple[int, float]]]) -> dict[int, float]:
+    """Each tied player's points in the games between tied players (`met`: each player's
+    opponents in their finished games, with the points they took)."""
     if len(tied) < 2:
-        return out
-    for player in tied:
-        for game in played.get(player, ()):
-            if game.opponent_of(player) in tied:
-                out[player] = out.get(player, 0.0) + (game.score_of(player) or 0.0)
-    return out
+        return {}
+    return {p: sum([got for other, got in met[p] if other in tied]) for p in tied}
 
 
 def arena_standings(entrants: Sequence[int], games: Iterable[Game]) -> list[Standing]:
