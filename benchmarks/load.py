@@ -80,11 +80,12 @@ for the answers themselves (woken by the route hooks) instead of SimCord's settl
 every bot task and timer on each pass, and SimCord's callback records compare by identity
 (`kit.lighten_simcord`).
 
-The database is a real SQLite file (WAL, synchronous=FULL) in a temporary folder (or --dir), and
-the engine runs in the bot's own runner (thread for 3x3, process pool for bigger boards). On 5x5,
-games against the bot use 3 in a row by default (--bot-k5): the engine's 4-in-a-row opening
-moves take seconds each, which would measure the engine's queue, not the bot; the engine mode
-measures that case on its own. A game still running after --max-plies moves is resigned.
+The database is a real SQLite file (WAL, the bot's default synchronous=NORMAL) in a temporary
+folder (or --dir), and the engine runs in the bot's own runner (thread for 3x3, process pool for
+bigger boards). On 5x5, games against the bot use 3 in a row by default (--bot-k5): the engine's
+4-in-a-row opening moves take seconds each, which would measure the engine's queue, not the bot;
+the engine mode measures that case on its own. A game still running after --max-plies moves is
+resigned.
 """
 
 from __future__ import annotations

@@ -258,7 +258,7 @@ def open_store(settings: Settings) -> Store:
         return PostgresStore(settings.database_url, timeout=1.0)
     from bot.storage.sqlite import SQLiteStore
 
-    return SQLiteStore(settings.database_path, busy_timeout=1.0)
+    return SQLiteStore(settings.database_path, busy_timeout=1.0, sync=settings.database_sync)
 
 
 def create_bot(

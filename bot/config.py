@@ -19,11 +19,17 @@ def version() -> str:
     except metadata.PackageNotFoundError:
         return "unknown"
 
+
 _LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
 class ConfigError(ValueError):
     """A setting is missing or malformed; the message says which and what to do."""
+
+
+# DATABASE_SYNC: SQLite's ``synchronous`` pragma for each value (`bot.storage.sqlite`).
+SYNC_MODES = {"normal": "NORMAL", "full": "FULL"}
+DEFAULT_SYNC = "normal"
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +63,7 @@ class Settings:
     turn_timeout: float = 300.0
     challenge_cooldown: float = 30.0
     database_path: Path = Path("data/tictactoe.db")
+    database_sync: str = DEFAULT_SYNC  # SQLite's synchronous: "full" also survives a power loss
     engine_workers: int = 1
     database_url: str | None = field(default=None, repr=False)  # PostgreSQL; may hold a password
     shards: Shards = Shards()
@@ -203,6 +210,16 @@ def _port(env: Mapping[str, str]) -> int | None:
     return _whole(env, "METRICS_PORT", 0, low=0, high=65535)
 
 
+def _database_sync(env: Mapping[str, str]) -> str:
+    sync = env.get("DATABASE_SYNC", "").strip().lower() or DEFAULT_SYNC
+    if sync not in SYNC_MODES:
+        raise ConfigError(
+            f"DATABASE_SYNC must be normal (a save survives any crash of the bot) or full (a "
+            f"power loss too, at an fsync a save), not {env['DATABASE_SYNC'].strip()!r}"
+        )
+    return sync
+
+
 def database_path(env: Mapping[str, str]) -> Path:
     """The SQLite file named by DATABASE_PATH (default data/tictactoe.db)."""
     return Path(env.get("DATABASE_PATH", "").strip() or "data/tictactoe.db")
@@ -223,6 +240,7 @@ def load_settings(env: Mapping[str, str], *, env_file: Path | None = None) -> Se
         turn_timeout=_number(env, "TURN_TIMEOUT", 300.0, low=10, high=86400),
         challenge_cooldown=_number(env, "CHALLENGE_COOLDOWN", 30.0, low=0, high=3600),
         database_path=database_path(env),
+        database_sync=_database_sync(env),
         engine_workers=_whole(
             env, "ENGINE_WORKERS", default_engine_workers(), low=1, high=max(4, os.cpu_count() or 1)
         ),

@@ -2,9 +2,10 @@
 games across a crash can do (`game_bot.py --durable`).
 
 The same database as the bot's store: a SQLite file with the bot's tables (``schema.migrate``),
-in WAL mode with ``synchronous=FULL`` (every commit fsynced before the save returns), written
+in WAL mode with the bot's default ``synchronous=NORMAL`` (``DATABASE_SYNC``: every commit in
+the log before the save returns, which any crash of the process leaves there), written
 on one thread of its own so the event loop never waits on the disk; saves that queue up while
-one transaction is written go together in the next one (one fsync for all of them), as the
+one transaction is written go together in the next one (one commit for all of them), as the
 bot's store does. A save writes the game's row (its players, board and moves); nothing else
 (no result counted, no check, no read back).
 """
@@ -17,8 +18,10 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
 
+from bot.config import DEFAULT_SYNC, SYNC_MODES
 from bot.storage import schema
 
+SYNC = SYNC_MODES[DEFAULT_SYNC]  # the bot's default (DATABASE_SYNC)
 Row = tuple[int, int, int, int, int, int, int, str]
 Waiting = list[tuple[tuple[object, ...], "asyncio.Future[None]"]]
 UPSERT = (
@@ -45,7 +48,7 @@ class DurableMoves:
     def _open(self) -> None:
         conn = sqlite3.connect(self.path, isolation_level=None)
         conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute("PRAGMA synchronous=FULL")
+        conn.execute(f"PRAGMA synchronous={SYNC}")
         conn.execute("PRAGMA foreign_keys=ON")
         conn.execute("BEGIN IMMEDIATE")
         schema.migrate(conn)

@@ -116,8 +116,8 @@ class GcWatch:
 
 class StoreWatch:
     """Times the bot's game saves: on the storage thread (the SQLite work of one transaction,
-    fsync included, for all the saves written together) and as the event loop awaits them
-    (queueing behind the transaction being written included).
+    its fsync included with DATABASE_SYNC=full, for all the saves written together) and as the
+    event loop awaits them (queueing behind the transaction being written included).
 
     Wraps the store instance's own methods for one run; the bot's code is unchanged.
     """

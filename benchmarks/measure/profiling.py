@@ -4,7 +4,7 @@ The event loop's thread runs under cProfile; each function's own time goes to th
 belongs to (`PARTS`). Code that is no part's own (the standard library, asyncio, builtins) counts
 for whoever called it, in proportion to the time of each caller's calls, up to the first
 caller that has a part; time no part called (the loop itself) is the loop's. Each thread's CPU
-time is read from its own clock, so the storage thread (the SQLite writes, their fsyncs) and the
+time is read from its own clock, so the storage thread (the SQLite writes and commits) and the
 engine's thread are figures of their own. cProfile slows Python calls more than C ones, so the
 shares are approximate; the CPU figures they split are taken in runs without it.
 """

@@ -3,8 +3,10 @@
     python benchmarks/wire/bot_process.py PORT FOLDER [-v] [--database-url URL] [--shards COUNT:IDS]
                                    [--gc A,B,C] [--without-speed] [--without PART[,PART]]
                                    [--profile] [--metrics] [--log-times] [--pictures]
+                                   [--sync normal|full]
 
-FOLDER receives the SQLite file (or the log only, with ``--database-url``: PostgreSQL); -v logs
+FOLDER receives the SQLite file (or the log only, with ``--database-url``: PostgreSQL), its
+durability ``--sync``'s (``DATABASE_SYNC``; the bot's default without it); -v logs
 at DEBUG level; ``--shards 2:1`` runs shard 1 of 2 (an AutoShardedBot); ``--gc 700,10,10`` sets
 the collector's thresholds the bot sets once ready, in place of its own; ``--without-speed``
 hides discord.py's speed packages (orjson, zstandard, Brotli, aiodns) from this process, as if
@@ -223,6 +225,8 @@ def project_bot(folder: Path) -> discord.Client:
     settings = settings_for(
         folder, database_url=option("--database-url"), shards=option("--shards")
     )
+    if (sync := option("--sync")) is not None:  # DATABASE_SYNC
+        settings = dataclasses.replace(settings, database_sync=sync)
     if "--metrics" in sys.argv:  # served on a free port, as METRICS_PORT would
         settings = dataclasses.replace(settings, metrics_port=0)
     client.GC_THRESHOLDS = collector()  # what the bot sets once ready, as its own start does

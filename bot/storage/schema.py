@@ -178,6 +178,19 @@ WIDTH = len(COLUMNS.split(", "))
 # -- functions (run on the storage thread) --------------------------------------------------
 
 
+def prepare(conn: sqlite3.Connection, synchronous: str) -> str | None:
+    """Check the file and set the connection up (WAL, `synchronous`, foreign keys); what is
+    wrong with the file ("is corrupt (...)", "refused WAL mode"), or None."""
+    problems = [row[0] for row in conn.execute("PRAGMA quick_check")]
+    if problems != ["ok"]:
+        return f"is corrupt ({problems[0]})"
+    if conn.execute("PRAGMA journal_mode=WAL").fetchone()[0] != "wal":
+        return "refused WAL mode"
+    conn.execute(f"PRAGMA synchronous={synchronous}")
+    conn.execute("PRAGMA foreign_keys=ON")
+    return None
+
+
 def migrate(conn: sqlite3.Connection) -> None:
     version = int(conn.execute("PRAGMA user_version").fetchone()[0])
     for step in MIGRATIONS[version:]:

@@ -1,10 +1,11 @@
 """Game storage in one SQLite file, run on one dedicated thread so the event loop never blocks.
 
-Durability: WAL mode with ``synchronous=FULL``: every commit (every saved move) is fsynced to the
-write-ahead log before ``save_game`` returns, so a move the board shows survives a crash of the
-process *and* a power loss (``NORMAL`` would lose it on power failure). The tables, migrations
-and row conversions are in ``schema``, the SQL in ``queries``. Every SQLite error becomes
-:class:`StorageError` with a one-line message (the cause chained), after a rollback.
+Durability: WAL mode; every change is committed before ``save_game`` returns (before the board
+shows it). ``sync="normal"`` (the default, ``synchronous=NORMAL``): a commit survives any crash of
+the bot's process, SIGKILL included, and a power loss may undo the commits since the last
+checkpoint, never corrupt the file; ``"full"`` fsyncs every commit: it survives a power loss too.
+The tables, migrations and row conversions are in ``schema``, the SQL in ``queries``. Every SQLite
+error becomes :class:`StorageError` with a one-line message (the cause chained), after a rollback.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
+from bot.config import DEFAULT_SYNC, SYNC_MODES
 from bot.games import rules
 from bot.games.record import GameRecord
 from bot.games.settings import ServerSettings
@@ -31,19 +33,23 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 # Saves not yet written, each with its waiter; None asks for a game id, a body is any other write.
 Queued = list[tuple[GameRecord | queries.Body | None, asyncio.Future[Any]]]
-# Saves written in one transaction at most: bigger batches save fsyncs, but wake all their
-# savers in the same turn of the event loop.
+# Saves written in one transaction at most: bigger batches save commits (and fsyncs with
+# DATABASE_SYNC=full), but wake all their savers in the same turn of the event loop.
 BATCH = 32
 
 
 class SQLiteStore(SQLitePuzzles, SQLiteTournaments, SQLiteHistory):
     """The bot's ``Store`` on a SQLite file (created, with its folder, if absent). All SQLite
     work runs on one thread owning one connection, so writes are serialized, never on the event
-    loop; ``busy_timeout``: seconds to wait for another process's lock before StorageError."""
+    loop; ``busy_timeout``: seconds to wait for another process's lock before StorageError;
+    ``sync``: SQLite's ``synchronous``, "normal" or "full" (see above)."""
 
-    def __init__(self, path: str | Path, *, busy_timeout: float = 5.0) -> None:
-        self.path = Path(path)
-        self.busy_timeout = busy_timeout
+    def __init__(
+        self, path: str | Path, *, busy_timeout: float = 5.0, sync: str = DEFAULT_SYNC
+    ) -> None:
+        if sync not in SYNC_MODES:
+            raise ValueError(f"sync must be one of {', '.join(SYNC_MODES)}, not {sync!r}")
+        self.path, self.busy_timeout, self.synchronous = Path(path), busy_timeout, SYNC_MODES[sync]
         self._executor: ThreadPoolExecutor | None = None
         self._conn: sqlite3.Connection | None = None  # touched only on the worker thread
         self.outage = Outage()  # says when the database stops answering, and when it is back
@@ -84,7 +90,7 @@ class SQLiteStore(SQLitePuzzles, SQLiteTournaments, SQLiteHistory):
     async def save_game(self, game: GameRecord) -> None:
         """Upsert the game, counting its result the first time it finishes; return once committed.
         Saves (and ids asked for) that arrive while others are being written go together into the
-        next transaction (group commit): one fsync for all, in the order they came; if it fails,
+        next transaction (group commit): one commit for all, in the order they came; if it fails,
         none is written and each gets the StorageError."""
         rules.check(game)
         await self._queued(game)
@@ -229,16 +235,9 @@ class SQLiteStore(SQLitePuzzles, SQLiteTournaments, SQLiteHistory):
 
     def _prepare(self, conn: sqlite3.Connection) -> None:
         def check(conn: sqlite3.Connection) -> int:
-            problems = [row[0] for row in conn.execute("PRAGMA quick_check")]
-            if problems != ["ok"]:
-                raise StorageError(
-                    f"cannot open the database: {self.path} is corrupt ({problems[0]})"
-                )
-            mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
-            if mode != "wal":
-                raise StorageError(f"cannot open the database: {self.path} refused WAL mode")
-            conn.execute("PRAGMA synchronous=FULL")
-            conn.execute("PRAGMA foreign_keys=ON")
+            problem = schema.prepare(conn, self.synchronous)
+            if problem is not None:
+                raise StorageError(f"cannot open the database: {self.path} {problem}")
             return int(conn.execute("PRAGMA user_version").fetchone()[0])
 
         version = self._read("open the database", check)

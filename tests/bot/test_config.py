@@ -20,6 +20,7 @@ def test_defaults_with_only_a_token() -> None:
     assert s.log_level == "INFO"
     assert (s.challenge_timeout, s.turn_timeout, s.challenge_cooldown) == (60.0, 300.0, 30.0)
     assert s.database_path == Path("data/tictactoe.db")
+    assert s.database_sync == "normal"
     assert s.engine_workers >= 1
 
 
@@ -34,9 +35,11 @@ def test_every_setting_is_read() -> None:
             "TURN_TIMEOUT": "120.5",
             "CHALLENGE_COOLDOWN": "0",
             "DATABASE_PATH": "/tmp/x.db",
+            "DATABASE_SYNC": "Full",
             "ENGINE_WORKERS": "2",
         }
     )
+    assert s.database_sync == "full"
     assert s.guild_id == 123456789012345678
     assert s.log_level == "DEBUG"
     assert (s.challenge_timeout, s.turn_timeout, s.challenge_cooldown) == (90.0, 120.5, 0.0)
@@ -60,6 +63,7 @@ def test_every_example_setting_is_known() -> None:
         "TURN_TIMEOUT",
         "CHALLENGE_COOLDOWN",
         "DATABASE_PATH",
+        "DATABASE_SYNC",
         "ENGINE_WORKERS",
         "DATABASE_URL",
         "SHARD_COUNT",
@@ -98,6 +102,7 @@ def test_database_url_of_another_kind_is_refused() -> None:
         ({"CHALLENGE_COOLDOWN": "-5"}, "CHALLENGE_COOLDOWN must be between"),
         ({"ENGINE_WORKERS": "0"}, "ENGINE_WORKERS must be a whole number"),
         ({"ENGINE_WORKERS": "two"}, "ENGINE_WORKERS must be a whole number"),
+        ({"DATABASE_SYNC": "off"}, "DATABASE_SYNC must be normal .* or full .*, not 'off'"),
     ],
 )
 def test_bad_values_say_what_to_fix(env: dict[str, str], says: str) -> None:
