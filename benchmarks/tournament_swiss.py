@@ -2,7 +2,7 @@
 (`wire`), against the plain floor playing as many games at the same pace in the same run.
 
     python benchmarks/tournament_swiss.py [--players 64] [--rounds 6] [--think 1,4] [--seed 1]
-                                          [--json PATH] [--profile]
+                                          [--json PATH] [--profile] [--sync normal|full]
 
 Members of a server join by the announcement's Join button (each after a pause of `--think`
 seconds), its creator (one of them) presses Start, and each round every player clicks a random
@@ -24,8 +24,13 @@ ratio. The floor's games each add a /tictactoe and an Accept, which it answers a
 project's bot then plays the floor's games too (outside a tournament), for the games' own ratio
 to the floor in the same run. The same CPU is also given by game played (every run plays the
 same number of games), with the tournament's ratio to the floor and to its games played outside
-a tournament. ``--profile`` runs the bot's loop thread under cProfile and prints
-its time by part (`measure.profiling`); its CPU figures are then not comparable.
+a tournament. Last, a Swiss of the same members at the same pace on the tournament floor
+(`floors/tournament_bot.py`: the same calls to Discord for each game, its thread, its players
+added, its board, its archiving and a standings edit, and nothing else), and the bot's ratio to
+it: the comparison of like with like, as many interactions on both sides. ``--sync full`` runs
+the project's bot with ``DATABASE_SYNC=full`` (an fsync at every save) instead of its default.
+``--profile`` runs the bot's loop thread (and the tournament floor's) under cProfile and prints
+the bot's time by part (`measure.profiling`); its CPU figures are then not comparable.
 
 No run has the loop-lag probe (`wire.bot_process`'s ``begin-cpu``): nothing here reports loop
 lag, and its 10 ms ticker costs an idle process 8 to 15 ms of CPU a second, the bot's and the
@@ -54,7 +59,9 @@ def per(run: dict[str, Any]) -> float:
     return float(run["cpu"] * 1e3 / run["interactions"])
 
 
-def summary(bot: dict[str, Any], plain: dict[str, Any], own: dict[str, Any]) -> dict[str, Any]:
+def summary(
+    bot: dict[str, Any], plain: dict[str, Any], own: dict[str, Any], floor: dict[str, Any]
+) -> dict[str, Any]:
     later = [r["all_boards_s"] for r in bot["rounds"][1:]] or [bot["rounds"][0]["all_boards_s"]]
     mine, theirs = per(bot), per(plain)
     return {
@@ -74,16 +81,24 @@ def summary(bot: dict[str, Any], plain: dict[str, Any], own: dict[str, Any]) -> 
         # the same ratios by game played (each run played the same number of games)
         "ratio_per_game": bot["cpu"] / plain["cpu"],
         "tournament_to_games_per_game": bot["cpu"] / own["cpu"],
+        # against the tournament floor: the same Swiss, the same calls to Discord
+        "tournament_floor_cpu_ms_per_interaction": per(floor),
+        "tournament_floor_ratio": mine / per(floor),
     }
 
 
 def report(
-    args: argparse.Namespace, bot: dict[str, Any], plain: dict[str, Any], own: dict[str, Any]
+    args: argparse.Namespace,
+    bot: dict[str, Any],
+    plain: dict[str, Any],
+    own: dict[str, Any],
+    floor: dict[str, Any],
 ) -> None:
     kinds = sorted({k for r in bot["rounds"] for k in r["by_kind"]} | set(bot["ending"]))
     print(
         f"\nSwiss of {args.players} players, {args.rounds} rounds, 3x3, "
-        f"{args.think[0]:g}-{args.think[1]:g} s before each move\n"
+        f"{args.think[0]:g}-{args.think[1]:g} s before each move, the bot's DATABASE_SYNC "
+        f"{args.sync or 'normal (its default)'}\n"
     )
     print(
         "| round | games | first board s | every board s | requests | clicks | requests/click | "
@@ -104,7 +119,7 @@ def report(
         + " | ".join(str(ending.get(k, 0)) for k in kinds)
         + " |"
     )
-    s = summary(bot, plain, own)
+    s = summary(bot, plain, own, floor)
     print(
         f"\n- last result to every next-round board posted (rounds 2-{args.rounds}): "
         f"p50 {s['boards_p50_s']:.3f} s, max {s['boards_max_s']:.3f} s (round 1, from Start: "
@@ -116,6 +131,15 @@ def report(
         f"({bot['interactions']} interactions, {bot['cpu']:.2f} s), plain floor "
         f"{s['floor_cpu_ms_per_interaction']:.3f} ms ({plain['interactions']} interactions, "
         f"{plain['games']} games, {plain['cpu']:.2f} s): ratio {s['ratio']:.2f}"
+    )
+    print(
+        f"- against the tournament floor (the same members and pace, the same calls to Discord "
+        f"for each game): {s['tournament_floor_cpu_ms_per_interaction']:.3f} ms "
+        f"({floor['interactions']} interactions, {floor['cpu']:.2f} s): ratio "
+        f"{s['tournament_floor_ratio']:.2f}; its requests a round: median "
+        f"{statistics.median(r['requests'] for r in floor['rounds']):.0f} ("
+        + ", ".join(f"{k} {v}" for k, v in sorted(floor["rounds"][-1]["by_kind"].items()))
+        + " in its last round)"
     )
     print(
         f"- the same games outside a tournament on the bot: {per(own):.3f} ms "
@@ -134,10 +158,11 @@ def report(
     )
     print(
         f"- errors: bot {len(bot['errors'])}, its games {len(own['errors'])}, floor "
-        f"{len(plain['errors'])}; unanswered {bot['unanswered']}, games stuck "
+        f"{len(plain['errors'])}, tournament floor {len(floor['errors'])}; unanswered "
+        f"{bot['unanswered']} and {floor['unanswered']} on the tournament floor, games stuck "
         f"{own['stuck']} and {plain['stuck']} on the floor"
     )
-    for line in bot["errors"] + own["errors"] + plain["errors"]:
+    for line in bot["errors"] + own["errors"] + plain["errors"] + floor["errors"]:
         print(f"  {line}")
     for name, run in (("the tournament", bot), ("its games outside a tournament", own)):
         busy = sorted((k, v) for k, v in run["threads"].items() if v >= 0.005)
@@ -156,13 +181,21 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
         plain = await games(args, Path(folder), count, floor=True)
     with tempfile.TemporaryDirectory() as folder:
         own = await games(args, Path(folder), count, floor=False)
-    report(args, mine, plain, own)
+    with tempfile.TemporaryDirectory() as folder:
+        floor = await tournament(args, Path(folder), floor=True)
+    report(args, mine, plain, own, floor)
     return {
-        "args": {"players": args.players, "rounds": args.rounds, "think": args.think},
+        "args": {
+            "players": args.players,
+            "rounds": args.rounds,
+            "think": args.think,
+            "sync": args.sync,
+        },
         "bot": mine,
         "floor": plain,
         "games": own,
-        "summary": summary(mine, plain, own),
+        "tournament_floor": floor,
+        "summary": summary(mine, plain, own, floor),
     }
 
 
@@ -177,6 +210,9 @@ if __name__ == "__main__":
     parser.add_argument("--rounds", type=int, default=6)
     parser.add_argument("--think", type=think, default=(1.0, 4.0), help="LOW,HIGH seconds")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--sync", choices=("normal", "full"), help="the bot's DATABASE_SYNC (its default: normal)"
+    )
     parser.add_argument("--json", type=Path, help="also write the figures here")
     parser.add_argument(
         "--profile", action="store_true", help="the bot's loop thread by part (slower CPU)"

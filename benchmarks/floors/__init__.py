@@ -6,6 +6,8 @@ project's bot against.
   one durable save of each change (`store`). Ultimate's rules and board are in `games`, its
   engine calls in `ultimate_engine`.
 - `puzzle_bot` (a script): the same for `/tictactoe-puzzle` (`puzzle_load.py`).
+- `tournament_bot` (a script): a Swiss through Discord, each game in its thread, with the same
+  calls to Discord as the project's bot and nothing else (`tournament_swiss.py`).
 - `compare`: the rounds that run the project's bot and the floors interleaved on the same
   workload, and their tables (`load.py --modes floor,gc,speed,pays`).
 

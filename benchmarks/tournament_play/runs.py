@@ -1,7 +1,7 @@
 """The runs of `tournament_swiss.py`, each against a fresh local Discord with its bot in a process
-of its own (`wire.client.WireBot`): one Swiss through the project's bot, measured round by round
-(`tournament`), and as many games between two people at the same pace on the plain floor and on
-the project's bot (`games`).
+of its own (`wire.client.WireBot`): one Swiss through the project's bot or the tournament floor,
+measured round by round (`tournament`), and as many games between two people at the same pace on
+the plain floor and on the project's bot (`games`).
 """
 
 from __future__ import annotations
@@ -22,13 +22,20 @@ from tests.bot.tournament_support import boards, public, threads
 from tests.support.local_game import texts
 from tests.support.localdiscord import FakeDiscord
 
+TOURNAMENT_FLOOR = Path(__file__).parents[1] / "floors" / "tournament_bot.py"
 QUIET = 1.0  # seconds without a request of the bot after the podium: the run is over
 
 
 def profiled(args: argparse.Namespace) -> tuple[str, ...]:
-    """The project's bot's options: with --profile, its loop thread under cProfile
-    (`measure.profiling`; its CPU figures are then not comparable)."""
+    """With --profile, a bot's loop thread under cProfile (`measure.profiling`; its CPU figures
+    are then not comparable)."""
     return ("--profile",) if getattr(args, "profile", False) else ()
+
+
+def bot_options(args: argparse.Namespace) -> tuple[str, ...]:
+    """The project's bot's options: --profile's, and --sync's (its ``DATABASE_SYNC``)."""
+    sync = getattr(args, "sync", None)
+    return profiled(args) + (("--sync", sync) if sync else ())
 
 
 def kind(method: str, path: str) -> str:
@@ -48,11 +55,17 @@ def kind(method: str, path: str) -> str:
     return "threads archived" if method == "PATCH" else f"{method} other"
 
 
-async def tournament(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
-    """One Swiss through the project's bot: each round's figures and the run's CPU."""
+async def tournament(
+    args: argparse.Namespace, folder: Path, *, floor: bool = False
+) -> dict[str, Any]:
+    """One Swiss through the project's bot, or the tournament floor (`floor`): each round's
+    figures and the run's CPU."""
     fake = FakeDiscord()
     await fake.start()
-    bot = WireBot(fake, folder, *profiled(args))
+    if floor:
+        bot = WireBot(fake, folder, *profiled(args), script=TOURNAMENT_FLOOR)
+    else:
+        bot = WireBot(fake, folder, *bot_options(args))
     swiss = Swiss(fake, args.players, args.think, args.seed)
     rounds: list[dict[str, Any]] = []
     try:
@@ -128,7 +141,7 @@ async def games(
     if floor:
         bot = WireBot(fake, folder, "--plain", script=FLOOR_SCRIPT)
     else:
-        bot = WireBot(fake, folder, *profiled(args))
+        bot = WireBot(fake, folder, *bot_options(args))
     world = build_world(fake, 2 * count, 3, bot_k5=4)
     people = [g for g in world if not g.vs_bot]
     rng = random.Random(args.seed)

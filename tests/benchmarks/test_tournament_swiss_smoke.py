@@ -24,10 +24,16 @@ def test_a_tiny_swiss_prints_sane_figures(tmp_path: Path) -> None:
 
     found = json.loads(figures.read_text())
     bot, floor, own, summary = found["bot"], found["floor"], found["games"], found["summary"]
-    assert bot["errors"] == own["errors"] == floor["errors"] == [], found
-    assert bot["unanswered"] == 0 and floor["stuck"] == own["stuck"] == 0
+    swiss = found["tournament_floor"]  # the same Swiss on the tournament floor
+    assert bot["errors"] == own["errors"] == floor["errors"] == swiss["errors"] == [], found
+    assert bot["unanswered"] == swiss["unanswered"] == 0 and floor["stuck"] == own["stuck"] == 0
     assert [r["round"] for r in bot["rounds"]] == [1, 2]
-    for r in bot["rounds"]:
+    assert [r["round"] for r in swiss["rounds"]] == [1, 2]
+    for kind in ("threads made", "members added", "threads archived"):  # each game's calls
+        made = [sum(r["by_kind"].get(kind, 0) for r in run["rounds"]) + run["ending"].get(kind, 0)
+                for run in (bot, swiss)]  # fmt: skip
+        assert made[0] == made[1] == (6 if kind == "members added" else 3) * 2, (kind, made)
+    for r in bot["rounds"] + swiss["rounds"]:
         assert r["games"] == 3
         assert 3 * 5 <= r["clicks"] <= 3 * 9  # a 3x3 game takes 5 to 9 moves
         kinds = r["by_kind"]
@@ -36,16 +42,17 @@ def test_a_tiny_swiss_prints_sane_figures(tmp_path: Path) -> None:
         assert kinds["responses"] == r["clicks"]  # each click answered once
         assert r["requests"] == sum(kinds.values())
         assert 0 < r["first_board_s"] <= r["all_boards_s"], r
-    assert bot["ending"].get("messages posted", 0) >= 1  # the podium
-    clicks = sum(r["clicks"] for r in bot["rounds"])
-    assert bot["interactions"] == 1 + 6 + 1 + clicks  # create, six joins, start, the moves
+    for run in (bot, swiss):
+        assert run["ending"].get("messages posted", 0) >= 1  # the podium
+        clicks = sum(r["clicks"] for r in run["rounds"])
+        assert run["interactions"] == 1 + 6 + 1 + clicks  # create, six joins, start, the moves
+        assert run["cpu"] > 0
     for games in (floor, own):  # the same games, on the plain floor and on the bot
         assert games["games"] == 6
         assert games["interactions"] >= 6 * (2 + 5)  # /tictactoe, Accept and 5 to 9 moves each
         assert games["cpu"] > 0
-    assert bot["cpu"] > 0
     # CPU only: the loop-lag probe (a 10 ms ticker, 8 to 15 ms of CPU a second) is off in all three.
-    for run in (bot, floor, own):
+    for run in (bot, floor, own, swiss):
         assert run["lag_samples"] == 0 and run["wall"] > 0, run
     assert summary["boards_max_s"] >= summary["boards_p50_s"] > 0
     ratio = summary["ratio"]
@@ -56,3 +63,8 @@ def test_a_tiny_swiss_prints_sane_figures(tmp_path: Path) -> None:
     assert summary["ratio_per_game"] == bot["cpu"] / floor["cpu"]
     assert summary["tournament_to_games_per_game"] == bot["cpu"] / own["cpu"]
     assert "by game, the tournament to the plain floor" in printed
+    # Against the tournament floor: the same Swiss, as many interactions.
+    assert summary["tournament_floor_ratio"] == (
+        summary["bot_cpu_ms_per_interaction"] / summary["tournament_floor_cpu_ms_per_interaction"]
+    )
+    assert "against the tournament floor" in printed
