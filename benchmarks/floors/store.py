@@ -47,9 +47,7 @@ class DurableMoves:
 
     def _open(self) -> None:
         conn = sqlite3.connect(self.path, isolation_level=None)
-        conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute(f"PRAGMA synchronous={SYNC}")
-        conn.execute("PRAGMA foreign_keys=ON")
+        schema.prepare(conn, SYNC)  # as the bot's store sets its connection up
         conn.execute("BEGIN IMMEDIATE")
         schema.migrate(conn)
         conn.execute("COMMIT")
