@@ -15,6 +15,7 @@ import logging
 import sqlite3
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
@@ -33,8 +34,7 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 # Saves not yet written, each with its waiter; None asks for a game id, a body is any other write.
 Queued = list[tuple[GameRecord | queries.Body | None, asyncio.Future[Any]]]
-# Saves written in one transaction at most: bigger batches save commits (and fsyncs with
-# DATABASE_SYNC=full), but wake all their savers in the same turn of the event loop.
+# Saves in one transaction at most: more saves fewer commits, but wakes more savers at once.
 BATCH = 32
 
 
@@ -107,14 +107,17 @@ class SQLiteStore(SQLitePuzzles, SQLiteTournaments, SQLiteHistory):
         self, guild_id: int | None, user_id: int, kind: str = "classic"
     ) -> PlayerStats:
         """A player's records (vs people, vs each bot level) and rating in one server."""
-        return await self._run(self._player_stats, schema.guild_key(guild_id), user_id, kind)
+        body = partial(queries.player_stats, guild=schema.guild_key(guild_id), user_id=user_id,
+                       kind=kind)  # fmt: skip
+        return await self._run(self._read, f"load the stats of player {user_id}", body)
 
     async def leaderboard(
         self, guild_id: int | None, *, limit: int = 10, kind: str = "classic"
     ) -> list[LeaderboardRow]:
-        """Players with at least one rated game, best rating first (ties: more rated games, then
-        the lower user id)."""
-        return await self._run(self._leaderboard, schema.guild_key(guild_id), limit, kind)
+        """Players with a rated game, best rating first (ties: more rated games, lower id)."""
+        guild = schema.guild_key(guild_id)
+        body = partial(queries.leaderboard, guild=guild, limit=limit, kind=kind)
+        return await self._run(self._read, "load the leaderboard", body)
 
     async def server_settings(self) -> dict[int, ServerSettings]:
         """Every server's own settings, by server id."""
@@ -135,6 +138,17 @@ class SQLiteStore(SQLitePuzzles, SQLiteTournaments, SQLiteHistory):
         self._queue.append((game, done))
         self._flush()
         return await done
+
+    async def _together(self, what: str, body: Callable[[sqlite3.Connection], T]) -> T:
+        """`body` in the next group commit (see ``save_game``); its failure undoes its writes."""
+        result = await self._queued(body)
+        if isinstance(result, queries.Failed):
+            if not isinstance(result.error, sqlite3.Error):
+                raise result.error
+            failure = StorageError(f"cannot {what}: {self._explain(result.error)}")
+            self.outage.failed(failure)
+            raise failure from result.error
+        return cast(T, result)
 
     def _flush(self) -> None:
         """Start writing the queued saves, unless a batch is being written (it calls back)."""
@@ -284,14 +298,3 @@ class SQLiteStore(SQLitePuzzles, SQLiteTournaments, SQLiteHistory):
             return [schema.from_row(row) for row in rows]
 
         return self._read("load the live games", load)
-
-    def _player_stats(self, guild: int, user_id: int, kind: str) -> PlayerStats:
-        return self._read(
-            f"load the stats of player {user_id}",
-            lambda conn: queries.player_stats(conn, guild, user_id, kind),
-        )
-
-    def _leaderboard(self, guild: int, limit: int, kind: str) -> list[LeaderboardRow]:
-        return self._read(
-            "load the leaderboard", lambda conn: queries.leaderboard(conn, guild, limit, kind)
-        )

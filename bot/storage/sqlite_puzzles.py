@@ -6,12 +6,10 @@ import sqlite3
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from bot.games.puzzles import PLAYING, AttemptRecord, PuzzlePlayer, PuzzleRow, Settled, settle
 from bot.storage import puzzle_sql as sql
-from bot.storage.base import Outage, StorageError
-from bot.storage.queries import Body, Failed
 from bot.storage.schema import guild_key, iso
 from engine.puzzles import Puzzle
 
@@ -26,22 +24,7 @@ class SQLitePuzzles:
         async def _run(self, fn: Callable[..., T], *args: Any) -> T: ...
         def _read(self, what: str, body: Callable[[sqlite3.Connection], T]) -> T: ...
         def _write(self, what: str, body: Callable[[sqlite3.Connection], T]) -> T: ...
-        async def _queued(self, item: Body) -> Any: ...
-        def _explain(self, exc: sqlite3.Error) -> str: ...
-
-        outage: Outage
-
-    async def _together(self, what: str, body: Callable[[sqlite3.Connection], T]) -> T:
-        """`body` written with the saves queued beside it (games' too): one transaction, one
-        commit for all, as ``save_game``; its own failure undoes its writes alone."""
-        result = await self._queued(body)
-        if isinstance(result, Failed):
-            if not isinstance(result.error, sqlite3.Error):
-                raise result.error
-            failure = StorageError(f"cannot {what}: {self._explain(result.error)}")
-            self.outage.failed(failure)
-            raise failure from result.error
-        return cast(T, result)
+        async def _together(self, what: str, body: Callable[[sqlite3.Connection], T]) -> T: ...
 
     async def add_server_puzzle(self, guild_id: int, puzzle: Puzzle, game_id: int) -> None:
         """Keep a puzzle made from a game of this server (the same puzzle twice: once)."""

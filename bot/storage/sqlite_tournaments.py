@@ -36,6 +36,7 @@ class SQLiteTournaments:
         async def _run(self, fn: Callable[..., T], *args: Any) -> T: ...
         def _read(self, what: str, body: Callable[[sqlite3.Connection], T]) -> T: ...
         def _write(self, what: str, body: Callable[[sqlite3.Connection], T]) -> T: ...
+        async def _together(self, what: str, body: Callable[[sqlite3.Connection], T]) -> T: ...
 
     async def _in(self, what: str, body: Callable[[sqlite3.Connection], T]) -> T:
         """`body` in one write transaction on the store's thread."""
@@ -197,7 +198,7 @@ class SQLiteTournaments:
             return None if row is None else sql.pairing_of(row)
 
         what = f"attach game {game_id} to tournament {pairing.tournament_id}"
-        return await self._in(what, attach)
+        return await self._together(what, attach)  # with the round's other games' writes
 
     async def record_result(self, pairing: Pairing, result: float) -> bool:
         """Record a game's result (❌'s score) once, freeing both players; False if it had one."""

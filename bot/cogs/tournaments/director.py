@@ -238,9 +238,9 @@ class Director:
             t, new = await step(t)
             if t.stage is not Stage.RUNNING:
                 return None
-            for p in await self.store.pairings(tid) if not ended else new:
-                if p.result is None and not await self.tables.make(t, p):
-                    self.retry(t.guild_id)
+            listed = await self.store.pairings(tid) if not ended else new
+            if not await self.tables.make_all(t, [p for p in listed if p.result is None]):
+                self.retry(t.guild_id)
             entrants, pairings = await self.store.entrants(tid), await self.store.pairings(tid)
             held = Held(t, entrants, pairings, await self.store.byes_of(tid))
             if changes == self._changes.get(tid, 0):  # else what it read may be old already

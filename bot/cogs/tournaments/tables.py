@@ -14,8 +14,9 @@ for a move: ``GameFlow.turn_times``), and it is rated.
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Literal
 
 import discord
@@ -54,6 +55,16 @@ class Tables:
             log.warning("tournament %s: could not set up a game: %s", t.id, describe(error))
             return False
         return True
+
+    async def make_all(self, t: Tournament, pairings: Sequence[Pairing]) -> bool:
+        """`make` every one of `pairings` at once: their calls to Discord overlap, and their
+        writes share commits (``Store.save_game``). False if Discord refused a step of any; a
+        StorageError propagates once all are done."""
+        made = await asyncio.gather(*(self.make(t, p) for p in pairings), return_exceptions=True)
+        for outcome in made:
+            if isinstance(outcome, BaseException):
+                raise outcome
+        return all(made)
 
     async def _make(self, t: Tournament, p: Pairing) -> None:
         taken = None  # a game id taken now: no game is stored under it yet
