@@ -3,6 +3,7 @@
 
     python benchmarks/tournament_swiss.py [--players 64] [--rounds 6] [--think 1,4] [--seed 1]
                                           [--json PATH] [--profile] [--sync normal|full]
+                                          [--pairs N]
 
 Members of a server join by the announcement's Join button (each after a pause of `--think`
 seconds), its creator (one of them) presses Start, and each round every player clicks a random
@@ -29,7 +30,10 @@ a tournament. Last, a Swiss of the same members at the same pace on the tourname
 added, its board, its archiving and a standings edit, and nothing else), and the bot's ratio to
 it: the comparison of like with like, as many interactions on both sides. ``--sync full`` runs
 the project's bot with ``DATABASE_SYNC=full`` (an fsync at every save) instead of its default.
-``--profile`` runs the bot's loop thread (and the tournament floor's) under cProfile and prints
+``--pairs N`` then plays the Swiss N more times on the project's bot and on the tournament floor,
+one after the other, and prints each pair's ratio and the median of all (the first pair's
+included): the machine's load moves single runs by more than 10%. ``--profile`` runs the bot's
+loop thread (and the tournament floor's) under cProfile and prints
 the bot's time by part (`measure.profiling`); its CPU figures are then not comparable.
 
 No run has the loop-lag probe (`wire.bot_process`'s ``begin-cpu``): nothing here reports loop
@@ -173,6 +177,26 @@ def report(
             print("  its loop thread by part: " + ", ".join(f"{k} {v:.2f} s" for k, v in parts))
 
 
+async def pairs(args: argparse.Namespace, first: tuple[float, float]) -> list[dict[str, float]]:
+    """`--pairs` more runs of the Swiss on the bot then on the tournament floor, each pair's CPU
+    per interaction and ratio; printed with the median ratio of all pairs (`first`'s too)."""
+    found = [{"bot": first[0], "floor": first[1], "ratio": first[0] / first[1]}]
+    for _ in range(args.pairs):
+        with tempfile.TemporaryDirectory() as folder:
+            mine = per(await tournament(args, Path(folder)))
+        with tempfile.TemporaryDirectory() as folder:
+            theirs = per(await tournament(args, Path(folder), floor=True))
+        found.append({"bot": mine, "floor": theirs, "ratio": mine / theirs})
+    if args.pairs:
+        ratios = [f"{f['ratio']:.2f} ({f['bot']:.2f} / {f['floor']:.2f} ms)" for f in found]
+        print(
+            f"- against the tournament floor in {len(found)} pairs of runs, the first above: "
+            + ", ".join(ratios)
+            + f"; median {statistics.median(f['ratio'] for f in found):.2f}"
+        )
+    return found
+
+
 async def main(args: argparse.Namespace) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as folder:
         mine = await tournament(args, Path(folder))
@@ -184,6 +208,7 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as folder:
         floor = await tournament(args, Path(folder), floor=True)
     report(args, mine, plain, own, floor)
+    repeated = await pairs(args, (per(mine), per(floor)))
     return {
         "args": {
             "players": args.players,
@@ -196,6 +221,7 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
         "games": own,
         "tournament_floor": floor,
         "summary": summary(mine, plain, own, floor),
+        "pairs": repeated,  # the bot's and the tournament floor's ms an interaction, by pair
     }
 
 
@@ -213,6 +239,10 @@ if __name__ == "__main__":
     parser.add_argument(
         "--sync", choices=("normal", "full"), help="the bot's DATABASE_SYNC (its default: normal)"
     )
+    parser.add_argument(
+        "--pairs", type=int, default=0, help="more runs of the Swiss on the bot and the "
+        "tournament floor, one after the other, for the median of their ratios",
+    )  # fmt: skip
     parser.add_argument("--json", type=Path, help="also write the figures here")
     parser.add_argument(
         "--profile", action="store_true", help="the bot's loop thread by part (slower CPU)"

@@ -15,11 +15,11 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_a_tiny_swiss_prints_sane_figures(tmp_path: Path) -> None:
     figures = tmp_path / "swiss.json"
     command = [sys.executable, "benchmarks/tournament_swiss.py", "--players", "6", "--rounds", "2"]
-    command += ["--think", "0.02,0.05", "--json", str(figures)]
+    command += ["--think", "0.02,0.05", "--json", str(figures), "--pairs", "1"]
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stdout + done.stderr
     printed = done.stdout
-    for words in ("| 1 | 3 |", "| 2 | 3 |", "| end |", "p50", "per round", "ratio"):
+    for words in ("| 1 | 3 |", "| 2 | 3 |", "| end |", "p50", "per round", "ratio", "2 pairs"):
         assert words in printed, printed
 
     found = json.loads(figures.read_text())
@@ -68,3 +68,7 @@ def test_a_tiny_swiss_prints_sane_figures(tmp_path: Path) -> None:
         summary["bot_cpu_ms_per_interaction"] / summary["tournament_floor_cpu_ms_per_interaction"]
     )
     assert "against the tournament floor" in printed
+    # --pairs 1: one more pair of runs, and the first pair is the runs above
+    first, more = found["pairs"]
+    assert first["ratio"] == summary["tournament_floor_ratio"]
+    assert more["bot"] > 0 and more["floor"] > 0 and more["ratio"] == more["bot"] / more["floor"]
