@@ -86,7 +86,7 @@ def batch_name(items: Sequence[GameRecord | Body | None]) -> str:
     ids = [str(item.id) for item in items if isinstance(item, GameRecord)]
     what = [f"save game{'s' if len(ids) > 1 else ''} {', '.join(ids)}"] if ids else []
     what += ["hand out a game id"] if None in items else []
-    what += ["save puzzle attempts"] if any(callable(item) for item in items) else []
+    what += ["write a puzzle's or a tournament's changes"] if any(map(callable, items)) else []
     return " and ".join(what)
 
 

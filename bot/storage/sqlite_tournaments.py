@@ -1,7 +1,8 @@
 """The SQLite store's tournament methods (a base class of ``SQLiteStore``), run on its own thread.
 
 Each call is one transaction (``BEGIN IMMEDIATE``: the file's writer lock is taken first, so a
-call that reads before it writes reads what it writes over).
+call that reads before it writes reads what it writes over), but ``attach_game``, which joins the
+store's group commit (in a savepoint of its own, as a puzzle attempt's writes do).
 """
 
 from __future__ import annotations

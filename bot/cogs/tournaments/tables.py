@@ -30,11 +30,13 @@ from bot.games import rules
 from bot.games.look import Look
 from bot.games.record import GameRecord, Status
 from bot.games.tournaments.tournament import Pairing, Tournament
+from bot.storage.base import StorageError
 
 log = logging.getLogger(__name__)
 
 ARCHIVE_AFTER: Literal[1440] = 1440  # minutes of quiet before Discord archives a thread
 PUBLIC_THREAD: Literal[11] = 11  # Discord's channel type
+TOGETHER = 8  # games set up at once (a PostgreSQL pool's connections, Discord's rate limits)
 
 
 class Tables:
@@ -57,13 +59,22 @@ class Tables:
         return True
 
     async def make_all(self, t: Tournament, pairings: Sequence[Pairing]) -> bool:
-        """`make` every one of `pairings` at once: their calls to Discord overlap, and their
-        writes share commits (``Store.save_game``). False if Discord refused a step of any; a
-        StorageError propagates once all are done."""
-        made = await asyncio.gather(*(self.make(t, p) for p in pairings), return_exceptions=True)
-        for outcome in made:
-            if isinstance(outcome, BaseException):
-                raise outcome
+        """`make` `pairings`, `TOGETHER` at a time: their calls to Discord overlap, and on
+        SQLite their writes share commits (``Store.save_game``). False if Discord refused a step
+        of any; once all are done, an error propagates (a bug's before a StorageError)."""
+        room = asyncio.Semaphore(TOGETHER)
+
+        async def make(p: Pairing) -> bool:
+            async with room:
+                return await self.make(t, p)
+
+        made = await asyncio.gather(*map(make, pairings), return_exceptions=True)
+        errors = [m for m in made if isinstance(m, BaseException)]
+        errors.sort(key=lambda error: isinstance(error, StorageError))
+        for error in errors[1:]:
+            log.debug("tournament %s: a game's set-up failed too: %r", t.id, error)
+        if errors:
+            raise errors[0]
         return all(made)
 
     async def _make(self, t: Tournament, p: Pairing) -> None:
