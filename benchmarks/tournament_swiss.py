@@ -28,7 +28,10 @@ same number of games), with the tournament's ratio to the floor and to its games
 a tournament. Last, a Swiss of the same members at the same pace on the tournament floor
 (`floors/tournament_bot.py`: the same calls to Discord for each game, its thread, its players
 added, its board, its archiving and a standings edit, and nothing else), and the bot's ratio to
-it: the comparison of like with like, as many interactions on both sides. ``--sync full`` runs
+it: the comparison of like with like, as many interactions on both sides; then the same on the
+tournament floor with ``--durable`` (each game's row saved in a SQLite file on a thread of its
+own before its board shows a move, as the bot saves each change), for what durability costs
+there. ``--sync full`` runs
 the project's bot with ``DATABASE_SYNC=full`` (an fsync at every save) instead of its default.
 ``--pairs N`` then plays the Swiss N more times on the project's bot and on the tournament floor,
 one after the other, and prints each pair's ratio and the median of all (the first pair's
@@ -64,7 +67,11 @@ def per(run: dict[str, Any]) -> float:
 
 
 def summary(
-    bot: dict[str, Any], plain: dict[str, Any], own: dict[str, Any], floor: dict[str, Any]
+    bot: dict[str, Any],
+    plain: dict[str, Any],
+    own: dict[str, Any],
+    floor: dict[str, Any],
+    durable: dict[str, Any],
 ) -> dict[str, Any]:
     later = [r["all_boards_s"] for r in bot["rounds"][1:]] or [bot["rounds"][0]["all_boards_s"]]
     mine, theirs = per(bot), per(plain)
@@ -88,6 +95,9 @@ def summary(
         # against the tournament floor: the same Swiss, the same calls to Discord
         "tournament_floor_cpu_ms_per_interaction": per(floor),
         "tournament_floor_ratio": mine / per(floor),
+        # against the same floor saving each game durably before showing it, as the bot does
+        "durable_floor_cpu_ms_per_interaction": per(durable),
+        "durable_floor_ratio": mine / per(durable),
     }
 
 
@@ -97,6 +107,7 @@ def report(
     plain: dict[str, Any],
     own: dict[str, Any],
     floor: dict[str, Any],
+    durable: dict[str, Any],
 ) -> None:
     kinds = sorted({k for r in bot["rounds"] for k in r["by_kind"]} | set(bot["ending"]))
     print(
@@ -123,7 +134,7 @@ def report(
         + " | ".join(str(ending.get(k, 0)) for k in kinds)
         + " |"
     )
-    s = summary(bot, plain, own, floor)
+    s = summary(bot, plain, own, floor, durable)
     print(
         f"\n- last result to every next-round board posted (rounds 2-{args.rounds}): "
         f"p50 {s['boards_p50_s']:.3f} s, max {s['boards_max_s']:.3f} s (round 1, from Start: "
@@ -146,6 +157,12 @@ def report(
         + " in its last round)"
     )
     print(
+        f"- against the durable tournament floor (the same, and each game's row saved in a "
+        f"SQLite file on a thread of its own before its board shows a move, as the bot saves "
+        f"it): {s['durable_floor_cpu_ms_per_interaction']:.3f} ms ({durable['interactions']} "
+        f"interactions, {durable['cpu']:.2f} s): ratio {s['durable_floor_ratio']:.2f}"
+    )
+    print(
         f"- the same games outside a tournament on the bot: {per(own):.3f} ms "
         f"({own['interactions']} interactions, {own['games']} games): ratio to the plain floor "
         f"{s['games_ratio']:.2f}"
@@ -162,11 +179,14 @@ def report(
     )
     print(
         f"- errors: bot {len(bot['errors'])}, its games {len(own['errors'])}, floor "
-        f"{len(plain['errors'])}, tournament floor {len(floor['errors'])}; unanswered "
-        f"{bot['unanswered']} and {floor['unanswered']} on the tournament floor, games stuck "
+        f"{len(plain['errors'])}, tournament floor {len(floor['errors'])}, durable "
+        f"{len(durable['errors'])}; unanswered {bot['unanswered']}, {floor['unanswered']} on the "
+        f"tournament floor and {durable['unanswered']} on the durable one, games stuck "
         f"{own['stuck']} and {plain['stuck']} on the floor"
     )
-    for line in bot["errors"] + own["errors"] + plain["errors"] + floor["errors"]:
+    for line in (
+        bot["errors"] + own["errors"] + plain["errors"] + floor["errors"] + durable["errors"]
+    ):
         print(f"  {line}")
     for name, run in (("the tournament", bot), ("its games outside a tournament", own)):
         busy = sorted((k, v) for k, v in run["threads"].items() if v >= 0.005)
@@ -207,7 +227,9 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
         own = await games(args, Path(folder), count, floor=False)
     with tempfile.TemporaryDirectory() as folder:
         floor = await tournament(args, Path(folder), floor=True)
-    report(args, mine, plain, own, floor)
+    with tempfile.TemporaryDirectory() as folder:
+        durable = await tournament(args, Path(folder), floor=True, durable=True)
+    report(args, mine, plain, own, floor, durable)
     repeated = await pairs(args, (per(mine), per(floor)))
     return {
         "args": {
@@ -220,7 +242,8 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
         "floor": plain,
         "games": own,
         "tournament_floor": floor,
-        "summary": summary(mine, plain, own, floor),
+        "durable_floor": durable,
+        "summary": summary(mine, plain, own, floor, durable),
         "pairs": repeated,  # the bot's and the tournament floor's ms an interaction, by pair
     }
 

@@ -16,7 +16,12 @@ they have not met (else the next one), the one who played ❌ less often as ❌;
 benchmark's fields are even), the rounds asked for. Everything lives in dicts: no storage, no
 checks beyond whose turn it is, no tiebreaks, no clock, no translation. Run by the benchmark
 exactly as the project's bot (``wire/bot_process.py``), with the bot's collector settings, so
-that what the project's bot spends above it is its own cost.
+that what the project's bot spends above it is its own cost. ``--durable`` adds what a bot that
+keeps its games across a crash cannot do without, as ``game_bot.py --durable`` does: one durable
+save of each game's row (`store.DurableMoves`: a SQLite file on a thread of its own) when its
+thread is made and after each move, before the board shows it.
+
+    python benchmarks/floors/tournament_bot.py PORT FOLDER [-v] [--durable]
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from benchmarks.floors.game_bot import PlainLayout, plain_layout
 from benchmarks.floors.games import FloorGame
+from benchmarks.floors.store import DurableMoves
 from benchmarks.wire import bot_process
 
 PUBLIC_THREAD = 11
@@ -100,9 +106,19 @@ class TournamentFloor(discord.Client):
         self.tournaments: dict[int, Swiss] = {}  # by channel
         self.games: dict[int, tuple[FloorGame, Swiss]] = {}
         self.ids = itertools.count(1)
+        self.durable = DurableMoves(folder / "floor.db") if "--durable" in sys.argv else None
 
     async def setup_hook(self) -> None:
+        if self.durable is not None:
+            await self.durable.open()
         await self.tree.sync()
+
+    async def save(self, game: FloorGame) -> None:
+        """One durable save of the game as it now is (with --durable)."""
+        if self.durable is not None:
+            x, o = game.players
+            row = (game.id, game.channel_id, x, o, x, 3, 3, ",".join(map(str, game.moves)))
+            await self.durable.save(row, "finished" if game.over else "active")
 
     async def on_ready(self) -> None:
         gc.collect()  # as the bot's own start does (`bot.client`), with the same thresholds
@@ -131,6 +147,7 @@ class TournamentFloor(discord.Client):
             await interaction.response.send_message("Not your turn.", ephemeral=True)
             return
         game.play(int(what))
+        await self.save(game)
         await interaction.response.edit_message(view=plain_layout(game))
         if game.over:
             await self.ended(game, t)
@@ -176,6 +193,7 @@ class TournamentFloor(discord.Client):
             )
             game.channel_id = int(made["id"])
             t.threads.append(game.channel_id)
+            await self.save(game)
             for player in (x, o):
                 await self.http.add_user_to_thread(game.channel_id, player)
             await self.get_partial_messageable(game.channel_id).send(view=plain_layout(game))

@@ -56,14 +56,15 @@ def kind(method: str, path: str) -> str:
 
 
 async def tournament(
-    args: argparse.Namespace, folder: Path, *, floor: bool = False
+    args: argparse.Namespace, folder: Path, *, floor: bool = False, durable: bool = False
 ) -> dict[str, Any]:
-    """One Swiss through the project's bot, or the tournament floor (`floor`): each round's
-    figures and the run's CPU."""
+    """One Swiss through the project's bot, or the tournament floor (`floor`; `durable`: with
+    its ``--durable`` saves): each round's figures and the run's CPU."""
     fake = FakeDiscord()
     await fake.start()
     if floor:
-        bot = WireBot(fake, folder, *profiled(args), script=TOURNAMENT_FLOOR)
+        saves = ("--durable",) if durable else ()
+        bot = WireBot(fake, folder, *profiled(args), *saves, script=TOURNAMENT_FLOOR)
     else:
         bot = WireBot(fake, folder, *bot_options(args))
     swiss = Swiss(fake, args.players, args.think, args.seed)

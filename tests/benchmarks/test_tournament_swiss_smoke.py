@@ -19,14 +19,20 @@ def test_a_tiny_swiss_prints_sane_figures(tmp_path: Path) -> None:
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stdout + done.stderr
     printed = done.stdout
-    for words in ("| 1 | 3 |", "| 2 | 3 |", "| end |", "p50", "per round", "ratio", "2 pairs"):
+    for words in ("| 1 | 3 |", "| 2 | 3 |", "| end |", "p50", "ratio", "2 pairs", "durable"):
         assert words in printed, printed
 
     found = json.loads(figures.read_text())
     bot, floor, own, summary = found["bot"], found["floor"], found["games"], found["summary"]
     swiss = found["tournament_floor"]  # the same Swiss on the tournament floor
+    durable = found["durable_floor"]  # and on it with a durable save of each change
     assert bot["errors"] == own["errors"] == floor["errors"] == swiss["errors"] == [], found
+    assert durable["errors"] == [] and durable["unanswered"] == 0, durable
     assert bot["unanswered"] == swiss["unanswered"] == 0 and floor["stuck"] == own["stuck"] == 0
+    assert [r["round"] for r in durable["rounds"]] == [1, 2]
+    assert summary["durable_floor_ratio"] == (
+        summary["bot_cpu_ms_per_interaction"] / summary["durable_floor_cpu_ms_per_interaction"]
+    )
     assert [r["round"] for r in bot["rounds"]] == [1, 2]
     assert [r["round"] for r in swiss["rounds"]] == [1, 2]
     for kind in ("threads made", "members added", "threads archived"):  # each game's calls
