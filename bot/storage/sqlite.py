@@ -34,7 +34,7 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 # Saves not yet written, each with its waiter; None asks for a game id, a body is any other write.
 Queued = list[tuple[GameRecord | queries.Body | None, asyncio.Future[Any]]]
-# Saves in one transaction at most: more saves fewer commits, but wakes more savers at once.
+# At most this many saves a transaction: fewer commits (and fsyncs), more savers woken at once.
 BATCH = 32
 
 
