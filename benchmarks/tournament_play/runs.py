@@ -23,7 +23,7 @@ from tests.support.local_game import texts
 from tests.support.localdiscord import FakeDiscord
 
 TOURNAMENT_FLOOR = Path(__file__).parents[1] / "floors" / "tournament_bot.py"
-QUIET = 1.0  # seconds without a request of the bot after the podium: the run is over
+QUIET = 2.5  # seconds without a request of the bot after the podium (more than `SPACING`): over
 
 
 def profiled(args: argparse.Namespace) -> tuple[str, ...]:

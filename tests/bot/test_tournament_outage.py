@@ -101,10 +101,13 @@ async def test_a_result_during_an_outage_is_recorded_once_when_the_database_is_b
         assert len({p.game_id for p in pairings}) == 4 == len({p.thread_id for p in pairings})
         assert all(len(boards(fake, thread.id)) == 1 for thread in threads(fake, c.games))
         ranked = standings.swiss(list(people), [p.game for p in pairings])
-        shown = texts(announcement(fake, c.games))
-        for place, row in enumerate(ranked, 1):
-            line = next(line for line in shown.splitlines() if line.startswith(f"{place}. "))
-            assert f"<@{row.player}> **{row.score:g}**" in line, (line, row)
+        want = [f"{n}. <@{row.player}> **{row.score:g}**" for n, row in enumerate(ranked, 1)]
+
+        def shown() -> list[str]:
+            return texts(announcement(fake, c.games)).splitlines()
+
+        # The last result's edit comes within a second of the one before (``SPACING``).
+        await until(lambda: all(any(s.startswith(w) for s in shown()) for w in want), "standings")
         final = next(m for m in public(fake, c.games.id) if "is over" in texts(m))
         assert f"🥇 <@{ranked[0].player}>" in texts(final)
         log = bot.log()

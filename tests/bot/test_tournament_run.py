@@ -181,7 +181,9 @@ async def test_joining_and_leaving_answers(tmp_path: Path) -> None:
         await press(table, carol, c.games, board, "join")
         await table.command(alice, c.games, f"{COMMAND} start")
         await until(lambda: len(threads(fake, c.games)) == 1, "the first game's thread")
-        assert "join" not in str(announcement(fake, c.games)["components"])  # Leave only now
+        await until(  # Leave only now (the announcement is edited at most once a second)
+            lambda: "join" not in str(announcement(fake, c.games)["components"]), "no Join"
+        )
         late = await table.command(dave, c.games, f"{COMMAND} join")
         assert "can't join it now" in table.private(late)
         quit_ = await press(table, carol, c.games, board, "leave")

@@ -1,6 +1,9 @@
 """A tournament's messages in its channel: the announcement, edited whenever its players or
-results change (edits asked for while one is under way make one more edit after it, never a
-queue), and the final message with the podium.
+results change, and the final message with the podium.
+
+An edit is made at once, then none for `SPACING` seconds: whatever changes meanwhile makes one
+more edit after them, never a queue. A round's results come in bursts; one edit a second shows
+them all as they come, and keeps well inside the rate Discord allows edits of one channel.
 
 The standings are recounted from the stored games every time (``standings``), never kept apart,
 so what the announcement shows always agrees with the games stored: read from the store, or, for
@@ -28,6 +31,8 @@ from bot.storage.base import StorageError, Store
 
 log = logging.getLogger(__name__)
 
+SPACING = 1.0  # seconds from one edit of an announcement to the next
+
 
 class Announcer:
     """Keeps each tournament's announcement up to date."""
@@ -41,8 +46,9 @@ class Announcer:
         self._closed = False
 
     def refresh(self, tid: int, held: Held | None = None) -> None:
-        """Edit the announcement soon (once more after an edit under way), from `held` as it
-        is then (the tournament as the director holds it; None: as the store has it)."""
+        """Edit the announcement now, or once more when `SPACING` has passed since the last
+        edit, from `held` as it is then (the tournament as the director holds it; None: as the
+        store has it)."""
         if held is None:
             self._held.pop(tid, None)
         else:
@@ -65,6 +71,7 @@ class Announcer:
             while True:
                 self._again.discard(tid)
                 await self._edit(tid)
+                await asyncio.sleep(SPACING)  # what changes meanwhile makes one more edit
                 if tid not in self._again:
                     return
         finally:
