@@ -36,6 +36,23 @@ UPSERT = (
 )
 
 
+# The games table's indexed columns besides its id (``games_status``, ``games_x_player``,
+# ``games_o_player``). SQLite rewrites an index's entry whenever an UPDATE sets one of its
+# columns, changed or not: a save that keeps all three (a move) sets only the others, and so
+# writes one page to the log instead of four.
+_NAMES = schema.COLUMNS.split(", ")
+_INDEXED = ("id", "x_id", "o_id", "status")
+_REST = [name for name in _NAMES if name not in (*_INDEXED, "created_at")]
+SAME_INDEXED = (
+    f"UPDATE games SET {', '.join(f'{name} = ?' for name in _REST)}, "
+    "created_at = CASE WHEN ? THEN ? ELSE created_at END "
+    f"WHERE {' AND '.join(f'{name} = ?' for name in _INDEXED)}"
+)
+_REST_AT = [_NAMES.index(name) for name in _REST]
+_INDEXED_AT = [_NAMES.index(name) for name in _INDEXED]
+_CREATED_AT = _NAMES.index("created_at")
+
+
 def upsert(conn: sqlite3.Connection, game: GameRecord) -> None:
     """Write one game (inside the caller's transaction); count its result when it first ends."""
     # Only a finished game needs its stored status: a result is counted the first time only.
@@ -43,7 +60,11 @@ def upsert(conn: sqlite3.Connection, game: GameRecord) -> None:
     if first_finish:
         row = conn.execute("SELECT status FROM games WHERE id = ?", (game.id,)).fetchone()
         first_finish = row is None or row[0] != Status.FINISHED.value
-    conn.execute(UPSERT, (*schema.to_row(game), game.created_at is not None))
+    values, created = schema.to_row(game), game.created_at is not None
+    same = (*(values[i] for i in _REST_AT), created, values[_CREATED_AT],
+            *(values[i] for i in _INDEXED_AT))  # fmt: skip
+    if first_finish or conn.execute(SAME_INDEXED, same).rowcount != 1:  # new, or a new status
+        conn.execute(UPSERT, (*values, created))
     if first_finish and game.ending in schema.RESULT_ENDINGS:
         count_result(conn, game)
 
