@@ -14,7 +14,6 @@ import asyncio
 import logging
 import sqlite3
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar, cast
@@ -29,6 +28,7 @@ from bot.storage.base import Outage, StorageError
 from bot.storage.sqlite_history import SQLiteHistory
 from bot.storage.sqlite_puzzles import SQLitePuzzles
 from bot.storage.sqlite_tournaments import SQLiteTournaments
+from bot.storage.worker import Worker
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -50,7 +50,7 @@ class SQLiteStore(SQLitePuzzles, SQLiteTournaments, SQLiteHistory):
         if sync not in SYNC_MODES:
             raise ValueError(f"sync must be one of {', '.join(SYNC_MODES)}, not {sync!r}")
         self.path, self.busy_timeout, self.synchronous = Path(path), busy_timeout, SYNC_MODES[sync]
-        self._executor: ThreadPoolExecutor | None = None
+        self._executor: Worker | None = None
         self._conn: sqlite3.Connection | None = None  # touched only on the worker thread
         self.outage = Outage()  # says when the database stops answering, and when it is back
         self._queue: Queued = []  # saves (and ids asked for: None) not yet written
@@ -61,9 +61,9 @@ class SQLiteStore(SQLitePuzzles, SQLiteTournaments, SQLiteHistory):
     async def open(self) -> None:
         """Create or migrate the database; raises StorageError if it cannot be used."""
         if self._executor is None:
-            self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite")
+            self._executor = Worker("sqlite")
         # Not through `_run`: a database that cannot be opened is a start-up failure, said once.
-        await asyncio.get_running_loop().run_in_executor(self._executor, self._open)
+        await self._executor.submit(self._open)
 
     async def close(self) -> None:
         """Write the queued saves, checkpoint the log, close the connection, stop the thread."""
@@ -76,9 +76,9 @@ class SQLiteStore(SQLitePuzzles, SQLiteTournaments, SQLiteHistory):
         if executor is None:
             return
         try:
-            await asyncio.get_running_loop().run_in_executor(executor, self._close)
+            await executor.submit(self._close)
         finally:
-            executor.shutdown(wait=True)
+            executor.stop()
 
     # -- the Store protocol ------------------------------------------------------------------
 
@@ -156,9 +156,7 @@ class SQLiteStore(SQLitePuzzles, SQLiteTournaments, SQLiteHistory):
             return
         batch, self._queue = self._queue[:BATCH], self._queue[BATCH:]
         games = [game for game, _ in batch]
-        written = asyncio.get_running_loop().run_in_executor(
-            self._executor, self._write_batch, games
-        )
+        written = self._executor.submit(self._write_batch, games)
         self._batch = written
         written.add_done_callback(lambda _: self._saved(batch, written))
 
@@ -188,7 +186,7 @@ class SQLiteStore(SQLitePuzzles, SQLiteTournaments, SQLiteHistory):
         if self._executor is None:
             raise StorageError(f"the database {self.path} is not open")
         try:
-            result = await asyncio.get_running_loop().run_in_executor(self._executor, fn, *args)
+            result = await self._executor.submit(fn, *args)
         except StorageError as exc:
             self.outage.failed(exc)
             raise

@@ -19,11 +19,12 @@ from simcord import Env
 from tests.bot.game_support import board_message, cells, guild_with
 
 BOT = Path(__file__).resolve().parents[2] / "bot"
-# The click's own path: routing, the game's rules, the registry, the store, the engine's lookup,
+# The click's own path: routing, the game's rules, the registry, the store (and its thread:
+# ``bot.storage.worker``), the engine's lookup,
 # and the board drawn (its layout, its grid, and the look a server chose for it: marks, input),
 # and the game's kind (``bot.games.kinds``: the registry, the contract, classic's rules and cells),
 # and the answer's window (``bot.discord_ui.window``: no call outlives the click's 3 s).
-MAX_MODULES = 13
+MAX_MODULES = 14
 
 
 def bot_module(frame: FrameType | None) -> str | None:
@@ -56,7 +57,7 @@ class PathTrace:
 
 
 async def test_a_cell_click_against_the_bot_passes_few_modules(simcord_env: Env) -> None:
-    """3x3 against the bot: at most 9 bot modules, one load of the game, one read of the id."""
+    """3x3 against the bot: few bot modules, one load of the game, one read of the id."""
     _, channel, (alice,) = guild_with(simcord_env, "alice")
     await alice.slash(channel, "tictactoe")
     message = board_message(channel)
