@@ -1,12 +1,15 @@
 """The path of one click through bot/: few modules, the game loaded once, the custom id read once.
 
 A profiler on the event loop's thread records every bot function that runs while a player's
-click on a 3x3 board against the bot is handled, the bot's reply included. Run with ``-s`` to
-see the modules and the calls between them.
+click on a 3x3 board against the bot is handled, the bot's reply included: in the tasks that
+handle the click and in the loop's callbacks (a save's answer), not in another event's task
+that happens to run meanwhile (a late ``on_ready`` on a busy machine). Run with ``-s`` to see
+the modules and the calls between them.
 """
 
 from __future__ import annotations
 
+import asyncio
 import sys
 from collections import Counter
 from collections.abc import Callable
@@ -36,9 +39,11 @@ def bot_module(frame: FrameType | None) -> str | None:
 
 
 class PathTrace:
-    """Bot modules entered, calls from one bot module to another, and calls by function name."""
+    """Bot modules entered, calls from one bot module to another, and calls by function name,
+    by the task they ran in (None: a callback of the loop's); `keep` the click's."""
 
     def __init__(self) -> None:
+        self.tasks: dict[asyncio.Task[Any] | None, PathTrace] = {}
         self.modules: Counter[str] = Counter()
         self.crossings = 0
         self.calls: Counter[str] = Counter()
@@ -49,11 +54,20 @@ class PathTrace:
         module = bot_module(frame)
         if module is None:
             return
-        self.modules[module] += 1
-        self.calls[f"{module}:{frame.f_code.co_name}"] += 1
+        own = self.tasks.setdefault(asyncio.current_task(), PathTrace())
+        own.modules[module] += 1
+        own.calls[f"{module}:{frame.f_code.co_name}"] += 1
         caller = bot_module(frame.f_back)
         if caller is not None and caller != module:
-            self.crossings += 1
+            own.crossings += 1
+
+    def keep(self) -> None:
+        """Count only the tasks that handled the click, and the loop's callbacks."""
+        for task, seen in self.tasks.items():
+            if task is None or "cogs/games/clicks.py" in seen.modules:
+                self.modules += seen.modules
+                self.calls += seen.calls
+                self.crossings += seen.crossings
 
 
 async def test_a_cell_click_against_the_bot_passes_few_modules(simcord_env: Env) -> None:
@@ -69,6 +83,7 @@ async def test_a_cell_click_against_the_bot_passes_few_modules(simcord_env: Env)
         result = await alice.click(message, custom_id=f"ttt:1:{_free_corner(simcord_env, message)}")
     finally:
         sys.setprofile(None)
+    trace.keep()
 
     assert result.acknowledged and not result.ephemeral
     assert sum(c.mark == "O" for c in cells(simcord_env, message, 3)) == 2  # the bot replied
