@@ -61,6 +61,8 @@ def _run(
         result = fn(*args)
     except BaseException as error:  # the caller's to handle, as run_in_executor does
         _answer(loop, _failed, done, error)
+        # The error's traceback keeps this frame: nothing of the call is kept through it.
+        del loop, done, fn, args
     else:
         _answer(loop, _succeeded, done, result)
 

@@ -132,10 +132,8 @@ async def test_a_swiss_of_four_from_create_to_podium(tmp_path: Path) -> None:
         met = {frozenset((p.x, p.o)) for p in pairings}
         assert len(met) == 6  # nobody met twice: each pair of the four once
         ranked = standings.swiss([m.id for m in c.members], [p.game for p in pairings])
-        shown = texts(announcement(fake, c.games))
-        assert "Standings" in shown
-        first = next(line for line in shown.splitlines() if line.startswith("1. "))
-        assert f"<@{ranked[0].player}>" in first
+        await standings_shown(bot, fake, c.games, [m.id for m in c.members])  # the last edit
+        assert "Standings" in texts(announcement(fake, c.games))
         assert f"🥇 <@{ranked[0].player}>" in words
 
         # Rated as any game, and the win in the winner's stats.
@@ -231,6 +229,37 @@ async def test_the_bot_without_thread_permissions_starts_nothing(tmp_path: Path)
                 assert "servers that added me" in table.private(said)
         assert await stored(bot) == ([], {})
         assert not [m for m in public(fake, c.games.id)]
+    finally:
+        await bot.stop()
+        await fake.close()
+
+
+async def test_a_stop_right_after_the_podium_still_shows_the_end(tmp_path: Path) -> None:
+    """The announcement's last edit (the tournament over: no button left) waits its turn after
+    the last result's; a stop (Ctrl-C) that comes meanwhile makes it before the bot ends."""
+    fake = FakeDiscord()
+    c = club(fake, 2)
+    people = {u.id: u for u in c.members}
+    await fake.start()
+    bot, table = await started(fake, tmp_path)
+    try:
+        await create(table, c.members[0], c.games, format="swiss", rounds=1)
+        board = announcement(fake, c.games)
+        for member in c.members:
+            await press(table, member, c.games, board, "join")
+        await press(table, c.members[0], c.games, board, "start")
+        await until(lambda: len(threads(fake, c.games)) == 1, "the game's thread")
+        (thread,) = threads(fake, c.games)
+        await until(lambda: len(boards(fake, thread.id)) == 1, "its board")
+        await play_out(table, fake.channels[thread.id], int(boards(fake, thread.id)[0]["id"]),
+                       people)  # fmt: skip
+        await until(
+            lambda: any("is over" in texts(m) for m in public(fake, c.games.id)), "the podium"
+        )
+        await bot.stop()
+        shown = announcement(fake, c.games)
+        assert list(buttons(shown["components"])) == [], shown  # over: no Join, Leave or Start
+        assert "**1**" in texts(shown)  # the winner's point
     finally:
         await bot.stop()
         await fake.close()

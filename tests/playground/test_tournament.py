@@ -151,6 +151,7 @@ async def test_a_swiss_of_five_runs_in_threads_to_its_podium(
             await world.env.advance_time(1.0)
         final = podium(world)
         assert final is not None, words(announcement(world))
+        await world.env.advance_time(1.5)  # the announcement's last edit (one a second at most)
 
         threads = [backend.channels[i] for i in threads_under(backend, channel.id)]
         rounds = {int(THREAD_NAME.fullmatch(t.name)["round"]) for t in threads}  # type: ignore[index]

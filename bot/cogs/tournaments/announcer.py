@@ -32,6 +32,7 @@ from bot.storage.base import StorageError, Store
 log = logging.getLogger(__name__)
 
 SPACING = 1.0  # seconds from one edit of an announcement to the next
+LAST_EDIT = 3.0  # seconds the bot's stop waits for an edit that was waiting for its turn
 
 
 class Announcer:
@@ -61,10 +62,19 @@ class Announcer:
         task = asyncio.create_task(self._edits(tid))
         self._editing[tid] = task
 
-    def close(self) -> None:
+    async def close(self) -> None:
+        """Stop editing. An edit still waiting for its turn is made now, within `LAST_EDIT`
+        seconds: the final standings (a round's last results come together) may be one."""
         self._closed = True
+        waiting = [tid for tid in self._editing if tid in self._again]
         for task in self._editing.values():
             task.cancel()
+        for tid in waiting:
+            try:
+                async with asyncio.timeout(LAST_EDIT):
+                    await self._edit(tid)
+            except TimeoutError:
+                log.warning("the last edit of tournament %s's announcement took too long", tid)
 
     async def _edits(self, tid: int) -> None:
         try:
@@ -76,6 +86,7 @@ class Announcer:
                     return
         finally:
             self._editing.pop(tid, None)
+            self._again.discard(tid)
 
     async def table(self, t: Tournament) -> list[Standing]:
         """The standings as the stored games give them (none before the start)."""

@@ -79,7 +79,7 @@ class TournamentCog(commands.Cog):
 
     async def cog_unload(self) -> None:
         self.director.close()
-        self.director.announcer.close()
+        await self.director.announcer.close()
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
