@@ -21,6 +21,7 @@ from tests.bot.tournament_support import (
     boards,
     club,
     create,
+    filled,
     play_out,
     press,
     public,
@@ -243,10 +244,7 @@ async def test_a_stop_right_after_the_podium_still_shows_the_end(tmp_path: Path)
     await fake.start()
     bot, table = await started(fake, tmp_path)
     try:
-        await create(table, c.members[0], c.games, format="swiss", rounds=1)
-        board = announcement(fake, c.games)
-        for member in c.members:
-            await press(table, member, c.games, board, "join")
+        board = await filled(table, c, format="swiss", rounds=1)
         await press(table, c.members[0], c.games, board, "start")
         await until(lambda: len(threads(fake, c.games)) == 1, "the game's thread")
         (thread,) = threads(fake, c.games)
