@@ -20,7 +20,7 @@ from benchmarks.tournament_play.members import Swiss, created, shown
 from benchmarks.wire.client import WireBot, WireDriver
 from tests.bot.tournament_support import boards, public, threads
 from tests.support.local_game import texts
-from tests.support.localdiscord import FakeDiscord
+from tests.support.localdiscord import FakeDiscord, Timing
 
 TOURNAMENT_FLOOR = Path(__file__).parents[1] / "floors" / "tournament_bot.py"
 QUIET = 2.5  # seconds without a request of the bot after the podium (more than `SPACING`): over
@@ -55,6 +55,19 @@ def kind(method: str, path: str) -> str:
     return "threads archived" if method == "PATCH" else f"{method} other"
 
 
+def answered_by(fake: FakeDiscord, timing: Timing) -> int:
+    """How many of the bot's requests the local Discord had noted when it took the answer to
+    `timing`'s interaction: a round's bounds, whenever the players noticed the answer (the
+    bot's next requests may come before they do)."""
+    iid = next(i.id for i in fake.interactions.values() if i.timing is timing)
+    mark = f"/interactions/{iid}/"
+    return next(
+        n + 1
+        for n, (method, path) in enumerate(fake.requests)
+        if method == "POST" and mark in path and path.endswith("/callback")
+    )
+
+
 async def tournament(
     args: argparse.Namespace, folder: Path, *, floor: bool = False, durable: bool = False
 ) -> dict[str, Any]:
@@ -74,8 +87,9 @@ async def tournament(
         await asyncio.wait_for(fake.synced.wait(), 10.0)
         await asyncio.wait_for(fake.connected.wait(), 10.0)
         await bot.command("begin-cpu")  # no loop lag reported: no probe
-        since = shown(await swiss.open(args.rounds))  # the Start press answered
-        sent, clicked, made, per_round = len(fake.requests), len(fake.timings), 0, args.players // 2
+        started = await swiss.open(args.rounds)  # the Start press answered
+        since, sent = shown(started), answered_by(fake, started)
+        clicked, made, per_round = len(fake.timings), 0, args.players // 2
         for number in range(1, args.rounds + 1):
             made += per_round
             new = await swiss.until(
@@ -88,7 +102,8 @@ async def tournament(
             )
             ends = await asyncio.gather(*(swiss.play(thread) for thread in new))
             posted = [created(boards(fake, t.id)[0]) for t in new]
-            requests = Counter(kind(*r) for r in fake.requests[sent:])
+            last = max(answered_by(fake, t) for t in ends if t is not None)
+            requests = Counter(kind(*r) for r in fake.requests[sent:last])
             clicks = len(fake.timings) - clicked
             rounds.append(
                 {
@@ -102,18 +117,18 @@ async def tournament(
                 }
             )
             since = max(shown(t) for t in ends if t is not None)
-            sent, clicked = len(fake.requests), len(fake.timings)
+            sent, clicked = last, len(fake.timings)
         await swiss.until(
             lambda: any("is over" in texts(m) for m in public(fake, swiss.channel.id)),
             swiss.channel.id,
             "the podium",
         )
-        last, seen = sent, -1
+        seen = -1
         while len(fake.requests) != seen:  # the last standings' edits
             seen = len(fake.requests)
             await asyncio.sleep(QUIET)
         end = await bot.command("end")
-        ending = Counter(kind(*r) for r in fake.requests[last:])
+        ending = Counter(kind(*r) for r in fake.requests[sent:])
     finally:
         await bot.stop()
         await fake.close()
