@@ -115,9 +115,10 @@ class GcWatch:
 
 
 class StoreWatch:
-    """Times the bot's game saves: on the storage thread (the SQLite work of one transaction,
-    its fsync included with DATABASE_SYNC=full, for all the saves written together) and as the
-    event loop awaits them (queueing behind the transaction being written included).
+    """Times the bot's game saves: the SQLite work of one transaction (its fsync included with
+    DATABASE_SYNC=full, for all the saves written together), on the storage thread or on the
+    loop's when written there (`sqlite_writes`), and as the event loop awaits them (queueing
+    behind the transaction being written included).
 
     Wraps the store instance's own methods for one run; the bot's code is unchanged.
     """
@@ -135,23 +136,19 @@ class StoreWatch:
         if not hasattr(store, "_write_batch"):  # PostgreSQL: no storage thread, only the await
             store.save_game = self._timed(save, awaited)
             return
-        work = store._write_batch
 
-        def timed_work(games: Any) -> Any:
-            started = now()
-            try:
-                return work(games)
-            finally:
-                service.append(now() - started)
+        def timed(work: Any) -> Any:
+            def timed_work(games: Any) -> Any:
+                started = now()
+                try:
+                    return work(games)
+                finally:
+                    service.append(now() - started)
 
-        async def timed_save(game: Any) -> None:
-            started = now()
-            try:
-                await save(game)
-            finally:
-                awaited.append(now() - started)
+            return timed_work
 
-        store._write_batch, store.save_game = timed_work, timed_save
+        store._write_batch, store._write_here = timed(store._write_batch), timed(store._write_here)
+        store.save_game = self._timed(save, awaited)
 
     @staticmethod
     def _timed(save: Any, awaited: list[float]) -> Any:
@@ -165,7 +162,7 @@ class StoreWatch:
         return timed_save
 
     def stop(self) -> None:
-        for name in ("_write_batch", "save_game"):
+        for name in ("_write_batch", "_write_here", "save_game"):
             if self.store is not None:
                 self.store.__dict__.pop(name, None)
 

@@ -1,4 +1,5 @@
-"""Game storage in one SQLite file, run on one dedicated thread so the event loop never blocks.
+"""Game storage in one SQLite file, run on one dedicated thread so the event loop never waits
+for it (a commit is made on the loop's thread only when it cannot wait: `sqlite_writes`).
 
 Durability: WAL mode; every change is committed before ``save_game`` returns (before the board
 shows it). ``sync="normal"`` (the default, ``synchronous=NORMAL``): a commit survives any crash of
@@ -10,7 +11,6 @@ error becomes :class:`StorageError` with a one-line message (the cause chained),
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import sqlite3
 from collections.abc import Callable
@@ -28,21 +28,19 @@ from bot.storage.base import Outage, StorageError
 from bot.storage.sqlite_history import SQLiteHistory
 from bot.storage.sqlite_puzzles import SQLitePuzzles
 from bot.storage.sqlite_tournaments import SQLiteTournaments
+from bot.storage.sqlite_writes import SQLiteWrites
 from bot.storage.worker import Worker
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
-# Saves not yet written, each with its waiter; None asks for a game id, a body is any other write.
-Queued = list[tuple[GameRecord | queries.Body | None, asyncio.Future[Any]]]
-# At most this many saves a transaction: fewer commits (and fsyncs), more savers woken at once.
-BATCH = 32
 
 
-class SQLiteStore(SQLitePuzzles, SQLiteTournaments, SQLiteHistory):
+class SQLiteStore(SQLiteWrites, SQLitePuzzles, SQLiteTournaments, SQLiteHistory):
     """The bot's ``Store`` on a SQLite file (created, with its folder, if absent). All SQLite
-    work runs on one thread owning one connection, so writes are serialized, never on the event
-    loop; ``busy_timeout``: seconds to wait for another process's lock before StorageError;
-    ``sync``: SQLite's ``synchronous``, "normal" or "full" (see above)."""
+    work runs on one thread owning one connection, so writes are serialized (a save may be
+    written on the event loop's thread while that thread is idle: `SQLiteWrites`);
+    ``busy_timeout``: seconds to wait for another process's lock before StorageError; ``sync``:
+    SQLite's ``synchronous``, "normal" or "full" (see above)."""
 
     def __init__(
         self, path: str | Path, *, busy_timeout: float = 5.0, sync: str = DEFAULT_SYNC
@@ -51,10 +49,10 @@ class SQLiteStore(SQLitePuzzles, SQLiteTournaments, SQLiteHistory):
             raise ValueError(f"sync must be one of {', '.join(SYNC_MODES)}, not {sync!r}")
         self.path, self.busy_timeout, self.synchronous = Path(path), busy_timeout, SYNC_MODES[sync]
         self._executor: Worker | None = None
-        self._conn: sqlite3.Connection | None = None  # touched only on the worker thread
+        # Used on the worker thread, and on the loop's while the thread is idle (`SQLiteWrites`).
+        self._conn: sqlite3.Connection | None = None
         self.outage = Outage()  # says when the database stops answering, and when it is back
-        self._queue: Queued = []  # saves (and ids asked for: None) not yet written
-        self._batch: asyncio.Future[list[Any]] | None = None  # being written now
+        super().__init__()
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -67,11 +65,7 @@ class SQLiteStore(SQLitePuzzles, SQLiteTournaments, SQLiteHistory):
 
     async def close(self) -> None:
         """Write the queued saves, checkpoint the log, close the connection, stop the thread."""
-        while self._executor is not None and (self._batch is not None or self._queue):
-            self._flush()
-            if self._batch is not None:
-                await asyncio.wait({self._batch})
-            await asyncio.sleep(0)  # let the batch's callback answer its savers
+        await self._drain()
         executor, self._executor = self._executor, None
         if executor is None:
             return
@@ -130,58 +124,6 @@ class SQLiteStore(SQLitePuzzles, SQLiteTournaments, SQLiteHistory):
 
     # -- plumbing ----------------------------------------------------------------------------
 
-    async def _queued(self, game: GameRecord | queries.Body | None) -> Any:
-        """Queue `game` (None: a game id, a body: any write) for the next commit; its result."""
-        if self._executor is None:
-            raise StorageError(f"the database {self.path} is not open")
-        done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._queue.append((game, done))
-        self._flush()
-        return await done
-
-    async def _together(self, what: str, body: Callable[[sqlite3.Connection], T]) -> T:
-        """`body` in the next group commit (see ``save_game``); its failure undoes its writes."""
-        result = await self._queued(body)
-        if isinstance(result, queries.Failed):
-            if not isinstance(result.error, sqlite3.Error):
-                raise result.error
-            failure = StorageError(f"cannot {what}: {self._explain(result.error)}")
-            self.outage.failed(failure)
-            raise failure from result.error
-        return cast(T, result)
-
-    def _flush(self) -> None:
-        """Start writing the queued saves, unless a batch is being written (it calls back)."""
-        if self._batch is not None or not self._queue or self._executor is None:
-            return
-        batch, self._queue = self._queue[:BATCH], self._queue[BATCH:]
-        games = [game for game, _ in batch]
-        written = self._executor.submit(self._write_batch, games)
-        self._batch = written
-        written.add_done_callback(lambda _: self._saved(batch, written))
-
-    def _saved(self, batch: Queued, written: asyncio.Future[list[Any]]) -> None:
-        """Answer everyone waiting on a written batch, then write what queued up meanwhile."""
-        self._batch = None
-        error = written.exception()
-        if isinstance(error, StorageError):
-            self.outage.failed(error)
-        elif error is None and self.outage.since is not None:
-            self.outage.answered()
-        results = written.result() if error is None else [None] * len(batch)
-        for (_, done), result in zip(batch, results, strict=True):
-            if done.done():
-                continue  # the saver stopped waiting (cancelled)
-            if error is None:
-                done.set_result(result)
-            elif isinstance(error, StorageError) and len(batch) > 1:
-                copy = StorageError(str(error))
-                copy.__cause__ = error.__cause__
-                done.set_exception(copy)
-            else:
-                done.set_exception(error)
-        self._flush()
-
     async def _run(self, fn: Callable[..., T], *args: Any) -> T:
         if self._executor is None:
             raise StorageError(f"the database {self.path} is not open")
@@ -198,22 +140,6 @@ class SQLiteStore(SQLitePuzzles, SQLiteTournaments, SQLiteHistory):
         if self._conn is None:
             raise StorageError(f"the database {self.path} is not open")
         return self._conn
-
-    def _write(self, what: str, body: Callable[[sqlite3.Connection], T]) -> T:
-        """Run ``body`` in one write transaction; roll back and raise StorageError on failure."""
-        conn = self._db()
-        try:
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                result = body(conn)
-                conn.execute("COMMIT")
-            except BaseException:
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
-                raise
-        except sqlite3.Error as exc:
-            raise StorageError(f"cannot {what}: {self._explain(exc)}") from exc
-        return result
 
     def _explain(self, exc: sqlite3.Error) -> str:
         return queries.explain(exc, self.path, self.busy_timeout)
@@ -234,7 +160,9 @@ class SQLiteStore(SQLitePuzzles, SQLiteTournaments, SQLiteHistory):
         except OSError as exc:
             raise StorageError(f"cannot create the folder for {self.path}: {exc}") from exc
         try:
-            conn = sqlite3.connect(self.path, timeout=self.busy_timeout, isolation_level=None)
+            conn = sqlite3.connect(
+                self.path, timeout=self.busy_timeout, isolation_level=None, check_same_thread=False
+            )
         except sqlite3.Error as exc:
             raise StorageError(f"cannot open the database: {self._explain(exc)}") from exc
         self._conn = conn
@@ -250,6 +178,7 @@ class SQLiteStore(SQLitePuzzles, SQLiteTournaments, SQLiteHistory):
             problem = schema.prepare(conn, self.synchronous)
             if problem is not None:
                 raise StorageError(f"cannot open the database: {self.path} {problem}")
+            conn.execute("PRAGMA wal_autocheckpoint = 0")  # on the thread only: `SQLiteWrites`
             return int(conn.execute("PRAGMA user_version").fetchone()[0])
 
         version = self._read("open the database", check)
@@ -273,10 +202,6 @@ class SQLiteStore(SQLitePuzzles, SQLiteTournaments, SQLiteHistory):
             log.warning("cannot checkpoint %s on close: %s", self.path, exc)
         finally:
             conn.close()
-
-    def _write_batch(self, games: list[GameRecord | queries.Body | None]) -> list[Any]:
-        what = queries.batch_name(games)
-        return self._write(what, lambda c: [queries.write(c, g) for g in games])
 
     def _load_game(self, game_id: int) -> GameRecord | None:
         def load(conn: sqlite3.Connection) -> GameRecord | None:

@@ -6,7 +6,8 @@ less in between: a call is one entry in a queue, its answer one ``call_soon_thre
 no future of the thread's own chained to the loop's. At people's pace the trip to the thread
 and back is most of what a save costs (``benchmarks/storage_bench.py``). A call the caller
 stopped waiting for (cancelled) still runs, as it could already once started; its answer is
-dropped.
+dropped. `idle` says when every call given has been answered on the loop: nothing runs on the
+thread, and nothing waits for it (``sqlite_writes`` writes on the loop's thread then).
 """
 
 from __future__ import annotations
@@ -31,6 +32,13 @@ class Worker:
         # is undone by SQLite's log at the next open).
         self._thread = threading.Thread(target=self._serve, name=name, daemon=True)
         self._thread.start()
+        self._owed = 0  # calls given and not yet answered on the loop (both on the loop's thread)
+
+    @property
+    def idle(self) -> bool:
+        """Every call given has been answered: the thread does nothing now (on the loop's
+        thread, which alone gives calls and takes answers)."""
+        return self._owed == 0
 
     def submit(self, fn: Callable[..., T], *args: Any) -> asyncio.Future[T]:
         """`fn(*args)` on the thread, after the calls given before; its result, or what it
@@ -38,6 +46,7 @@ class Worker:
         loop = asyncio.get_running_loop()
         done: asyncio.Future[T] = loop.create_future()
         self._inbox.put((loop, done, fn, args))
+        self._owed += 1
         return done
 
     def stop(self) -> None:
@@ -47,24 +56,34 @@ class Worker:
 
     def _serve(self) -> None:
         while (job := self._inbox.get()) is not None:
-            _run(*job)
+            self._run(*job)
             del job  # nothing of one call kept while waiting for the next
 
+    def _run(
+        self,
+        loop: asyncio.AbstractEventLoop,
+        done: asyncio.Future[Any],
+        fn: Callable[..., Any],
+        args: tuple[Any, ...],
+    ) -> None:
+        try:
+            result = fn(*args)
+        except BaseException as error:  # the caller's to handle, as run_in_executor does
+            _answer(loop, self._failed, done, error)
+            # The error's traceback keeps this frame: nothing of the call is kept through it.
+            del loop, done, fn, args
+        else:
+            _answer(loop, self._succeeded, done, result)
 
-def _run(
-    loop: asyncio.AbstractEventLoop,
-    done: asyncio.Future[Any],
-    fn: Callable[..., Any],
-    args: tuple[Any, ...],
-) -> None:
-    try:
-        result = fn(*args)
-    except BaseException as error:  # the caller's to handle, as run_in_executor does
-        _answer(loop, _failed, done, error)
-        # The error's traceback keeps this frame: nothing of the call is kept through it.
-        del loop, done, fn, args
-    else:
-        _answer(loop, _succeeded, done, result)
+    def _succeeded(self, done: asyncio.Future[Any], result: Any) -> None:
+        self._owed -= 1
+        if not done.done():
+            done.set_result(result)
+
+    def _failed(self, done: asyncio.Future[Any], error: BaseException) -> None:
+        self._owed -= 1
+        if not done.done():
+            done.set_exception(error)
 
 
 def _answer(
@@ -75,13 +94,3 @@ def _answer(
 ) -> None:
     with contextlib.suppress(RuntimeError):  # the loop is closed: nobody is waiting any more
         loop.call_soon_threadsafe(how, done, value)
-
-
-def _succeeded(done: asyncio.Future[Any], result: Any) -> None:
-    if not done.done():
-        done.set_result(result)
-
-
-def _failed(done: asyncio.Future[Any], error: BaseException) -> None:
-    if not done.done():
-        done.set_exception(error)

@@ -23,11 +23,12 @@ from tests.bot.game_support import board_message, cells, guild_with
 
 BOT = Path(__file__).resolve().parents[2] / "bot"
 # The click's own path: routing, the game's rules, the registry, the store (and its thread:
-# ``bot.storage.worker``), the engine's lookup,
+# ``bot.storage.worker``; a save that finds it idle is written on the loop's thread:
+# ``sqlite_writes``, the SQL of ``queries`` and the rows of ``schema``), the engine's lookup,
 # and the board drawn (its layout, its grid, and the look a server chose for it: marks, input),
 # and the game's kind (``bot.games.kinds``: the registry, the contract, classic's rules and cells),
 # and the answer's window (``bot.discord_ui.window``: no call outlives the click's 3 s).
-MAX_MODULES = 14
+MAX_MODULES = 17
 
 
 def bot_module(frame: FrameType | None) -> str | None:

@@ -4,9 +4,11 @@ Run as ``python -m tests.support.save_kill_driver DB_PATH PLY STATEMENT``. Alice
 scripted game through SimCord, with the real bot on a real SQLite file. While the move number
 ``PLY`` is being saved, the process sends itself SIGKILL just before SQLite runs the
 ``STATEMENT``-th statement of that save's transaction (1 is ``BEGIN IMMEDIATE``; the last is
-``COMMIT``). A ``STATEMENT`` past the end of the transaction kills it right after the save
-returned, before the board shows the move. It prints ``KILL <n> <sql>`` or ``KILL after save``
-just before dying, so the test knows which side of the commit the kill landed on.
+``COMMIT``; the PRAGMAs that set the busy timeout around a BEGIN on the loop's thread, which
+write nothing, are not counted: ``bot.storage.sqlite_writes``). A ``STATEMENT`` past the end of
+the transaction kills it right after the save returned, before the board shows the move. It
+prints ``KILL <n> <sql>`` or ``KILL after save`` just before dying, so the test knows which side
+of the commit the kill landed on.
 """
 
 from __future__ import annotations
@@ -43,15 +45,15 @@ async def arm(store: SQLiteStore, ply: int, statement: int) -> None:
     armed = {"on": False, "count": 0}
 
     def trace(sql: str) -> None:
-        if not armed["on"]:
-            return
+        if not armed["on"] or sql.startswith("PRAGMA"):
+            return  # a PRAGMA: the busy timeout set around a BEGIN on the loop's thread
         if armed["count"] == 0 and not sql.startswith("BEGIN"):
             return  # a read queued before the save
         armed["count"] += 1
         if armed["count"] == statement:
             die(f"{statement} {sql.split()[0]}")
 
-    # The connection lives on the store's own thread; install the hook there.
+    # The connection is the store's thread's (and the loop's while that thread is idle).
     await store._run(lambda: store._db().set_trace_callback(trace))
     original = store.save_game
 
