@@ -1,7 +1,9 @@
 """Faults the local Discord can inject, as Discord itself shows them to a bot: bursts of 5xx
 and 429 answers on the REST routes (or connections cut with no answer at all: `CUT`), a gateway
-connection dropped (resumable, or with the session invalidated), and interaction callbacks
-refused once Discord's 3 seconds have passed.
+connection dropped (resumable, or with the session invalidated), interaction callbacks
+refused once Discord's 3 seconds have passed, and a crash of the bot at a chosen request
+(`Trap`: before Discord does what it asks, while Discord does it, so that its answer never
+reaches the bot, or a little after the answer).
 
 Each is off until asked for: the tests and benchmarks that do not ask see the Discord they
 always saw.
@@ -9,12 +11,14 @@ always saw.
 
 from __future__ import annotations
 
+import asyncio
 import collections
 import json
 import random
 import re
 from collections.abc import Awaitable, Callable
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Literal
 
 from aiohttp import web
 
@@ -36,6 +40,40 @@ ROUTES = {
 }
 
 
+CHANNEL_PATH = re.compile(r"/channels/(?P<channel>\d+)")
+BEFORE, DURING, AFTER = "before", "during", "after"
+
+
+@dataclass
+class Trap:
+    """A crash at the `nth` request of a route (a name of ``ROUTES``) whose channel `where`
+    accepts (0 for a route of no channel's: an interaction's): `spring` (the bot's SIGKILL) is
+    called `when`: ``before`` Discord does anything (the request is cut unanswered), ``during``
+    (Discord does it; the answer never leaves), or ``after`` the answer, `delay` seconds later.
+    Sprung once; `sprung` is set then."""
+
+    route: str
+    when: Literal["before", "during", "after"]
+    spring: Callable[[], None]
+    nth: int = 1
+    where: Callable[[int], bool] = lambda channel: True
+    delay: float = 0.0
+    seen: int = 0
+    sprung: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def matches(self, request: web.Request) -> bool:
+        """Whether `request` is the one to spring at (counting those of its route)."""
+        method, pattern = ROUTES[self.route]
+        path = request.path.removeprefix("/api/v10")
+        if self.sprung.is_set() or request.method != method or not pattern.match(path):
+            return False
+        channel = CHANNEL_PATH.match(path)  # none in an interaction's routes: 0
+        if not self.where(0 if channel is None else int(channel["channel"])):
+            return False
+        self.seen += 1
+        return self.seen == self.nth
+
+
 INTERACTION_PATH = re.compile(r"/interactions/(?P<iid>\d+)/|/webhooks/\d+/(?P<token>[^/]+)")
 
 
@@ -51,6 +89,7 @@ class Faults:
     # refuses one after 3 s; None: never.
     callback_deadline: float | None
     injected: collections.Counter[str]  # what was injected, by kind
+    traps: list[Trap]  # crashes to come, at chosen requests
     rest_share: float  # the share of requests `rest_fault` fails
     faulted: set[int]  # interactions a request about failed (its answer, follow-up or edit)
     interactions: dict[int, Any]
@@ -84,9 +123,43 @@ class Faults:
                 return until, status
         return None
 
+    def trap(self, trap: Trap) -> Trap:
+        """Set `trap` (sprung once, at its request)."""
+        self.traps.append(trap)
+        return trap
+
+    async def _sprung(self, request: web.Request, handler: Handler) -> web.StreamResponse | None:
+        """The request's answer where a trap springs at it (None: no trap does)."""
+        trap = next((t for t in self.traps if t.matches(request)), None)
+        if trap is None:
+            return None
+        self.traps.remove(trap)
+        self.injected[f"kill {trap.when}"] += 1
+        if trap.when == AFTER:
+            answer = await handler(request)
+            asyncio.get_running_loop().call_later(trap.delay, self._spring, trap)
+            return answer
+        if trap.when == DURING:
+            await handler(request)  # done on Discord's side: the bot never hears of it
+        else:
+            await request.read()
+        self._spring(trap)
+        if request.transport is not None:
+            request.transport.abort()
+        return web.Response(status=500)  # never sent: the connection is gone
+
+    @staticmethod
+    def _spring(trap: Trap) -> None:
+        trap.spring()
+        trap.sprung.set()
+
     @web.middleware
     async def faulty(self, request: web.Request, handler: Handler) -> web.StreamResponse:
-        """The REST fault in force, if any, instead of the route's answer."""
+        """The REST fault in force, if any, instead of the route's answer; a trap's crash."""
+        if self.traps:
+            sprung = await self._sprung(request, handler)
+            if sprung is not None:
+                return sprung
         fault = self._fault_for(request)
         if fault is None:
             return await handler(request)

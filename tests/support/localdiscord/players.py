@@ -134,7 +134,8 @@ class Players:
         return iid
 
     async def slash(self, user: User, channel: Channel, name: str, **options: Any) -> int:
-        """A slash command with options given as Python values (a `User` for a user option);
+        """A slash command with options given as Python values (a `User` for a user option, a
+        `Channel` for a channel option);
         a subcommand is named after its command ("tictactoe-settings set")."""
         name, _, sub = name.partition(" ")
         command = self.commands[name]
@@ -154,6 +155,10 @@ class Players:
                     member = member_payload(value, permissions=ALL_PERMISSIONS)
                     del member["user"]
                     resolved.setdefault("members", {})[str(value.id)] = member
+            elif isinstance(value, Channel):  # a channel option: resolved as Discord sends it
+                sent.append({"name": key, "type": kinds[key], "value": str(value.id)})
+                payload = dict(value.payload(), permissions=str(ALL_PERMISSIONS))
+                resolved.setdefault("channels", {})[str(value.id)] = payload
             else:
                 sent.append({"name": key, "type": kinds[key], "value": value})
         if sub:

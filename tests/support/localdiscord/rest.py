@@ -16,10 +16,12 @@ from aiohttp import web
 from tests.support.localdiscord.model import (
     LOADING,
     Channel,
+    Guild,
     Interaction,
     User,
     _timestamp,
     application_payload,
+    member_payload,
     snowflake,
 )
 
@@ -36,6 +38,11 @@ def _error(status: int, code: int, text: str) -> web.Response:
 
 
 MISSING_ACCESS = (403, 50001, "Missing Access")
+UNKNOWN_MEMBER = (404, 10007, "Unknown Member")
+# Seconds a message's nonce is remembered: Discord says "the past few minutes" and promises no
+# more, so the bot may not count on more than a short window either.
+NONCE_LIFE = 3 * 60
+HISTORY_LIMIT = 100  # messages one read of a channel's history gives at most
 
 
 class Rest:
@@ -44,7 +51,9 @@ class Rest:
     bot_user: User
     application_id: int
     channels: dict[int, Channel]
+    guilds: dict[int, Guild]
     messages: dict[int, dict[str, Any]]
+    nonces: dict[tuple[int, str], tuple[int, float]]  # (author, nonce) -> (message, when)
     interactions: dict[int, Interaction]
     commands: dict[str, dict[str, Any]]
     unexpected: list[str]
@@ -68,6 +77,8 @@ class Rest:
             ("GET", "/oauth2/applications/@me", self._application),
             ("PUT", "/applications/{app}/commands", self._put_commands),
             ("PUT", "/applications/{app}/guilds/{guild}/commands", self._put_commands),
+            ("GET", "/guilds/{guild}/members/{user}", self._get_guild_member),
+            ("GET", "/channels/{channel}/messages", self._get_history),
             ("GET", "/channels/{channel}/messages/{message}", self._get_message),
             ("PATCH", "/channels/{channel}/messages/{message}", self._edit_message),
             ("POST", "/channels/{channel}/messages", self._post_message),
@@ -161,6 +172,34 @@ class Rest:
             return refused if refused is not None else _error(404, 10008, "Unknown Message")
         return _json(message)
 
+    async def _get_history(self, request: web.Request) -> web.Response:
+        """A channel's messages, newest first: ``limit`` of them (50 unless asked, at most
+        `HISTORY_LIMIT`), those ``before`` or ``after`` a message id if asked. A message's nonce
+        is not in it, as with Discord (only the answer to its post carries it)."""
+        refused = await self._channel_refused(request)
+        if refused is not None:
+            return refused
+        channel = request.match_info["channel"]
+        limit = min(int(request.query.get("limit", 50)), HISTORY_LIMIT)
+        before = int(request.query.get("before", 1 << 63))
+        after = int(request.query.get("after", 0))
+        found = [m for m in self.messages.values() if m["channel_id"] == channel]
+        found = [m for m in found if after < int(m["id"]) < before and not m["flags"] & 64]
+        found.sort(key=lambda m: int(m["id"]), reverse=True)
+        found = found[-limit:] if "after" in request.query else found[:limit]
+        return _json([{k: v for k, v in m.items() if k != "nonce"} for m in found])
+
+    async def _get_guild_member(self, request: web.Request) -> web.Response:
+        """A member of a server the bot is in, or 10007 Unknown Member."""
+        self._note(request)
+        guild = self.guilds.get(int(request.match_info["guild"]))
+        user = guild.members.get(int(request.match_info["user"])) if guild else None
+        if guild is None or not guild.with_bot:
+            return _error(*MISSING_ACCESS)
+        if user is None:
+            return _error(*UNKNOWN_MEMBER)
+        return _json(member_payload(user))
+
     async def _edit_message(self, request: web.Request) -> web.Response:
         refused = await self._channel_refused(request)
         if refused is not None:
@@ -177,6 +216,9 @@ class Rest:
         return _json(message)
 
     async def _post_message(self, request: web.Request) -> web.Response:
+        """A message posted in a channel; with ``nonce`` and ``enforce_nonce``, a second post
+        with the same nonce by the same author within `NONCE_LIFE` answers the first message
+        and creates none, as Discord does."""
         refused = await self._channel_refused(request)
         if refused is not None:
             return refused
@@ -184,7 +226,20 @@ class Rest:
         body = await self._body(request, channel_id)
         if isinstance(body, web.Response):
             return body
+        nonce = str(body["nonce"]) if body.get("nonce") is not None else None
+        key = (self.bot_user.id, nonce or "")
+        if nonce is not None and body.get("enforce_nonce"):
+            seen = self.nonces.get(key)
+            if (
+                seen is not None
+                and self.clock() - seen[1] < NONCE_LIFE
+                and seen[0] in self.messages
+            ):
+                return _json(self.messages[seen[0]])
         message = self._message(channel_id, body)
+        if nonce is not None:
+            message["nonce"] = nonce
+            self.nonces[key] = (int(message["id"]), self.clock())
         self.wake(channel_id)
         await self._echo("MESSAGE_CREATE", message)
         return _json(message)

@@ -12,8 +12,8 @@ What it implements is what discord.py and this bot use, no more:
 - the gateway: HELLO, IDENTIFY -> READY and one GUILD_CREATE per guild, heartbeats, and the
   INTERACTION_CREATE events the players emit (commands, clicks, choices: ``players``);
 - interaction callbacks (types 4 to 7, with ``with_response``), the original response
-  (GET and PATCH), followups (``webhooks``), and message GET, PATCH and POST in a channel
-  (``rest``);
+  (GET and PATCH), followups (``webhooks``), and message GET, PATCH and POST in a channel,
+  a channel's history, a server's member, a message's nonce as Discord enforces it (``rest``);
 - the places a user install reaches: DMs between people and group DMs (``create_dm``,
   ``create_group_dm``), servers that have not added the bot (``create_guild(with_bot=False)``),
   with the interaction's ``context`` and ``authorizing_integration_owners`` as Discord sends them,
@@ -37,7 +37,7 @@ from typing import Any
 
 from aiohttp import web
 
-from tests.support.localdiscord.faults import Faults
+from tests.support.localdiscord.faults import Faults, Trap
 from tests.support.localdiscord.gateway import Gateway
 from tests.support.localdiscord.model import (
     DM,
@@ -99,6 +99,8 @@ class FakeDiscord(Gateway, Faults, Webhooks, Players, Reactions, ThreadMembers, 
         self.faulted: set[int] = set()
         self.callback_deadline: float | None = None
         self.injected: collections.Counter[str] = collections.Counter()
+        self.nonces: dict[tuple[int, str], tuple[int, float]] = {}  # see ``rest``
+        self.traps: list[Trap] = []  # see ``faults``
         self.init_uploads()
 
     # ------------------------------------------------------------------ the world
