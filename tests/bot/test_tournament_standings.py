@@ -87,6 +87,54 @@ def test_arena_pairs_near_scores_and_no_immediate_rematch_while_others_play() ->
     assert len(arena.pair_free([7, 8, 9, 10], {}, playing=0)) == 2
 
 
+def test_arena_makes_no_rematch_where_a_pairing_without_one_exists() -> None:
+    """Six free at once whose last games were ana-eli, cleo-fay and ben-dev: three new pairs,
+    none a rematch (the nearest-score pass alone would have left ben and dev to each other)."""
+    ana, ben, cleo, dev, eli, fay = range(1, 7)
+    records = tally([Game(1, ana, eli, 0.5), Game(2, cleo, fay, 0.5), Game(3, ben, dev, 0.5)])
+    pairs = arena.pair_free([ana, eli, cleo, fay, ben, dev], records, playing=0)
+    met = {frozenset((ana, eli)), frozenset((cleo, fay)), frozenset((ben, dev))}
+    assert len(pairs) == 3 and not {frozenset(p) for p in pairs} & met
+
+
+def most_pairs(free: list[int], last: dict[int, int]) -> int:
+    """The most pairs of `free` with no two who just met, by trying every matching."""
+    if len(free) < 2:
+        return 0
+    first, rest = free[0], free[1:]
+    best = most_pairs(rest, last)  # `first` waits
+    for other in rest:
+        if last.get(first) != other and last.get(other) != first:
+            left = [p for p in rest if p != other]
+            best = max(best, 1 + most_pairs(left, last))
+    return best
+
+
+def test_arena_pairs_as_many_as_can_be_paired_without_a_rematch() -> None:
+    """Over many random arenas of up to nine free players, as many pairs as any pairing with no
+    immediate rematch has, none of them a rematch while a game goes on or another pair is made,
+    each player seated once."""
+    rng = random.Random(7)
+    for _ in range(400):
+        players = list(range(1, rng.randint(2, 9) + 1))
+        games = [Game(n, *rng.sample(players, 2), rng.choice((0.0, 0.5, 1.0))) for n in range(12)]
+        records = tally(games[: rng.randint(0, 12)])
+        free = rng.sample(players, rng.randint(2, len(players)))
+        playing = rng.choice((0, 1))
+        pairs = arena.pair_free(free, records, playing=playing)
+        last = {p: r.opponents[-1] for p, r in records.items() if r.opponents}
+        seated = [p for pair in pairs for p in pair]
+        assert len(seated) == len(set(seated)) and set(seated) <= set(free)
+        rematches = [
+            pair for pair in pairs if last.get(pair[0]) == pair[1] or last.get(pair[1]) == pair[0]
+        ]
+        best = most_pairs(free, last)
+        if best or playing:
+            assert not rematches and len(pairs) == best, (free, last, pairs)
+        else:  # nobody will come free: the two (or more) left meet again
+            assert len(pairs) == len(free) // 2
+
+
 def test_standings_are_a_recount_of_the_games_over_many_tournaments() -> None:
     """Simulated Swiss tournaments: each standing's score is the player's wins, draws and byes
     counted again from the games, the ranks run 1..n, and scores never rise down the table."""
