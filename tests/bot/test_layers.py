@@ -6,8 +6,10 @@ pieces, this process's live games, storage and compute (side by side, neither im
 other), the pictures of games, the games themselves, and at the bottom side by side the words
 (messages and their translations) and the settings. The playground (the bot against a simulated
 Discord in a browser) sits under the entry point. A module may import its own layer or lower ones.
-The engine's modules form no import cycle either, and no module of the project (bot/, engine/,
-benchmarks/, scripts/, tests/) is over 300 lines.
+The engine's modules form no import cycle either. A module holds one concept, as long as it
+needs: one over 400 lines says in its docstring why it is one concept (a paragraph that opens
+with "One concept:"), and none of the project (bot/, engine/, benchmarks/, scripts/, tests/) is
+over 600 lines, which is two concepts.
 """
 
 from __future__ import annotations
@@ -33,7 +35,8 @@ LAYERS: list[tuple[str, ...]] = [
     ("bot.games",),
     ("bot.i18n", "bot.config"),
 ]
-MAX_LINES = 300
+REVIEW_LINES = 400  # a module longer says why it is one concept
+MAX_LINES = 600  # a module longer is two
 
 
 def modules(package: str) -> dict[str, Path]:
@@ -160,14 +163,18 @@ def test_the_client_imports_no_cog() -> None:
 
 
 @pytest.mark.parametrize("folder", ["bot", "engine", "benchmarks", "scripts", "tests"])
-def test_no_module_is_over_300_lines(folder: str) -> None:
-    """Each module keeps to one job: none is over 300 lines, the tests' and tools' included."""
-    long = {
-        str(path.relative_to(ROOT)): n
-        for path in sorted((ROOT / folder).rglob("*.py"))
-        if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES
-    }
-    assert long == {}
+def test_a_long_module_says_why_it_is_one_concept(folder: str) -> None:
+    """A module over 400 lines says in its docstring why it is one concept; none is over 600."""
+    unexplained, too_long = {}, {}
+    for path in sorted((ROOT / folder).rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        n = len(text.splitlines())
+        if n > MAX_LINES:
+            too_long[str(path.relative_to(ROOT))] = n
+        elif n > REVIEW_LINES and "One concept:" not in (ast.get_docstring(ast.parse(text)) or ""):
+            unexplained[str(path.relative_to(ROOT))] = n
+    assert too_long == {}
+    assert unexplained == {}
 
 
 def test_the_pure_layers_import_no_discord_and_no_asyncio() -> None:
