@@ -43,6 +43,15 @@ def shows(message: discord.Message | None, game: GameRecord | None, *, words: bo
     return (marked or 0) == len(game.moves) and controls == set(board.controls(game))
 
 
+def game_of(message: discord.Message) -> int | None:
+    """The game whose board `message` is, as its buttons say (None: no button of a game's)."""
+    for button in grid.buttons_in(message.components):
+        parsed = board.parse_id(button.custom_id or "")
+        if parsed is not None:
+            return parsed[0]
+    return None
+
+
 async def board_exists(client: discord.Client, game: GameRecord, *, wait: float = 1.5) -> bool:
     """False only when Discord says the game's board message is gone; any other answer, or none
     within `wait` seconds (the caller may have an interaction to answer), counts as there."""

@@ -5,12 +5,20 @@ Add Reactions too). The channel is reserved next (synchronously, so two commands
 pass), the game takes an id and the server's look (marks, input) and is saved, then its board is
 posted and the board's message id is stored in the game as it is by then: a click on the new
 board may already have changed it. A game no interaction shows (a tournament's, in its thread)
-opens the same way in two steps: ``open_posted`` (reserved and saved), then ``post_board``.
+opens the same way in two steps: ``open_posted`` (reserved and saved), then ``post_board``,
+which posts with a nonce of the game's (``BOARD_NONCE``: Discord answers a second post with the
+same nonce with the first message, so a post the bot did not hear back from, by a crash, is not
+made twice), after ``find_board`` has looked for a board a process before it posted.
+
+A board answered to an interaction (a command, a rematch) needs neither: an interaction is
+answered once, so a restarted bot cannot answer it again, and a board whose message id a crash
+kept from the store still plays, its first click telling the game its message.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -29,6 +37,7 @@ from bot.storage.base import StorageError
 log = logging.getLogger(__name__)
 
 POSTED = "ttt_board_posted"  # the event: a new board is on screen (its game id)
+FIND_LIMIT = 20  # a game's own channel's first messages read when looking for its board
 
 Interaction = discord.Interaction[Any]
 
@@ -115,11 +124,44 @@ async def post_board(
     flow: GameFlow, game: GameRecord, send: Callable[..., Awaitable[discord.Message]]
 ) -> GameRecord:
     """Post the board of a saved game with `send` (a channel's ``send``), drawn as any board
-    (its picture where its style says so, with emoji where Discord refuses the picture), and
-    keep the message in the game. discord.HTTPException propagates: the game stays without a
-    board, to be posted again."""
-    sent = await flow.painter.send(await flow.painter.drawn(game), send, new=True)
+    (its picture where its style says so, with emoji where Discord refuses the picture), with
+    the game's nonce, and keep the message in the game. discord.HTTPException propagates: the
+    game stays without a board, to be posted again."""
+    drawn = await flow.painter.drawn(game)
+    nonced = functools.partial(send, nonce=board_nonce(game.id))
+    sent = await flow.painter.send(drawn, nonced, new=True)
     return await _note_message(flow, game.id, sent.id)
+
+
+def board_nonce(game_id: int) -> str:
+    """The nonce of a game's board post (Discord takes at most 25 characters)."""
+    return f"ttt-board-{game_id}"
+
+
+async def find_board(
+    flow: GameFlow, game: GameRecord, channel: discord.abc.Messageable
+) -> GameRecord | None:
+    """The game with its board, if the bot posted one in `channel` (a channel of the game's
+    own: a tournament's thread) that the store does not know of (a crash came between the
+    post and its store); None if there is none. A board found that does not show the game as
+    stored is caught up (``behind``). discord.HTTPException propagates."""
+    mine = flow.client.user.id if flow.client.user else 0
+    found: discord.Message | None = None
+    async for message in channel.history(limit=FIND_LIMIT, oldest_first=True):
+        if message.author.id != mine:
+            continue
+        shown = readback.game_of(message)
+        if shown == game.id:
+            found = message
+            break
+        if shown is None and found is None:  # a board moved by reactions has no buttons
+            found = message
+    if found is None:
+        return None
+    noted = await _note_message(flow, game.id, found.id)
+    if not readback.shows(found, noted):
+        flow.games.behind(game.id)
+    return noted
 
 
 async def _saved(flow: GameFlow, game: GameRecord, style: str | None = None) -> GameRecord:

@@ -10,7 +10,11 @@ are ``bot.storage.base.Store``'s tournament section; the buttons' custom ids are
 
 from __future__ import annotations
 
+import functools
+import logging
 from typing import TYPE_CHECKING
+
+import discord
 
 from bot.cogs.games.command import GameCog
 from bot.cogs.tournaments.announcer import Announcer
@@ -18,9 +22,12 @@ from bot.cogs.tournaments.command import TournamentCog
 from bot.cogs.tournaments.director import Director
 from bot.cogs.tournaments.entry import Entry
 from bot.cogs.tournaments.tables import Tables
+from bot.discord_ui import replies
 
 if TYPE_CHECKING:
     from bot.client import TicTacToeBot
+
+log = logging.getLogger(__name__)
 
 
 async def setup(bot: TicTacToeBot) -> None:
@@ -29,12 +36,25 @@ async def setup(bot: TicTacToeBot) -> None:
     if not isinstance(games, GameCog):
         raise RuntimeError("bot.cogs.tournaments needs bot.cogs.games loaded first")
     names: dict[int, str] = {}
-
-    def name(user_id: int) -> str:
-        """A player's name for a thread: as they joined, else as Discord's cache knows them."""
-        user = bot.get_user(user_id)
-        return names.get(user_id) or (user.display_name if user else f"#{user_id % 10_000:04}")
-
-    tables = Tables(client=bot, flow=games.flow, name=name)
+    tables = Tables(client=bot, flow=games.flow, name=functools.partial(name_of, names))
     director = Director(client=bot, tables=tables, announcer=Announcer(client=bot, store=bot.store))
     await bot.add_cog(TournamentCog(entry=Entry(director, names), servers=games.servers))
+
+
+async def name_of(names: dict[int, str], guild: discord.Guild, user_id: int) -> str:
+    """A player's name for a thread: as they joined, else as the server's members are cached,
+    else as Discord gives the member (kept for next time: after a restart nobody's name is
+    held); one that cannot be had is ``#`` and the last four digits of their id (a thread's
+    name shows no mention)."""
+    if user_id in names:
+        return names[user_id]
+    member = guild.get_member(user_id)
+    if member is not None:
+        return member.display_name
+    try:
+        member = await guild.fetch_member(user_id)
+    except replies.CALL_FAILED as error:
+        log.info("no name for player %s in a thread's name: %s", user_id, replies.describe(error))
+        return f"#{user_id % 10_000:04}"
+    names[user_id] = member.display_name
+    return member.display_name

@@ -9,6 +9,10 @@ The standings are recounted from the stored games every time (``standings``), ne
 so what the announcement shows always agrees with the games stored: read from the store, or, for
 a tournament the director holds (``held``: its games as the store gave them, with the results
 stored since), from those.
+
+The end is shown before it is stored (``show_end``; the final message too, ``post_final``), so a
+tournament is stored over only once its messages show it over: a crash in between leaves it
+running, and the next start ends it again.
 """
 
 from __future__ import annotations
@@ -16,12 +20,13 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import discord
 
 from bot.cogs.tournaments.held import Held
-from bot.discord_ui import replies, window
+from bot.discord_ui import grid, replies, window
 from bot.discord_ui import tournament_board as shown
 from bot.discord_ui.replies import describe
 from bot.games.tournaments import standings
@@ -31,6 +36,8 @@ from bot.storage.base import StorageError, Store
 
 log = logging.getLogger(__name__)
 
+NO_MENTIONS = discord.AllowedMentions.none()
+FIND_LIMIT = 50  # the channel's messages read for a final message posted before a restart
 SPACING = 1.0  # seconds from one edit of an announcement to the next
 LAST_EDIT = 3.0  # seconds the bot's stop waits for an edit that was waiting for its turn
 
@@ -44,12 +51,15 @@ class Announcer:
         self._editing: dict[int, asyncio.Task[Any]] = {}
         self._again: set[int] = set()
         self._held: dict[int, Held] = {}  # what to edit from, instead of the store
+        self._ended: set[int] = set()  # tournaments whose end the announcement shows
         self._closed = False
 
     def refresh(self, tid: int, held: Held | None = None) -> None:
         """Edit the announcement now, or once more when `SPACING` has passed since the last
         edit, from `held` as it is then (the tournament as the director holds it; None: as the
-        store has it)."""
+        store has it). Nothing once `show_end` has shown its end."""
+        if tid in self._ended:
+            return
         if held is None:
             self._held.pop(tid, None)
         else:
@@ -118,19 +128,113 @@ class Announcer:
         except StorageError as error:
             log.debug("could not read tournament %s for its announcement: %s", tid, error)
         except replies.CALL_FAILED as error:
-            log.warning("could not edit the announcement of tournament %s: %s", tid,
-                        describe(error))  # fmt: skip
+            log.warning(
+                "could not edit the announcement of tournament %s: %s", tid, describe(error)
+            )
+
+    async def post(self, t: Tournament, channel: discord.abc.Messageable) -> int:
+        """Post the announcement of `t` (new: stored already, its id not yet) in `channel`,
+        with the tournament's nonce: Discord answers a second post with the first message.
+        Its message id; discord.HTTPException propagates."""
+        sent = await channel.send(view=await self.view(t), nonce=announcement_nonce(t.id))
+        return sent.id
+
+    async def recover(self, t: Tournament) -> None:
+        """At start-up, an open or running tournament without an announcement id (a crash
+        came between its post and its store): the bot's announcement of it in the channel
+        (by its buttons) is kept, else it is posted now. StorageError propagates."""
+        mine = self.client.user.id if self.client.user else 0
+        channel = self.client.get_partial_messageable(t.channel_id, guild_id=t.guild_id)
+        try:
+            found = None
+            async for message in channel.history(limit=FIND_LIMIT):
+                ids = (
+                    shown.parse_id(b.custom_id or "") for b in grid.buttons_in(message.components)
+                )
+                if message.author.id == mine and any(i and i[0] == t.id for i in ids):
+                    found = message.id
+                    break
+            if found is None:
+                found = await self.post(t, channel)
+        except replies.CALL_FAILED as error:
+            log.warning("could not find or post tournament %s: %s", t.id, describe(error))
+            return
+        await self.store.set_tournament_messages(t.id, message_id=found)
 
     async def post_final(self, t: Tournament, pairings: Sequence[Pairing]) -> bool:
         """Post the final message (the podium, every game's thread) and keep its id; False if
-        Discord refused it or could not be reached (one line: the caller tries again)."""
+        Discord refused it or could not be reached (one line: the caller tries again).
+
+        Made once across a crash between the post and its store: a final message the bot
+        posted already is found in the channel (``find_final``), and the post carries the
+        tournament's nonce, so Discord answers a second post with the first message."""
         final = shown.final(t, await self.table(t), pairings)
         channel = self.client.get_partial_messageable(t.channel_id, guild_id=t.guild_id)
         try:
-            sent = await channel.send(view=final, allowed_mentions=discord.AllowedMentions.none())
+            sent = await self.find_final(t, pairings)
+            if sent is None:
+                sent = await channel.send(
+                    view=final, nonce=final_nonce(t.id), allowed_mentions=NO_MENTIONS
+                )
         except replies.CALL_FAILED as error:
-            log.warning("could not post the final message of tournament %s: %s", t.id,
-                        describe(error))  # fmt: skip
+            log.warning(
+                "could not post the final message of tournament %s: %s", t.id, describe(error)
+            )
             return False
         await self.store.set_tournament_messages(t.id, final_message_id=sent.id)
         return True
+
+    async def find_final(
+        self, t: Tournament, pairings: Sequence[Pairing]
+    ) -> discord.Message | None:
+        """The final message of `t` if the bot posted it already: among the channel's last
+        messages since the announcement, the bot's that links the tournament's first game's
+        thread (no other message does). discord.HTTPException propagates."""
+        first = next((p.thread_id for p in pairings if p.thread_id is not None), None)
+        if first is None or t.message_id is None:
+            return None  # no thread to know it by: the nonce alone keeps it single
+        mine = self.client.user.id if self.client.user else 0
+        channel = self.client.get_partial_messageable(t.channel_id, guild_id=t.guild_id)
+        link = f"<#{first}>"
+        async for message in channel.history(limit=FIND_LIMIT, after=discord.Object(t.message_id)):
+            texts = (getattr(c, "content", "") or "" for c in message.components)
+            if message.author.id == mine and any(link in text for text in texts):
+                return message
+        return None
+
+    async def show_end(self, t: Tournament, stage: Stage = Stage.FINISHED) -> bool:
+        """Edit the announcement now to show `t` over (`stage`), as the store has its games,
+        before the tournament is stored over: a crash before that store leaves it running, and
+        the bot's next start ends it again, this edit included (an edit is the same each time).
+        An edit still waiting for its turn is dropped: it would show the tournament running.
+        False if Discord failed (one line: the caller tries again)."""
+        task = self._editing.pop(t.id, None)
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+        self._again.discard(t.id)
+        self._held.pop(t.id, None)
+        if t.message_id is None:
+            return True
+        try:
+            layout = await self.view(replace(t, stage=stage))
+            with discord.http.handle_message_parameters(view=layout) as edit:
+                await window.call(
+                    self.client.http.edit_message(t.channel_id, t.message_id, params=edit)
+                )
+        except replies.CALL_FAILED as error:
+            log.warning(
+                "could not edit the announcement of tournament %s: %s", t.id, describe(error)
+            )
+            return False
+        self._ended.add(t.id)
+        return True
+
+
+def announcement_nonce(tid: int) -> str:
+    """The nonce of a tournament's announcement (Discord takes at most 25 characters)."""
+    return f"ttt-tour-{tid}"
+
+
+def final_nonce(tid: int) -> str:
+    """The nonce of a tournament's final message (Discord takes at most 25 characters)."""
+    return f"ttt-final-{tid}"

@@ -12,6 +12,7 @@ the announcement may take longer than Discord's 3 s.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from typing import Any
 
@@ -160,14 +161,14 @@ class TournamentCog(commands.Cog):
                 return
             t = await self.store.create_tournament(t)
             try:
-                sent = await where.send(view=await self.director.announcer.view(t))
+                sent = await self.director.announcer.post(t, where)
             except replies.CALL_FAILED as error:
                 log.warning("could not post tournament %s in %s: %s", t.id, where.id,
                             replies.describe(error))  # fmt: skip
                 await self.store.finish_tournament(t.id, Stage.CANCELLED)
                 await replies.tell(interaction, N_(texts.NOT_POSTED.msgid, channel=where.mention))
                 return
-            await self.store.set_tournament_messages(t.id, message_id=sent.id)
+            await self.store.set_tournament_messages(t.id, message_id=sent)
         except StorageError as error:
             log.debug("could not create a tournament: %s", error)
             await replies.tell(interaction, NOT_SAVED)
@@ -264,6 +265,10 @@ class TournamentCog(commands.Cog):
             return t
         if t is None or t.guild_id != interaction.guild_id:
             return texts.NONE_HERE
+        if tid is not None and t.message_id is None and interaction.message is not None:
+            # Its announcement, posted before a crash that kept its id from the store.
+            await self.store.set_tournament_messages(t.id, message_id=interaction.message.id)
+            t = dataclasses.replace(t, message_id=interaction.message.id)
         if what == shown.JOIN:
             return await self.entry.join(t, interaction.user)
         if what == shown.LEAVE:

@@ -100,9 +100,11 @@ class Director:
         """A scheduled start: started, or cancelled with fewer than 2 players."""
         t = await self.store.get_tournament(tid)
         refusal = await self.start(t) if t is not None and t.stage is Stage.OPEN else None
-        if refusal is not None and refusal.msgid == TOO_FEW.msgid:
+        if t is not None and refusal is not None and refusal.msgid == TOO_FEW.msgid:
+            if not await self.announcer.show_end(t, Stage.CANCELLED):
+                self.retry(t.guild_id)  # the start is due still: cancelled then
+                return
             await self.store.finish_tournament(tid, Stage.CANCELLED)
-            self.announcer.refresh(tid)
 
     def _at(self, tid: int, when: datetime, work: Callable[[], Coroutine[Any, Any, Any]]) -> None:
         """Run `work()` at `when` (at once if it is past); one timer a tournament."""
@@ -179,10 +181,22 @@ class Director:
         for t in found:
             if self.client.get_guild(t.guild_id) is None:
                 continue  # another process's server
+            if t.message_id is None:
+                self.spawn(self._announce(t))
             self.schedule(t)
             if t.stage is Stage.RUNNING:
                 self.spawn(self.settle(t))
             self.announcer.refresh(t.id)
+
+    async def _announce(self, t: Tournament) -> None:
+        """An announcement a crash kept from the store: found or posted, then shown."""
+        try:
+            await self.announcer.recover(t)
+        except StorageError as error:
+            log.debug("could not store the announcement of tournament %s: %s", t.id, error)
+            self.retry(t.guild_id)
+            return
+        self.announcer.refresh(t.id)
 
     async def settle(self, t: Tournament) -> None:
         """Record the results of games that ended unrecorded (a crash, an outage), archive their
@@ -289,8 +303,13 @@ class Director:
         return await self.store.get_tournament(t.id) or t, new
 
     async def _finish(self, t: Tournament, pairings: list[Pairing]) -> Tournament:
-        """The final message (once), then the tournament over; tried again if Discord fails."""
+        """The final message (once), the announcement showing the end, then the tournament
+        over (stored last: a crash before leaves it running, and the next start ends it);
+        tried again if Discord fails."""
         if t.final_message_id is None and not await self.announcer.post_final(t, pairings):
+            self.retry(t.guild_id)
+            return t
+        if not await self.announcer.show_end(t):
             self.retry(t.guild_id)
             return t
         await self.store.finish_tournament(t.id)

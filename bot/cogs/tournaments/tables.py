@@ -6,8 +6,9 @@ found again among the channel's active threads by its label, ``tournament_board.
 kept in the pairing with the id the game takes (``Store.attach_game``, both in one write) before
 the game is saved, then the game is opened in the thread the way any game is
 (``opening.open_posted``: the server's look, saved before it is shown); its board
-is posted in the thread (``opening.post_board``) after the two players are added to the thread,
-and pings them once: its first line names both, and it is the one message posted there. From
+is posted in the thread (``opening.post_board``, with the game's nonce; after a restart, unless
+``opening.find_board`` finds it there) after the two players are added to the thread, and pings
+them once: its first line names both, and it is the one message posted there. From
 then on it is a game like any other: the same clicks, reactions and clock (the tournament's time
 for a move: ``GameFlow.turn_times``), and it is rated.
 """
@@ -16,13 +17,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Literal
 
 import discord
 
 from bot.cogs.games.flow import GameFlow
-from bot.cogs.games.opening import open_posted, post_board
+from bot.cogs.games.opening import find_board, open_posted, post_board
 from bot.discord_ui import replies
 from bot.discord_ui import tournament_board as shown
 from bot.discord_ui.replies import describe
@@ -36,17 +37,24 @@ log = logging.getLogger(__name__)
 
 ARCHIVE_AFTER: Literal[1440] = 1440  # minutes of quiet before Discord archives a thread
 PUBLIC_THREAD: Literal[11] = 11  # Discord's channel type
+Namer = Callable[[discord.Guild, int], Awaitable[str]]  # a player's name in a server
 TOGETHER = 8  # games set up at once (a PostgreSQL pool's connections, Discord's rate limits)
 
 
 class Tables:
     """Makes and closes the threads and games of tournaments."""
 
-    def __init__(self, *, client: discord.Client, flow: GameFlow, name: Callable[[int], str]):
+    def __init__(
+        self,
+        *,
+        client: discord.Client,
+        flow: GameFlow,
+        name: Callable[[discord.Guild, int], Awaitable[str]],
+    ):
         self.client = client
         self.flow = flow
         self.store = flow.store
-        self.name = name  # a player's name, for thread names
+        self.name = name  # a player's name in a server, for thread names
 
     async def make(self, t: Tournament, pairing: Pairing) -> bool:
         """Give a pairing still being played whatever it lacks of thread, game and board; False
@@ -88,11 +96,14 @@ class Tables:
         game = self.flow.games.get(p.game_id)
         if game is None and p.game_id != taken:
             game = await self.store.load_game(p.game_id)
+        opened = game is None  # by this call: no board of it was ever posted
         if game is None:
             game = await open_posted(self.flow, self._game(t, p, p.game_id, p.thread_id))
         if game is None or not rules.is_live(game) or game.message_id is not None:
             return  # the thread holds another game (never ours), or the board is up already
         thread = self.client.get_partial_messageable(p.thread_id, guild_id=t.guild_id)
+        if not opened and await find_board(self.flow, game, thread) is not None:
+            return  # posted before a crash that kept its id from the store
         for player in (p.x, p.o):
             await self.client.http.add_user_to_thread(p.thread_id, player)
         await post_board(self.flow, game, thread.send)  # its first line names both: one ping
@@ -108,7 +119,7 @@ class Tables:
             mine = thread.parent_id == t.channel_id and thread.owner_id == me
             if mine and thread.name.startswith(label):
                 return thread.id
-        names = {p.x: self.name(p.x), p.o: self.name(p.o)}
+        names = {p.x: await self.name(guild, p.x), p.o: await self.name(guild, p.o)}
         made = await self.client.http.start_thread_without_message(
             t.channel_id,
             name=shown.thread_name(t, p, names),
