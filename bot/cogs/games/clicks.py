@@ -8,6 +8,7 @@ together only the first can change the game: both are decided under the game's l
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from typing import Any
 
@@ -104,6 +105,9 @@ class ClickCog(commands.Cog):
             if game is not None and not _on_its_board(interaction, game):
                 await replies.tell(interaction, ELSEWHERE)
                 return
+            if game is not None and game.message_id is None and interaction.message is not None:
+                # Its board, posted before a crash kept its id from the store: a change saves it.
+                game = dataclasses.replace(game, message_id=interaction.message.id)
             behind = self._behind(interaction, game)
             if what == board.BACK or what.startswith(board.PICK):
                 await self._pick(interaction, game, what, ply)

@@ -7,13 +7,17 @@ an attempt of their own (handled with /tictactoe-puzzle). A task wakes at each f
 once at start-up, so an hour missed while the bot was down is made up the same day) and posts
 for every server of this process's shards whose hour has come and whose post is not done yet:
 ``Store.claim_daily_post`` lets one post through per server and day, whatever the restarts or
-processes. A channel gone, a permission missing or the database away is one log line, never a
-traceback; the clock is passed in (``now``), so a simulated Discord can move it.
+processes; a post claimed by a process that died before it was made (or whose post failed) is
+made by the next that finds none in the channel, with a nonce of the server's and the day's, so
+that a post Discord took already is not made twice. A channel gone, a permission missing or the
+database away is one log line, never a traceback; the clock is passed in (``now``), so a
+simulated Discord can move it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 from collections.abc import Callable
 from datetime import date, datetime, timedelta
@@ -22,7 +26,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord.ext import commands
 
-from bot.discord_ui import access
+from bot.discord_ui import access, grid
 from bot.discord_ui.board import BoardView
 from bot.discord_ui.puzzle_board import DAILY_ID  # clicks on it: /tictactoe-puzzle's cog
 from bot.games import kinds
@@ -39,6 +43,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+LOOK_BACK = 50  # a channel's last messages read for a post claimed before a restart
 WAKE_LATE = 1.0  # seconds past the full hour the task wakes, so a clock a little early still counts
 SOLVE = N_("Solve it")
 INVITE = N_("Press the button to try it: your attempt is yours alone, and only you see it.")
@@ -159,13 +164,32 @@ class DailyPosting(commands.Cog):
             log.debug("could not claim the daily puzzle post of server %s: %s", guild.id, exc)
             return
         self._done.add((guild.id, day))
-        if not claimed:
-            return  # posted already: before a restart, or by another process
         view = message(daily(day, guild.id), day, post_locale(conf, guild))
         try:
-            await channel.send(view=view)
+            if not claimed and await self._posted(channel, day):
+                return  # posted already: before a restart, or by another process
+            await channel.send(view=view, nonce=daily_nonce(guild.id, day))
         except discord.HTTPException as exc:
+            self._done.discard((guild.id, day))  # tried again at the next hour
             log.warning("could not post the daily puzzle in channel %s: %s", channel.id, exc)
+
+    async def _posted(self, channel: discord.TextChannel, day: int) -> bool:
+        """Whether the channel's last messages hold the bot's puzzle of `day`: a claim stored
+        before a crash (or another process's) may or may not have been posted. Where the bot
+        may not read the channel's history, it counts as posted (never twice, at worst none)."""
+        if not channel.permissions_for(channel.guild.me).read_message_history:
+            return True
+        mine = self.client.user.id if self.client.user else 0
+        async for found in channel.history(limit=LOOK_BACK):
+            ids = (button.custom_id for button in grid.buttons_in(found.components))
+            if found.author.id == mine and DAILY_ID in ids and day_of(found.created_at) == day:
+                return True
+        return False
+
+
+def daily_nonce(guild_id: int, day: int) -> str:
+    """The nonce of a server's post of a day (Discord takes at most 25 characters)."""
+    return "ttt-d-" + hashlib.blake2b(f"{guild_id}:{day}".encode(), digest_size=8).hexdigest()
 
 
 async def setup(bot: TicTacToeBot) -> None:
