@@ -26,10 +26,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from PIL import Image
+
+from bot.games import kinds
 from bot.games.record import Ending, GameRecord, Status
 from bot.pictures import PictureCache, alt_text, board_png, picture, replay
-from bot.pictures.animation import frames
+from bot.pictures.animation import positions
+from bot.pictures.board import draw
 from bot.pictures.cache import BOUND
+from bot.pictures.marks import resolve
 from engine import Board
 from engine.ultimate import UltimateBoard
 
@@ -86,6 +91,12 @@ def boards(repeats: int, rng: random.Random) -> None:
               f"{statistics.median(sizes):,.0f} |")  # fmt: skip
 
 
+def whole_frames(game: GameRecord) -> list[Image.Image]:
+    """Every position of a replay drawn whole (RGB), as a WebP's frames must be."""
+    x, o = resolve(game.look.x, game.look.o)
+    return [draw(kinds.of(p).sketch(p), x, o, side=512).convert("RGB") for p in positions(game)]
+
+
 def replays(repeats: int, rng: random.Random) -> None:
     games = []
     while len(games) < repeats:  # finished games of 58 to 62 moves
@@ -98,11 +109,19 @@ def replays(repeats: int, rng: random.Random) -> None:
         walls.append(wall)
         cpus.append(cpu)
         sizes.append(len(data))  # type: ignore[arg-type]
-        images = frames(game)
+        images = whole_frames(game)
         out = io.BytesIO()
-        webp_wall, _, _ = timed(lambda images=images, out=out: images[0].save(  # type: ignore[misc]
-            out, "WEBP", save_all=True, append_images=images[1:], lossless=True, method=4,
-            duration=700))
+        webp_wall, _, _ = timed(
+            lambda images=images, out=out: images[0].save(  # type: ignore[misc]
+                out,
+                "WEBP",
+                save_all=True,
+                append_images=images[1:],
+                lossless=True,
+                method=4,
+                duration=700,
+            )
+        )
         webps.append(len(out.getvalue()))
         webp_walls.append(webp_wall)
     moves = statistics.median(len(g.moves) for g in games)

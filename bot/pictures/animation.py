@@ -1,25 +1,28 @@
 """A game as an animated replay: the empty board, then one frame a move, the last frame (the
-end, with the winning line) held longer. An animated GIF (see ``bot.pictures`` for why), one
-palette for every frame so that each frame after the first stores only what changed.
+end, with the winning line) held longer. An animated GIF (see ``bot.pictures`` for why): every
+frame composed from the board's pieces (``parts``), so all share their one palette and each
+frame after the first differs from the one before only where the move changed the board (the
+mark, the last move's outline, the board to play), which is all the GIF stores of it.
 """
 
 from __future__ import annotations
 
-import io
+import itertools
+import struct
 from dataclasses import replace
 
-from PIL import Image
+from PIL import GifImagePlugin, Image
 
 from bot.games import kinds
 from bot.games.record import GameRecord, Status
-from bot.pictures.board import EMPTY, FRAME, LABEL, LAST, PLAYABLE, WIN, WON_BOARD, draw
+from bot.pictures import parts
+from bot.pictures.board import changed, draw
 from bot.pictures.marks import resolve
 
 SIDE = 512  # pixels a side of a replay's frames
 FIRST = 800  # milliseconds the empty board is shown
 MOVE = 700  # milliseconds each move is shown
 HELD = 4000  # milliseconds the last frame is shown
-COLOURS = (FRAME, EMPTY, LABEL, LAST, WIN, PLAYABLE, WON_BOARD)
 LIMIT = 2 * 1024 * 1024  # bytes: a replay larger than this is drawn again smaller
 
 
@@ -30,10 +33,16 @@ def positions(game: GameRecord) -> list[GameRecord]:
 
 
 def frames(game: GameRecord, *, side: int = SIDE) -> list[Image.Image]:
-    """Each frame of the replay, as drawn (RGB)."""
+    """Each frame of the replay: the first whole, each after it what changed since the one
+    before (``board.changed``: its ``info["offset"]`` says where), palette images in one
+    palette."""
     x, o = resolve(game.look.x, game.look.o)
     kind = kinds.of(game)
-    return [draw(kind.sketch(shown), x, o, side=side) for shown in positions(game)]
+    sketches = [kind.sketch(shown) for shown in positions(game)]
+    first = draw(sketches[0], x, o, side=side)
+    first.info["offset"] = (0, 0)
+    deltas = [changed(a, b, x, o, side=side) for a, b in itertools.pairwise(sketches)]
+    return [first, *deltas]
 
 
 def durations(count: int) -> list[int]:
@@ -54,18 +63,23 @@ def replay(game: GameRecord, *, side: int = SIDE) -> bytes:
 
 
 def encode(images: list[Image.Image]) -> bytes:
-    """Frames as a looping GIF, quantised to one palette: the board's own colours exactly, then
-    the marks' colours taken from the first, middle and last frames."""
-    picked = [images[0], images[len(images) // 2], images[-1]]
-    sample = Image.new("RGB", (picked[0].width * len(picked), picked[0].height))
-    for index, image in enumerate(picked):
-        sample.paste(image, (index * image.width, 0))
-    found = sample.quantize(256 - len(COLOURS), method=Image.Quantize.MEDIANCUT).getpalette()
-    palette = Image.new("P", (1, 1))
-    palette.putpalette([v for colour in COLOURS for v in colour] + (found or [])[: 3 * (256 -
-                       len(COLOURS))])  # fmt: skip
-    quantised = [image.quantize(palette=palette, dither=Image.Dither.NONE) for image in images]
-    out = io.BytesIO()
-    quantised[0].save(out, "GIF", save_all=True, append_images=quantised[1:], loop=0,
-                      duration=durations(len(images)), optimize=True)  # fmt: skip
-    return out.getvalue()
+    """Frames (``frames``) as a looping GIF: the first's palette for all, each frame kept over
+    the one before (disposal 1), its transparent index (``parts.CLEAR``) showing that one."""
+    first = images[0]
+    palette = bytes(first.getpalette() or [])[: 3 * 256].ljust(3 * 256, b"\0")
+    out = [
+        b"GIF89a",
+        struct.pack("<HHBBB", first.width, first.height, 0xF7, 0, 0),  # a 256-colour table
+        palette,
+        b"\x21\xff\x0bNETSCAPE2.0\x03\x01\x00\x00\x00",  # loop forever
+    ]
+    for image, duration in zip(images, durations(len(images)), strict=True):
+        out += GifImagePlugin.getdata(
+            image,
+            image.info.get("offset", (0, 0)),
+            duration=duration,
+            disposal=1,
+            transparency=parts.CLEAR,
+        )
+    out.append(b";")
+    return b"".join(out)

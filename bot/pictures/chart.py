@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 
 from PIL import Image, ImageDraw, ImageFont
 
-from bot.pictures.board import FRAME, LABEL
+from bot.pictures.layout import FRAME, LABEL
 
 WIDTH, HEIGHT = 960, 540
 PLOT = (96, 40, WIDTH - 40, HEIGHT - 64)  # the plot's left, top, right, bottom

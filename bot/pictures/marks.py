@@ -37,6 +37,7 @@ MAX_CUSTOM = 512  # custom emoji images kept, at most (the oldest dropped first)
 
 _customs: dict[int, Image.Image] = {}  # custom emoji images by id, as handed over
 _customs_lock = threading.Lock()
+_generation = 0  # custom emoji images kept so far (``generation``)
 
 
 def add_custom(emoji_id: int, data: bytes) -> bool:
@@ -56,7 +57,15 @@ def add_custom(emoji_id: int, data: bytes) -> bool:
             _customs.pop(next(iter(_customs)))
         _customs[emoji_id] = image.crop(box)
     glyph.cache_clear()  # a mark drawn as its default before may be drawn as itself now
+    global _generation
+    _generation += 1
     return True
+
+
+def generation() -> int:
+    """How many custom emoji images have been kept so far: pieces drawn with the marks of an
+    earlier generation may show a default where the mark can be drawn now."""
+    return _generation
 
 
 def has_custom(emoji_id: int) -> bool:

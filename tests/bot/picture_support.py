@@ -18,9 +18,10 @@ import engine
 from bot.games import kinds
 from bot.games.look import Look
 from bot.games.record import Ending, GameRecord, Status
-from bot.pictures import board, marks
+from bot.pictures import layout as board
+from bot.pictures import marks
 from bot.pictures.animation import LIMIT
-from bot.pictures.board import EMPTY, LAST, MARK, PLAYABLE, WIN, WON_BOARD
+from bot.pictures.layout import EMPTY, LAST, MARK, PLAYABLE, WIN, WON_BOARD
 from engine.ultimate import UltimateBoard
 from tests.bot.game_support import raw
 

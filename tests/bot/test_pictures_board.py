@@ -15,8 +15,9 @@ from PIL import Image
 from bot.games import kinds
 from bot.games.look import Look
 from bot.games.record import Ending, Status
-from bot.pictures import SIDE, board, board_png, marks
-from bot.pictures.board import FRAME
+from bot.pictures import SIDE, board_png, marks
+from bot.pictures import layout as board
+from bot.pictures.layout import FRAME
 from engine.ultimate import UltimateBoard
 from engine.ultimate.geometry import board_cells
 from tests.bot.picture_support import SHAPES, check, decode, game, needs_font, played, red, won

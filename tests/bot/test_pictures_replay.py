@@ -8,8 +8,11 @@ import io
 import pytest
 from PIL import Image
 
-from bot.pictures import replay
+from bot.games import kinds
+from bot.pictures import board, replay
 from bot.pictures.animation import FIRST, HELD, LIMIT, MOVE, SIDE, positions
+from bot.pictures.layout import layout
+from bot.pictures.marks import resolve
 from tests.bot.picture_support import check, game, needs_font, played, won
 
 
@@ -29,8 +32,10 @@ def frames(data: bytes) -> list[tuple[Image.Image, int]]:
     return out
 
 
-@pytest.mark.parametrize(("kind", "size", "k", "least"),
-                         [("classic", 3, 3, 5), ("classic", 5, 4, 9), ("ultimate", 9, 3, 55)])
+@pytest.mark.parametrize(
+    ("kind", "size", "k", "least"),
+    [("classic", 3, 3, 5), ("classic", 5, 4, 9), ("ultimate", 9, 3, 55)],
+)
 def test_one_frame_a_move_each_the_position_after_it(kind: str, size: int, k: int,
                                                      least: int) -> None:  # fmt: skip
     """Frames: the empty board, then the position after each move (its marks, its last move,
@@ -67,3 +72,26 @@ def test_a_game_with_no_moves_is_one_frame() -> None:
     """No moves: the empty board alone, held."""
     shown = frames(replay(game("classic", 3, 3)))
     assert len(shown) == 1 and shown[0][1] == HELD
+
+
+@pytest.mark.parametrize(("kind", "size", "k"), [("classic", 3, 3), ("ultimate", 9, 3)])
+def test_each_frame_stores_only_what_changed_and_shows_the_whole_position(
+    kind: str, size: int, k: int
+) -> None:
+    """Every frame decoded is, pixel for pixel, the position's picture drawn whole at the
+    replay's size; each after the first stores only the rectangle its move changed (on 3x3,
+    the new mark's cell and the last move's outline it moves from)."""
+    record = won(kind, size, k, least=5)
+    image = Image.open(io.BytesIO(replay(record)))
+    x, o = resolve(record.look.x, record.look.o)
+    shown = positions(record)
+    for index, position in enumerate(shown):
+        image.seek(index)
+        left, top, right, bottom = image.tile[0][1]  # the rectangle this frame stores
+        whole = board.draw(kinds.of(position).sketch(position), x, o, side=SIDE)
+        assert image.convert("RGB").tobytes() == whole.convert("RGB").tobytes(), index
+        if 0 < index < len(shown) - 1 and kind == "classic":  # the last adds the winning line
+            grid = layout(size, size, SIDE)
+            boxes = [grid.box(cell, size) for cell in record.moves[max(0, index - 2) : index]]
+            assert right - left <= max(b[2] for b in boxes) - min(b[0] for b in boxes) + 1
+            assert bottom - top <= max(b[3] for b in boxes) - min(b[1] for b in boxes) + 1
