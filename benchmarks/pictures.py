@@ -3,16 +3,21 @@ from the cache) and a 60-move ultimate game's replay, their sizes, the picture c
 memory with the positions of 500 live games, and what a drawing thread costs the thread beside
 it (the event loop's, in the bot).
 
-    python benchmarks/pictures.py [--repeats 7] [--games 500] [--seed 1]
+    python benchmarks/pictures.py [--repeats 7] [--games 500] [--seed 1] [--positions-games 200]
 
-Cold: a position the cache has not seen (the emoji font loaded and the marks' glyphs scaled
-already, as in a running bot); the first picture of a process, which loads the font, is given
-apart. Each figure is the median over the repeats, each repeat a different position.
+A board: a position the picture cache has not seen (the emoji font loaded and the marks' glyphs
+scaled already, as in a running bot), with no strip of a picture before kept (its worst: the
+median over the repeats, each a different position), and as a running bot draws them: every
+position of --positions-games random games in turn, each drawn once with the strips of the
+pictures before kept (``bot.pictures.png``), the CPU of the second half's new positions (p50,
+p90) and the share of strips found kept. The first picture of a process, which loads the font,
+is given apart.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import io
 import random
 import statistics
@@ -30,7 +35,7 @@ from PIL import Image
 
 from bot.games import kinds
 from bot.games.record import Ending, GameRecord, Status
-from bot.pictures import PictureCache, alt_text, board_png, picture, replay
+from bot.pictures import SIDE, PictureCache, alt_text, board_png, picture, png, replay
 from bot.pictures.animation import positions
 from bot.pictures.board import draw
 from bot.pictures.cache import BOUND
@@ -70,25 +75,59 @@ def ms(values: list[float]) -> str:
     return f"{statistics.median(values) * 1000:.2f}"
 
 
-def boards(repeats: int, rng: random.Random) -> None:
+def boards(repeats: int, rng: random.Random, games: int) -> None:
     first = played("classic", 3, 3, rng, 4)
     wall, cpu, _ = timed(lambda: board_png(first))
     print(f"The first picture of a process (loads the emoji font): {wall * 1000:.0f} ms wall, "
           f"{cpu * 1000:.0f} ms CPU\n")  # fmt: skip
-    print("| board | cold: wall ms | cold: CPU ms | cached: wall µs | PNG bytes (median) |")
-    print("|---|---|---|---|---|")
+    print("| board | no strip kept: CPU ms | a new position, strips kept: CPU ms p50 / p90 | "
+          "strips found | from the cache: µs | PNG bytes (median) |")  # fmt: skip
+    print("|---|---|---|---|---|---|")
     for name, (kind, size, k) in SHAPES.items():
-        cache = PictureCache()
-        walls, cpus, hits, sizes = [], [], [], []
+        cold, hits, sizes = [], [], []
         for _ in range(repeats):
             game = played(kind, size, k, rng, rng.randrange(size * 2, size * size))
-            wall, cpu, data = timed(lambda game=game, cache=cache: picture(game, cache))  # type: ignore[misc]
-            walls.append(wall)
-            cpus.append(cpu)
-            sizes.append(len(data))  # type: ignore[arg-type]
+            x, o = resolve(game.look.x, game.look.o)
+            sketch = kinds.of(game).sketch(game)
+            cold.append(
+                timed(lambda s=sketch, x=x, o=o: png.board(s, x, o, SIDE, cache=png.Strips()))[1]
+            )  # type: ignore[misc]
+            cache = PictureCache()
+            picture(game, cache)
             hits.append(timed(lambda game=game, cache=cache: picture(game, cache))[0])  # type: ignore[misc]
-        print(f"| {name} | {ms(walls)} | {ms(cpus)} | {statistics.median(hits) * 1e6:.1f} | "
-              f"{statistics.median(sizes):,.0f} |")  # fmt: skip
+        warm, strips = running(kind, size, k, rng, games)
+        for _, data in warm[-repeats:]:
+            sizes.append(len(data))
+        cpus = sorted(cpu for cpu, _ in warm[len(warm) // 2 :])
+        p90 = cpus[int(len(cpus) * 0.9)] * 1000
+        found = strips.hits / max(1, strips.hits + strips.misses)
+        hit = statistics.median(hits) * 1e6
+        print(
+            f"| {name} | {ms(cold)} | {ms(cpus)} / {p90:.2f} | {found:.0%} | {hit:.1f} | "
+            f"{statistics.median(sizes):,.0f} |"
+        )
+
+
+def running(
+    kind: str, size: int, k: int, rng: random.Random, games: int
+) -> tuple[list[tuple[float, bytes]], png.Strips]:
+    """Every position of `games` random games drawn as a running bot draws them (each new one
+    once, the strips of the pictures before kept): each picture's CPU seconds and bytes."""
+    strips = png.Strips()
+    seen: set[tuple[int, ...]] = set()
+    out = []
+    for _ in range(games):
+        game = played(kind, size, k, rng, 999)
+        x, o = resolve(game.look.x, game.look.o)
+        for position in positions(game):
+            if position.moves in seen:
+                continue
+            seen.add(position.moves)
+            sketch = kinds.of(position).sketch(position)
+            draw = functools.partial(png.board, sketch, x, o, SIDE, cache=strips)
+            _, cpu, data = timed(draw)
+            out.append((cpu, data))  # type: ignore[arg-type]
+    return out, strips
 
 
 def whole_frames(game: GameRecord) -> list[Image.Image]:
@@ -192,9 +231,10 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=7)
     parser.add_argument("--games", type=int, default=500)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--positions-games", type=int, default=200)
     args = parser.parse_args()
     rng = random.Random(args.seed)
-    boards(args.repeats, rng)
+    boards(args.repeats, rng, args.positions_games)
     replays(max(3, args.repeats // 2), rng)
     memory(args.games, rng)
     stalls(rng)

@@ -34,12 +34,10 @@ under load say otherwise, the same pure functions run in a process pool as the e
 
 from __future__ import annotations
 
-import io
-
 from bot.games import kinds
 from bot.games.record import GameRecord
+from bot.pictures import png
 from bot.pictures.animation import replay
-from bot.pictures.board import draw
 from bot.pictures.cache import PictureCache, key
 from bot.pictures.layout import SIDE
 from bot.pictures.marks import resolve
@@ -53,12 +51,7 @@ PNG_LEVEL = (
 def board_png(game: GameRecord, *, side: int = SIDE) -> bytes:
     """The picture of a game's board now, as PNG bytes (the same game, the same bytes)."""
     x, o = resolve(game.look.x, game.look.o)
-    image = draw(kinds.of(game).sketch(game), x, o, side=side)
-    # Composed in 256 colours (plenty for flat cells and emoji: a quarter of the bytes of full
-    # colour), so it is written as it is; a faster level of compression (docs/figures.md).
-    out = io.BytesIO()
-    image.save(out, "PNG", compress_level=PNG_LEVEL)
-    return out.getvalue()
+    return png.board(kinds.of(game).sketch(game), x, o, side)
 
 
 def picture(game: GameRecord, cache: PictureCache, *, side: int = SIDE) -> bytes:

@@ -56,9 +56,9 @@ def changed(before: Sketch, after: Sketch, x: str, o: str, *, side: int = SIDE) 
     there. Its place in the picture is its ``info["offset"]``."""
     was, now = slots(before), slots(after)
     redrawn = {slot for slot, piece in now.items() if was.get(slot) != piece}
-    redrawn |= {_slot_of(last, after) for last in (before.last, after.last) if last is not None}
+    redrawn |= {slot_of(last, after) for last in (before.last, after.last) if last is not None}
     grid = layout(after.size, after.block, side)
-    boxes = [_box(slot, after, grid) for slot in redrawn] or [(0, 0, 0, 0)]
+    boxes = [box_of(slot, after, grid) for slot in redrawn] or [(0, 0, 0, 0)]
     left, top = min(b[0] for b in boxes), min(b[1] for b in boxes)
     width = max(b[2] for b in boxes) - left + 1
     height = max(b[3] for b in boxes) - top + 1
@@ -86,7 +86,7 @@ def paint(
     ground = parts.frame(size, block, side, sketch.columns, sketch.rows)
     pieces = parts.marks(*marks, size, block, side)
     for slot, (fill, mark) in shown.items():
-        left, top = _box(slot, sketch, ground.grid)[:2]
+        left, top = box_of(slot, sketch, ground.grid)[:2]
         if slot[0] == "block":
             assert mark is not None
             piece = pieces.blocks[fill, mark]
@@ -94,7 +94,7 @@ def paint(
             piece = ground.empty[fill] if mark is None else pieces.cells[fill, mark]
         piece.into(canvas, width, left - origin[0], top - origin[1])
     last = sketch.last
-    if last is not None and _slot_of(last, sketch) in shown:
+    if last is not None and slot_of(last, sketch) in shown:
         left, top = ground.grid.box(last, size)[:2]
         ground.outline(canvas, width, left - origin[0], top - origin[1])
 
@@ -105,7 +105,7 @@ def _image(canvas: bytearray, width: int, height: int, pieces: parts.Marks) -> I
     return image
 
 
-def _slot_of(cell: int, sketch: Sketch) -> Slot:
+def slot_of(cell: int, sketch: Sketch) -> Slot:
     """The slot a cell is shown in: its own, or its small board's once that is won."""
     if not sketch.won:
         return "cell", cell
@@ -114,7 +114,7 @@ def _slot_of(cell: int, sketch: Sketch) -> Slot:
     return ("block", board) if sketch.won[board] is not None else ("cell", cell)
 
 
-def _box(slot: Slot, sketch: Sketch, grid: Layout) -> tuple[int, int, int, int]:
+def box_of(slot: Slot, sketch: Sketch, grid: Layout) -> tuple[int, int, int, int]:
     """A slot's rectangle in the picture (right and bottom inclusive)."""
     kind, number = slot
     if kind == "cell":

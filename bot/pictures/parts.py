@@ -71,13 +71,17 @@ class Piece:
     def of(cls, image: Image.Image) -> Piece:
         return cls(image.width, image.height, image.tobytes())
 
-    def into(self, canvas: bytearray, width: int, left: int, top: int) -> None:
-        """Copy the piece into `canvas` (a picture `width` pixels wide) at (`left`, `top`)."""
-        rows, w = memoryview(self.data), self.width
-        at = top * width + left
-        for start in range(0, len(self.data), w):
-            canvas[at : at + w] = rows[start : start + w]
-            at += width
+    def into(
+        self, canvas: bytearray, stride: int, left: int, top: int, first: int = 0, rows: int = -1
+    ) -> None:
+        """Copy the piece's rows from `first` (`rows` of them; -1: all) into `canvas`, rows of
+        `stride` bytes, the first of them at (`left`, `top`)."""
+        data, w = memoryview(self.data), self.width
+        end = len(self.data) if rows < 0 else (first + rows) * w
+        at = top * stride + left
+        for start in range(first * w, end, w):
+            canvas[at : at + w] = data[start : start + w]
+            at += stride
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,14 +91,19 @@ class Frame:
 
     grid: Layout
     image: Piece  # the whole picture's ground, `FIXED` colours only
+    png_rows: bytes  # the same, each row after its PNG filter byte (0: none)
     empty: dict[Colour, Piece]  # a cell's fill -> the cell
     ring: tuple[tuple[int, int, int], ...]  # (row, first, end) of the outline's pixels in a cell
 
-    def outline(self, canvas: bytearray, width: int, left: int, top: int) -> None:
-        """Draw the last move's outline into `canvas` over the cell at (`left`, `top`)."""
+    def outline(
+        self, canvas: bytearray, stride: int, left: int, top: int, rows: int | None = None
+    ) -> None:
+        """Draw the last move's outline into `canvas` (rows of `stride` bytes, `rows` of them:
+        those outside are left out) over the cell whose top left corner is (`left`, `top`)."""
         for row, first, end in self.ring:
-            at = (top + row) * width + left
-            canvas[at + first : at + end] = OUTLINE[: end - first]
+            if rows is None or 0 <= top + row < rows:
+                at = (top + row) * stride + left
+                canvas[at + first : at + end] = OUTLINE[: end - first]
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,7 +147,11 @@ def frame(
     ImageDraw.Draw(ring).rounded_rectangle(
         (0, 0, grid.cell - 1, grid.cell - 1), _radius(grid), outline=255, width=width
     )
-    return Frame(grid, Piece.of(_reduced(ground, palette)), empty, _runs(ring))
+    image = Piece.of(_reduced(ground, palette))
+    png_rows = b"".join(
+        b"\0" + image.data[at : at + side] for at in range(0, len(image.data), side)
+    )
+    return Frame(grid, image, png_rows, empty, _runs(ring))
 
 
 def _runs(mask: Image.Image) -> tuple[tuple[int, int, int], ...]:

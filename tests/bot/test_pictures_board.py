@@ -4,6 +4,7 @@ server's marks and the fallbacks, the same bytes for the same position."""
 
 from __future__ import annotations
 
+import io
 import logging
 from collections.abc import Iterator
 from dataclasses import replace
@@ -15,8 +16,9 @@ from PIL import Image
 from bot.games import kinds
 from bot.games.look import Look
 from bot.games.record import Ending, Status
-from bot.pictures import SIDE, board_png, marks
+from bot.pictures import SIDE, board_png, marks, png
 from bot.pictures import layout as board
+from bot.pictures.board import draw as board_draw
 from bot.pictures.layout import FRAME
 from engine.ultimate import UltimateBoard
 from engine.ultimate.geometry import board_cells
@@ -194,3 +196,22 @@ def test_each_kinds_sketch_is_the_engines_position(kind: str, size: int, k: int)
             assert sketch.won == () and sketch.target is None and sketch.line == won_line
         names = [kinds.of(record).cell_name(record, c) for c in range(size * size)]
         assert names == [column + row for row in sketch.rows for column in sketch.columns]
+
+
+@pytest.mark.parametrize(("kind", "size", "k"), SHAPES)
+def test_a_png_written_from_kept_strips_is_the_picture_drawn_whole(
+    kind: str, size: int, k: int
+) -> None:
+    """A board's PNG, written from strips compressed apart and kept from picture to picture,
+    decodes to the picture composed whole, pixel for pixel and with its palette, for positions
+    whose strips are new and positions whose strips were kept (the same games again)."""
+    cache = png.Strips()
+    records = [played(kind, size, k, seed) for seed in range(6)]
+    for record in records + records:  # the second time from the strips kept
+        x, o = marks.resolve(record.look.x, record.look.o)
+        sketch = kinds.of(record).sketch(record)
+        decoded = Image.open(io.BytesIO(png.board(sketch, x, o, SIDE, cache=cache)))
+        whole = board_draw(sketch, x, o, side=SIDE)
+        assert decoded.mode == "P" and decoded.tobytes() == whole.tobytes()
+        assert decoded.getpalette() == whole.getpalette()
+    assert cache.hits >= cache.misses
