@@ -2,7 +2,7 @@
 floor that sends the same picture bytes with the same answers.
 
     python benchmarks/picture_load.py [--games 100] [--size 3] [--pairs 3] [--pattern burst]
-                                      [--memory-games 500]
+                                      [--memory-games 500] [--warm 0]
 
 Each round (interleaved, as `floors.compare` does: the runs of a round are seconds apart, so
 the machine's load is alike) runs the same seeded traffic through four bots, each in a process
@@ -13,6 +13,10 @@ boards, the plain floor (``floors/game_bot.py --plain``), the project's bot with
 position on its loop, and its alt text, uploaded with each answer and edit). CPU per
 interaction is the whole process's (the bot's drawing thread and engine included); the ratios
 are taken within each round, then their medians.
+
+With ``--warm N`` each picture contender first draws the positions of N random games of the
+same size, before the run and outside its CPU: a bot that has been running keeps the strips its
+pictures are written from (``bot.pictures.png``), which a bot just started does not have yet.
 
 Then the picture cache's memory: one run of --memory-games games with picture boards, and what
 the cache holds at its end (every position shown in the run, the live games' among them).
@@ -49,8 +53,11 @@ async def rounds(args: argparse.Namespace) -> list[dict[str, Any]]:
     for n in range(args.pairs):
         row: dict[str, Any] = {}
         for name, script, options in CONTENDERS:
-            run = await wire.wire_run(args.pattern, args.games, args.size, args, script=script,
-                                      extra=options)  # fmt: skip
+            if args.warm and "picture" in name:  # pictures drawn before, as in a running bot
+                options = (*options, "--warm-pictures", str(args.warm), "--size", str(args.size))
+            run = await wire.wire_run(
+                args.pattern, args.games, args.size, args, script=script, extra=options
+            )
             row[name] = figures(run)
             row[name]["pictures"] = row[name]["setup"].get("pictures")
             held = row[name]["pictures"]
@@ -85,9 +92,11 @@ def report(found: list[dict[str, Any]], memory: dict[str, Any], args: argparse.N
         print(f"| {mine} / {floor} | {', '.join(f'{v:.2f}' for v in each)} | "
               f"{statistics.median(each):.2f} |")  # fmt: skip
     mib = memory["bytes"] / (1024 * 1024)
-    print(f"\nThe picture cache after {memory['games']} games: {memory['pictures']} pictures, "
-          f"{mib:.1f} MiB ({memory['hits']} hits, {memory['misses']} misses; "
-          f"{memory['late']} answers with emoji while their picture was drawn)")
+    print(
+        f"\nThe picture cache after {memory['games']} games: {memory['pictures']} pictures, "
+        f"{mib:.1f} MiB ({memory['hits']} hits, {memory['misses']} misses; "
+        f"{memory['late']} answers with emoji while their picture was drawn)"
+    )
 
 
 async def main(argv: list[str] | None = None) -> None:
@@ -100,6 +109,9 @@ async def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--max-plies", type=int, default=12, help="resign after this many moves")
     parser.add_argument("--bot-k5", type=int, default=3, help="win length of 5x5 bot games")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--warm", type=int, default=0, help="games whose pictures each picture bot draws first"
+    )
     parser.add_argument("--dir", default=None, help="folder for the SQLite files")
     args = parser.parse_args(argv)
     found = await rounds(args)

@@ -3,6 +3,7 @@
     python benchmarks/wire/bot_process.py PORT FOLDER [-v] [--database-url URL] [--shards COUNT:IDS]
                                    [--gc A,B,C] [--without-speed] [--without PART[,PART]]
                                    [--profile] [--metrics] [--log-times] [--pictures]
+                                   [--warm-pictures GAMES --size N]
                                    [--sync normal|full]
 
 FOLDER receives the SQLite file (or the log only, with ``--database-url``: PostgreSQL), its
@@ -17,6 +18,8 @@ cProfile between ``begin`` and ``end`` and reports its time by part of the click
 ``--pictures`` draws every board as a picture (as if each server had set ``board_style``
 picture), and the run's figures then say what the picture cache holds at its end, once the
 drawing thread has drawn every picture asked for (its CPU counted in the run's);
+``--warm-pictures GAMES`` draws the positions of that many random games of ``--size`` before
+the run (a bot that has been running keeps its pictures' strips);
 ``--metrics`` keeps the Prometheus metrics (on a free port), as ``METRICS_PORT`` does;
 ``--log-times`` starts each log line with its time (seconds since the epoch), so a reader can
 tell which lines came during a fault it injected.
@@ -277,7 +280,31 @@ def main(make: Callable[[Path], discord.Client] | None = None) -> None:
     base = f"http://127.0.0.1:{port}/api/v10"
     discord.http.Route.BASE = base
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(f"ws://127.0.0.1:{port}/gateway")
+    if (warm := option("--warm-pictures")) is not None:
+        warm_pictures(int(warm), int(option("--size") or 3))
     asyncio.run(run((make or project_bot)(folder)))
+
+
+def warm_pictures(games: int, size: int) -> None:
+    """Draw every position of `games` random games of `size` (3 in a row) before the run, as
+    a bot that has been running has drawn pictures before it (the strips they leave kept:
+    ``bot.pictures.png``); none of them is a position of the run's (another seed)."""
+    import random
+
+    import engine
+    from bot.games.record import GameRecord
+    from bot.pictures import board_png
+
+    rng = random.Random(-1)
+    for _ in range(games):
+        board = engine.Board.from_moves((), size=size, k=3)
+        moves: list[int] = []
+        while board.outcome() is None:
+            moves.append(rng.choice(list(board.legal_moves())))
+            board = board.play(moves[-1])
+            game = GameRecord(id=1, guild_id=1, channel_id=1, x_id=1, o_id=2, challenger_id=1,
+                              size=size, k=3, moves=tuple(moves))  # fmt: skip
+            board_png(game)
 
 
 if __name__ == "__main__":

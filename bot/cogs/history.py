@@ -64,8 +64,13 @@ class HistoryCog(commands.Cog):
         """Show a player's recent games, and open any of them as a picture and a replay."""
         target = player or interaction.user
         if target.bot:
-            await replies.tell(interaction, N_(
-                "{player} is a bot: bots don't keep a tic-tac-toe record.", player=target.mention))
+            await replies.tell(
+                interaction,
+                N_(
+                    "{player} is a bot: bots don't keep a tic-tac-toe record.",
+                    player=target.mention,
+                ),
+            )
             return
         page = self._page(interaction, target.id, history.known_kind(variant), 0)
         await self._answer(interaction, "/tictactoe-history", page)

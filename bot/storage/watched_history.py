@@ -26,6 +26,7 @@ class WatchedHistory:
         kind: str | None = None, limit: int = 10, offset: int = 0,
     ) -> list[GameRecord]:  # fmt: skip
         """A player's played games in a server, newest first."""
+
         def call() -> Awaitable[list[GameRecord]]:
             return self.inner.player_games(
                 guild_id, user_id, with_id=with_id, kind=kind, limit=limit, offset=offset
