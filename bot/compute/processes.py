@@ -48,6 +48,7 @@ class Pool:
         self.broken = False
         self._workers: list[_Worker] = []
         self._queue: deque[_Job] = deque()
+        self._later: deque[_Job] = deque()  # background work: after every move queued
         self._loop: asyncio.AbstractEventLoop | None = None  # reading the answers, once attached
         self._closed = False
 
@@ -85,21 +86,31 @@ class Pool:
         for worker in self._workers:
             self._next(worker)
 
-    def submit(self, fn: Callable[..., T], args: tuple[Any, ...]) -> asyncio.Future[T]:
-        """On the loop thread: `fn(*args)` in the first idle worker, or once one is."""
+    def submit(
+        self, fn: Callable[..., T], args: tuple[Any, ...], *, later: bool = False
+    ) -> asyncio.Future[T]:
+        """On the loop thread: `fn(*args)` in the first idle worker, or once one is. `later`:
+        background work (a finished game's search for missed wins), which waits behind every
+        other call queued and never takes the last idle worker of several."""
         if self.broken:  # before closed: a broken generation is shut as it is replaced
             raise BrokenProcessPool("an engine worker process died")
         if self._closed:
             raise RuntimeError("the engine's workers are closed")
         job = _Job(asyncio.get_running_loop().create_future(), fn, args)
         idle = next((worker for worker in self._workers if worker.job is None), None)
-        if idle is None or self._loop is None:  # all busy, or not read yet
-            self._queue.append(job)
+        if idle is None or self._loop is None or (later and not self._room_for_later()):
+            (self._later if later else self._queue).append(job)
         else:
-            self._send(idle, job)
+            self._send(idle, job, later=later)
         return job.future
 
-    def _send(self, worker: _Worker, job: _Job) -> None:
+    def _room_for_later(self) -> bool:
+        """Whether background work may take an idle worker: all but one of several, or the
+        only one."""
+        busy = sum(1 for worker in self._workers if worker.later)
+        return busy < max(1, self.count - 1)
+
+    def _send(self, worker: _Worker, job: _Job, *, later: bool = False) -> None:
         try:
             worker.conn.send((job.fn, job.args))  # pickled whole before a byte is written
         except OSError:  # its pipe is closed: it died
@@ -108,7 +119,7 @@ class Pool:
         except Exception as error:  # a call that cannot be pickled: its own error
             job.future.set_exception(error)
         else:
-            worker.job = job
+            worker.job, worker.later = job, later
 
     def _answered(self, worker: _Worker) -> None:
         try:
@@ -118,7 +129,7 @@ class Pool:
             return
         except Exception as error:  # an answer that cannot be unpickled here: the call's error
             ok, value = False, error
-        job, worker.job = worker.job, None
+        job, worker.job, worker.later = worker.job, None, False
         if job is not None and not job.future.done():
             if ok:
                 job.future.set_result(value)
@@ -131,6 +142,10 @@ class Pool:
             queued = self._queue.popleft()
             if not queued.future.done():  # not cancelled meanwhile
                 self._send(worker, queued)
+        while self._later and worker.job is None and not self.broken and self._room_for_later():
+            queued = self._later.popleft()
+            if not queued.future.done():
+                self._send(worker, queued, later=True)
 
     def _break(self) -> None:
         """A worker died: every call in this generation fails, the others are killed."""
@@ -145,8 +160,10 @@ class Pool:
         if loop is not None and not loop.is_closed():
             for worker in self._workers:
                 loop.remove_reader(worker.conn.fileno())
-        jobs_left = [w.job for w in self._workers if w.job is not None] + list(self._queue)
+        jobs_left = [w.job for w in self._workers if w.job is not None]
+        jobs_left += [*self._queue, *self._later]
         self._queue.clear()
+        self._later.clear()
         for worker in self._workers:
             worker.job = None
         for job in jobs_left:
@@ -187,6 +204,7 @@ class _Worker:
     process: BaseProcess
     conn: Connection
     job: _Job | None = None
+    later: bool = False  # its job is background work
 
 
 class Workers:
@@ -213,18 +231,21 @@ class Workers:
             self._closed = True
             self.pool.shutdown()
 
-    async def run(self, helper: Executor | None, fn: Callable[..., T], *args: Any) -> T:
-        """`fn(*args)` in a worker; if the generation is found broken, in a new one, started
-        in the `helper` thread (one line logged)."""
+    async def run(
+        self, helper: Executor | None, fn: Callable[..., T], *args: Any, later: bool = False
+    ) -> T:
+        """`fn(*args)` in a worker (`later`: as background work, ``Pool.submit``); if the
+        generation is found broken, in a new one, started in the `helper` thread (one line
+        logged)."""
         pool = self.pool
         try:
-            return await pool.submit(fn, args)
+            return await pool.submit(fn, args, later=later)
         except BrokenExecutor:
             if helper is None:
                 raise  # closed
         loop = asyncio.get_running_loop()
         await loop.run_in_executor(helper, contextvars.Context().run, self.replace, pool, loop)
-        return await self.pool.submit(fn, args)
+        return await self.pool.submit(fn, args, later=later)
 
     def replace(self, broken: Pool, loop: asyncio.AbstractEventLoop) -> None:
         """Off the loop thread: a new generation, warmed and read by `loop`, in place of

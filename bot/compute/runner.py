@@ -99,15 +99,17 @@ class EngineRunner:
                 pool.shutdown(wait=True, cancel_futures=True)
         self._threads = self._waiters = self._searchers = self._workers_pool = None
 
-    async def call(self, search: bool, fn: Callable[..., T], *args: Any) -> T:
+    async def call(self, search: bool, fn: Callable[..., T], *args: Any, later: bool = False) -> T:
         """Run `fn(*args)` (module-level, picklable) off the loop: a `search` in the worker
-        processes, anything else in the engine's thread."""
+        processes (`later`: background work, behind the moves: ``processes.Pool.submit``),
+        anything else in the engine's thread."""
         if self._threads is None:
             raise RuntimeError("EngineRunner.start() was not awaited")
         self.pending += 1
         try:
             if search and self._workers_pool is not None:
-                return await self._workers_pool.run(self._threads, fn, *args)  # a dead one: anew
+                # A dead worker: a new generation.
+                return await self._workers_pool.run(self._threads, fn, *args, later=later)
             return await asyncio.get_running_loop().run_in_executor(
                 self._threads, jobs.run, fn, *args
             )

@@ -182,3 +182,33 @@ async def test_closing_answers_every_call_left_and_ends_the_workers() -> None:
     assert not any(alive(pid) for pid in pids)
     with pytest.raises(RuntimeError, match="closed"):
         pool.submit(operator.add, (1, 1))
+
+
+def stamped(seconds: float) -> float:
+    """Sleep in the worker, then say when it finished (the clock every process shares)."""
+    time.sleep(seconds)
+    return time.monotonic()
+
+
+async def test_background_work_waits_behind_every_move_and_leaves_one_worker_free() -> None:
+    """Background calls (``later``: a finished game's search for missed wins) queued on one
+    worker let a move that comes after them go first; of two workers they take one only, so a
+    move never waits for them."""
+    one = await started(1)
+    try:
+        background = [one.submit(stamped, (0.2,), later=True) for _ in range(3)]
+        await asyncio.sleep(0.05)  # the first is under way
+        move = await one.submit(stamped, (0.0,))
+        finished = await asyncio.gather(*background)
+        assert finished[0] < move < finished[1] < finished[2]
+    finally:
+        one.shutdown()
+    two = await started(2)
+    try:
+        background = [two.submit(stamped, (0.3,), later=True) for _ in range(2)]
+        await asyncio.sleep(0.05)
+        asked = time.monotonic()
+        move = await two.submit(stamped, (0.0,))
+        assert move - asked < 0.2 and move < min(await asyncio.gather(*background))
+    finally:
+        two.shutdown()

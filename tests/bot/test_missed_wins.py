@@ -96,8 +96,8 @@ async def test_a_store_that_fails_costs_the_puzzles_not_the_game(
     real_call = runner.call
     held: list[sqlite3.Connection] = []
 
-    async def call(search: bool, fn: Any, *args: Any) -> Any:
-        found = await real_call(search, fn, *args)
+    async def call(search: bool, fn: Any, *args: Any, later: bool = False) -> Any:
+        found = await real_call(search, fn, *args, later=later)
         if fn is jobs.missed_wins:  # another process takes the database now
             other = sqlite3.connect(settings.database_path, isolation_level=None)
             other.execute("BEGIN EXCLUSIVE")

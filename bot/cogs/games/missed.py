@@ -57,7 +57,7 @@ class MissedWins(commands.Cog):
         sides = tuple(side for side in "XO" if side != game.ai_side)
         try:
             found = await self.engine.call(
-                True, jobs.missed_wins, game.size, game.k, game.moves, sides, BUDGET
+                True, jobs.missed_wins, game.size, game.k, game.moves, sides, BUDGET, later=True
             )
         except (BrokenExecutor, RuntimeError) as exc:  # the workers are gone (a shutdown)
             log.debug("could not look for missed wins in game %s: %s", game.id, exc)
