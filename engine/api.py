@@ -135,13 +135,12 @@ def _move_value(s: Solver, me: int, opp: int, cell: int, alpha: int = -WIN, beta
     return -s.search(opp, after, -beta, -alpha)
 
 
-def solving(board: Board, deadline: float | None) -> tuple[Solver, int, int]:
-    """The solver for `board`, its tables trimmed and `deadline` set (the caller resets it to
-    None when done), and the marks of the side to move and of the other side."""
+def solving(board: Board) -> tuple[Solver, int, int]:
+    """The solver for `board`, its tables trimmed, and the marks of the side to move and of the
+    other side (the caller bounds its searches: ``Solver.bounded``)."""
     me, opp = _sides(board)
     s = solver(board.size, board.k)
     trim_tables()
-    s.deadline = deadline
     return s, me, opp
 
 
@@ -152,8 +151,8 @@ def optimal_move(
 
     Raises SearchTimeout if `deadline` passes first (the table keeps the work done).
     """
-    s, me, opp = solving(board, deadline)
-    try:
+    s, me, opp = solving(board)
+    with s.bounded(deadline):
         best = exact_value(s, board)
         if rng is not None:
             # The first optimal move of a uniformly shuffled list is uniform among optimal moves.
@@ -168,8 +167,6 @@ def optimal_move(
             if _move_value(s, me, opp, cell, best - 1, best) >= best:
                 return cell
         raise AssertionError("no move reaches the position's value")
-    finally:
-        s.deadline = None
 
 
 def ranked_moves(s: Solver, me: int, opp: int) -> list[int]:

@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 # position the book does not cover and the solver cannot finish in time) the best move found so far.
 MOVE_BUDGET = 0.9
 
+
 def _wins_in_one(board: Board, me: int, opp: int) -> list[int]:
     """Cells that complete a line for the side whose marks are `me`."""
     out = set()

@@ -14,7 +14,9 @@ and when both sides are so held the position is a draw.
 
 from __future__ import annotations
 
+import contextlib
 import time
+from collections.abc import Iterator
 
 from engine.pairing import Pairing
 from engine.rules import WIN, Rules, rules
@@ -48,6 +50,20 @@ class Solver:
         self._inverse = tuple(tuple(p.index(c) for c in range(r.cells)) for p in r.perms)
         # Static order: cells through many lines first (centre, then the rest).
         self._static = sorted(range(r.cells), key=lambda c: -len(r.cell_lines[c]))
+
+    @contextlib.contextmanager
+    def bounded(self, deadline: float | None) -> Iterator[None]:
+        """Within it, a search stops (SearchTimeout) at `deadline` or at the deadline already
+        in force, whichever comes first; the one in force before is in force again after, so a
+        call bounded inside another (a puzzle's answers, inside the search of a finished game
+        for missed wins) never lifts the outer one."""
+        before = self.deadline
+        if deadline is not None and (before is None or deadline < before):
+            self.deadline = deadline
+        try:
+            yield
+        finally:
+            self.deadline = before
 
     # ---- table keys -------------------------------------------------------------------------
 

@@ -57,20 +57,19 @@ def trap_move(board: Board, *, rng: random.Random | None = None, deadline: float
 
     Raises SearchTimeout if `deadline` passes before any optimal move is found.
     """
-    s, me, opp = solving(board, deadline)
-    try:
+    s, me, opp = solving(board)
+    with s.bounded(deadline):
         best = exact_value(s, board)
         moves = trap_order(s.r, me, opp, ranked_moves(s, me, opp), rng)
         keep = [next(c for c in moves if _move_value(s, me, opp, c, best - 1, best) >= best)]
         if best > 0:
             return keep[0]
-        stop = time.monotonic() + TRAP_BUDGET
-        s.deadline = stop if deadline is None else min(stop, deadline)
-        s.node_limit = s.nodes + WORK_NODES
-        return _weighed(s, me, opp, best, moves, keep)
-    finally:
-        s.deadline = None
-        s.node_limit = NO_LIMIT
+        with s.bounded(time.monotonic() + TRAP_BUDGET):
+            s.node_limit = s.nodes + WORK_NODES
+            try:
+                return _weighed(s, me, opp, best, moves, keep)
+            finally:
+                s.node_limit = NO_LIMIT
 
 
 def trap_choices(board: Board) -> tuple[int, list[int]]:
@@ -78,7 +77,7 @@ def trap_choices(board: Board) -> tuple[int, list[int]]:
     `trap_move` without a budget plays there: the complete weighing at DEPTH (a forced win:
     the first value-keeping move in trap order) and the moves equal to it in weight and in trap
     order, among which `rng` would choose. Slow (up to seconds): for building shipped data."""
-    s, me, opp = solving(board, None)
+    s, me, opp = solving(board)
     best = exact_value(s, board)
     moves = trap_order(s.r, me, opp, ranked_moves(s, me, opp))
     keep = [c for c in moves if _move_value(s, me, opp, c, best - 1, best) >= best]

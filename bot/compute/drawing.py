@@ -48,11 +48,22 @@ async def board(game: GameRecord, *, side: int = pictures.SIDE) -> bytes:
     """The picture of a game's board now: from the cache on the loop, or from the strips kept
     of the pictures before (a classic board: tens of microseconds, less than a hop to the
     thread and back), else drawn in the drawing thread; kept."""
-    wanted = key(game, side)
-    found = CACHE.get(wanted) or pictures.kept_png(game, side=side)
+    found = ready(game, side=side)
     if found is None:
         found = await draw(lambda: pictures.board_png(game, side=side))
-    CACHE.put(wanted, found)
+        CACHE.put(key(game, side), found)
+    return found
+
+
+def ready(game: GameRecord, *, side: int = pictures.SIDE) -> bytes | None:
+    """The picture of a game's board if it is there without drawing: in the cache, or made
+    from the strips kept (``bot.pictures.kept_png``, then kept in the cache); else None."""
+    wanted = key(game, side)
+    found = CACHE.get(wanted)
+    if found is None:
+        found = pictures.kept_png(game, side=side)
+        if found is not None:
+            CACHE.put(wanted, found)
     return found
 
 

@@ -12,7 +12,7 @@ board to show instead (``refused_upload``).
 from __future__ import annotations
 
 import io
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,12 +55,13 @@ def captioned(words: str, filename: str, alt: str, *, below: list[dict[str, Any]
 class Drawn:
     """A board message ready to go: its layout, and its picture where it has one (`data`, PNG,
     shown through the layout's gallery as `BOARD_FILE`); `fallback`: the same board with emoji,
-    for when the picture cannot go."""
+    made when the picture cannot go (rarely: not made otherwise), on a board of the picture
+    style."""
 
     view: discord.ui.LayoutView
     data: bytes | None = None
     alt: str = ""
-    fallback: discord.ui.LayoutView | None = None
+    fallback: Callable[[], discord.ui.LayoutView] | None = None
     note: Any = None  # what to tell the clicker privately once it is shown (a ``Text``)
 
     def send(self) -> dict[str, Any]:
@@ -82,7 +83,7 @@ class Drawn:
         """The same board with emoji, no picture (itself when it has none)."""
         if self.fallback is None or self.data is None:
             return self
-        return Drawn(self.fallback, None, "", self.fallback)
+        return Drawn(self.fallback(), None, "", self.fallback)
 
 
 def refused_upload(error: BaseException) -> bool:

@@ -172,20 +172,18 @@ def missed_wins(
     if size == 3:
         return found
     s = solver(size, k)
-    s.deadline = deadline
     try:
-        for cell in moves:
-            if board.outcome() is not None:
-                break
-            if board.turn in wanted:
-                puzzle = missed_at(board, cell)
-                if puzzle is not None and puzzle.id not in {p.id for p in found}:
-                    found.append(puzzle)
-            board = board.play(cell)
-        for i, puzzle in enumerate(found):
-            found[i] = with_answers(puzzle)
+        with s.bounded(deadline):
+            for cell in moves:
+                if board.outcome() is not None:
+                    break
+                if board.turn in wanted:
+                    puzzle = missed_at(board, cell)
+                    if puzzle is not None and puzzle.id not in {p.id for p in found}:
+                        found.append(puzzle)
+                board = board.play(cell)
+            for i, puzzle in enumerate(found):
+                found[i] = with_answers(puzzle)
     except SearchTimeout:
         pass  # the rest of the game is left unjudged, or the rest of its puzzles unanswered
-    finally:
-        s.deadline = None
     return found

@@ -25,6 +25,7 @@ from engine.puzzles import (
     puzzles,
 )
 from engine.puzzles.proof import wins_within
+from engine.search import SearchTimeout, solver
 
 
 def _moves_to(board: Board) -> list[int]:
@@ -191,3 +192,25 @@ def test_a_shipped_verdict_gives_the_searched_puzzle_in_every_frame(
     searched = [missed_at(board, played) for board, played in cases]
     assert shipped == searched
     assert sum(p is not None for p in shipped) >= 10  # puzzles among them, not only None
+
+
+def test_a_deadline_holds_through_every_search_made_inside_it() -> None:
+    """A bound inside another never lifts the outer one (a puzzle's answers search with no
+    deadline of their own inside a finished game's search for missed wins): an optimal move
+    asked for inside an expired bound stops at once; the bound before is in force after."""
+    s = solver(5, 4)
+    board = Board.from_moves((12, 6, 7), size=5, k=4)
+    s.table.clear()
+    with s.bounded(10.0):
+        with s.bounded(None):
+            assert s.deadline == 10.0
+        with s.bounded(20.0):
+            assert s.deadline == 10.0
+        with s.bounded(5.0):
+            assert s.deadline == 5.0
+        assert s.deadline == 10.0
+    assert s.deadline is None
+    with s.bounded(time.monotonic() - 1), pytest.raises(SearchTimeout):
+        optimal_move(board)
+    assert s.deadline is None
+    assert optimal_move(board) in board.legal_moves()  # unbounded again

@@ -136,16 +136,20 @@ class Painter:
         if not game.look.picture or not board.has_board(game):
             return picture.Drawn(board.view(game, picked, confirm=confirm))
         plain = dataclasses.replace(game, look=dataclasses.replace(game.look, style="emoji"))
-        fallback = board.view(plain, picked, confirm=confirm)
+        fallback = functools.partial(board.view, plain, picked, confirm=confirm)
         if not attach:
-            return picture.Drawn(fallback, None, "", fallback)
+            return picture.Drawn(fallback(), None, "", fallback)
         try:
-            data, alt = await asyncio.wait_for(asyncio.shield(self.board(game)), PICTURE_WAIT)
+            found = None if looks.custom_ids(game.look) else drawing.ready(game)
+            if found is not None:  # no task to wait for: the picture is there
+                data, alt = found, _alt(game)
+            else:
+                data, alt = await asyncio.wait_for(asyncio.shield(self.board(game)), PICTURE_WAIT)
         except TimeoutError:
             self.late += 1
             log.info("the picture of game %s was not drawn within %s s: shown with emoji",
                      game.id, PICTURE_WAIT)  # fmt: skip
-            return picture.Drawn(fallback, None, "", fallback)
+            return picture.Drawn(fallback(), None, "", fallback)
         gallery = picture.gallery(picture.BOARD_FILE, alt)
         return picture.Drawn(board.view(game, picked, confirm=confirm, gallery=gallery),
                              data, alt, fallback)  # fmt: skip
