@@ -101,16 +101,16 @@ class Pool:
         if idle is None or self._loop is None or (later and not self._room_for_later()):
             (self._later if later else self._queue).append(job)
         else:
-            self._send(idle, job, later=later)
+            self._send(idle, job)
         return job.future
 
     def _room_for_later(self) -> bool:
-        """Whether background work may take an idle worker: all but one of several, or the
-        only one."""
-        busy = sum(1 for worker in self._workers if worker.later)
-        return busy < max(1, self.count - 1)
+        """Whether background work may take an idle worker now: the only one, or one of two
+        or more idle (so that a move coming next finds one)."""
+        idle = sum(1 for worker in self._workers if worker.job is None)
+        return idle >= (1 if self.count == 1 else 2)
 
-    def _send(self, worker: _Worker, job: _Job, *, later: bool = False) -> None:
+    def _send(self, worker: _Worker, job: _Job) -> None:
         try:
             worker.conn.send((job.fn, job.args))  # pickled whole before a byte is written
         except OSError:  # its pipe is closed: it died
@@ -119,7 +119,7 @@ class Pool:
         except Exception as error:  # a call that cannot be pickled: its own error
             job.future.set_exception(error)
         else:
-            worker.job, worker.later = job, later
+            worker.job = job
 
     def _answered(self, worker: _Worker) -> None:
         try:
@@ -129,7 +129,7 @@ class Pool:
             return
         except Exception as error:  # an answer that cannot be unpickled here: the call's error
             ok, value = False, error
-        job, worker.job, worker.later = worker.job, None, False
+        job, worker.job = worker.job, None
         if job is not None and not job.future.done():
             if ok:
                 job.future.set_result(value)
@@ -145,7 +145,7 @@ class Pool:
         while self._later and worker.job is None and not self.broken and self._room_for_later():
             queued = self._later.popleft()
             if not queued.future.done():
-                self._send(worker, queued, later=True)
+                self._send(worker, queued)
 
     def _break(self) -> None:
         """A worker died: every call in this generation fails, the others are killed."""
@@ -204,7 +204,6 @@ class _Worker:
     process: BaseProcess
     conn: Connection
     job: _Job | None = None
-    later: bool = False  # its job is background work
 
 
 class Workers:

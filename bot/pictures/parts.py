@@ -15,7 +15,11 @@ copied as they are): no colour is reduced for it, and its PNG is written as it i
 from __future__ import annotations
 
 import functools
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -35,6 +39,8 @@ from bot.pictures.layout import (
 )
 
 Colour = tuple[int, int, int]
+K = TypeVar("K")
+V = TypeVar("V")
 SHADES = 32  # shades of the labels' edges, from the frame's colour to the labels'
 BOARD_COLOURS = (FRAME, EMPTY, LABEL, LAST, WIN, PLAYABLE, WON_BOARD)
 
@@ -131,12 +137,48 @@ def _fixed_palette() -> list[int]:
     return flat + flat[:3] * (256 - len(FIXED))  # the rest unused: the frame's colour again
 
 
-@functools.lru_cache(maxsize=32)
+class Shelf(Generic[K, V]):
+    """Pieces drawn, by key, the oldest dropped past `most`; safe from several threads.
+    `peek` never draws (the event loop may look; only the drawing thread draws)."""
+
+    def __init__(self, most: int) -> None:
+        self.most = most
+        self._items: OrderedDict[K, V] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def peek(self, key: K) -> V | None:
+        with self._lock:
+            return self._items.get(key)
+
+    def get(self, key: K, make: Callable[[], V]) -> V:
+        found = self.peek(key)
+        if found is None:
+            found = make()
+            with self._lock:
+                self._items[key] = found
+                while len(self._items) > self.most:
+                    self._items.popitem(last=False)
+        return found
+
+
+FrameKey = tuple[int, int, int, tuple[str, ...], tuple[str, ...]]
+MarksKey = tuple[str, str, int, int, int, int]
+FRAMES: Shelf[FrameKey, Frame] = Shelf(32)
+MARKS: Shelf[MarksKey, Marks] = Shelf(64)
+
+
 def frame(
     size: int, block: int, side: int, columns: tuple[str, ...], rows: tuple[str, ...]
 ) -> Frame:
     """The pieces of a board of `size` cells a side in small boards of `block`, `side` pixels
-    square, labelled `columns` and `rows`."""
+    square, labelled `columns` and `rows` (drawn the first time)."""
+    key = (size, block, side, columns, rows)
+    return FRAMES.get(key, lambda: _frame(*key))
+
+
+def _frame(
+    size: int, block: int, side: int, columns: tuple[str, ...], rows: tuple[str, ...]
+) -> Frame:
     grid = layout(size, block, side)
     palette = _fixed_palette()
     ground = Image.new("RGB", (side, side), FRAME)
@@ -169,14 +211,15 @@ def _runs(mask: Image.Image) -> tuple[tuple[int, int, int], ...]:
     return tuple(runs)
 
 
-def marks(x: str, o: str, size: int, block: int, side: int) -> Marks:
+def marks(x: str, o: str, size: int, block: int, side: int, generation: int | None = None) -> Marks:
     """The palette of marks `x` and `o` (drawable: ``marks.resolve``) and the pieces holding
-    them, for a board of `size` in small boards of `block`, `side` pixels square (drawn again
-    once a custom emoji's image has come: it may be one of them)."""
-    return _marks(x, o, size, block, side, glyphs.generation())
+    them, for a board of `size` in small boards of `block`, `side` pixels square, as the
+    custom emoji images of `generation` draw them (None: those kept now; drawn again once a
+    custom emoji's image has come: it may be one of them)."""
+    key = (x, o, size, block, side, glyphs.generation() if generation is None else generation)
+    return MARKS.get(key, lambda: _marks(*key))
 
 
-@functools.lru_cache(maxsize=64)
 def _marks(x: str, o: str, size: int, block: int, side: int, generation: int) -> Marks:
     palette = _marks_palette(x, o, generation)
     grid = layout(size, block, side)

@@ -79,15 +79,23 @@ def board(
     `side` pixels square: the pixels of ``board.draw``. `kept`: only from strips kept (None
     if one is missing): a few tens of microseconds, nothing compressed."""
     size, block = sketch.size, sketch.block
-    ground = parts.frame(size, block, side, sketch.columns, sketch.rows)
-    pieces = parts.marks(x, o, size, block, side)
+    generation = glyphs.generation()  # read once: the pieces' and the strips' alike
+    if kept:  # nothing drawn: on the event loop, only what is there already
+        found = parts.FRAMES.peek((size, block, side, sketch.columns, sketch.rows))
+        held = parts.MARKS.peek((x, o, size, block, side, generation))
+        if found is None or held is None:
+            return None
+        ground, pieces = found, held
+    else:
+        ground = parts.frame(size, block, side, sketch.columns, sketch.rows)
+        pieces = parts.marks(x, o, size, block, side, generation)
     grid = ground.grid
     shown = slots(sketch)
     boxes = {slot: box_of(slot, sketch, grid) for slot in shown}
     outline = None
     if sketch.last is not None and slot_of(sketch.last, sketch) in shown:
         outline = grid.box(sketch.last, size)[:2]
-    whose = (x, o, glyphs.generation(), size, block, side, sketch.columns, sketch.rows)
+    whose = (x, o, generation, size, block, side, sketch.columns, sketch.rows)
     stream = [HEADER]
     adler = 1  # the Adler-32 of nothing
     for top, bottom in _strips(grid, size, side):

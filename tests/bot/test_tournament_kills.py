@@ -40,6 +40,7 @@ from tests.bot.user_install_support import NEEDS_PROCESSES
 from tests.support.local_game import LocalBot, Table, texts, until
 from tests.support.localdiscord import FakeDiscord
 from tests.support.localdiscord.faults import AFTER, BEFORE, DURING, Trap
+from tests.support.localdiscord.rest import NONCE_LIFE
 from tests.support.localdiscord.thread_model import Thread
 
 pytestmark = NEEDS_PROCESSES
@@ -62,6 +63,7 @@ class Window:
     in_thread: bool = False
     delay: float = 0.0
     then_edit: bool = False
+    late: bool = False  # started again after the nonce's life, the channel busy meanwhile
 
 
 WINDOWS = {
@@ -77,7 +79,13 @@ WINDOWS = {
     "the final message, during": Window("channel post", DURING, 2),
     "the final message, just after": Window("channel post", AFTER, 2, delay=MS),
     "the announcement's last edit, before": Window("channel post", AFTER, 2, then_edit=True),
+    # Started again only after Discord has forgotten the nonce, 120 messages later: the post
+    # made is found in the channel (or its thread), not made again.
+    "round 2's first board, during, found late": Window("channel post", DURING, 3, True, late=True),
+    "the announcement at create, during, found late": Window("channel post", DURING, 1, late=True),
+    "the final message, during, found late": Window("channel post", DURING, 2, late=True),
 }
+CHATTER = 120  # members' messages while the bot is down, in a late window
 
 
 @pytest.mark.parametrize("name", WINDOWS)
@@ -113,7 +121,13 @@ async def crash_at(tmp_path: Path, window: Window, **env: str) -> None:
 
     spring: Callable[[], None] = then_edit if window.then_edit else kill
     fake.trap(Trap(window.route, window.when, spring, window.nth, where, window.delay))
-    restarted = asyncio.create_task(restart(bot, killed))
+
+    def busy() -> None:  # Discord forgets the nonce while members talk
+        fake.advance(NONCE_LIFE + 1)
+        for n in range(CHATTER):
+            fake.say(c.members[n % PLAYERS], c.games, f"chatter {n}")
+
+    restarted = asyncio.create_task(restart(bot, killed, busy if window.late else None))
     try:
         await start_swiss(table, c, killed, restarted)
         played: set[int] = set()
@@ -158,7 +172,8 @@ async def crash_at(tmp_path: Path, window: Window, **env: str) -> None:
                     names = f"{people[p.x].name} vs {people[p.o].name}"
                     assert thread.name == f"R{p.round}.{p.board} · {names}"
         # One announcement showing the end and every result; one final message.
-        posted = public(fake, c.games.id)
+        mine = str(fake.bot_user.id)
+        posted = [m for m in public(fake, c.games.id) if m["author"]["id"] == mine]
         finals = [m for m in posted if "🥇" in texts(m)]
         assert len(posted) == 2 and len(finals) == 1, [texts(m)[:40] for m in posted]
         assert int(finals[0]["id"]) == t.final_message_id
@@ -174,9 +189,13 @@ async def crash_at(tmp_path: Path, window: Window, **env: str) -> None:
         await fake.close()
 
 
-async def restart(bot: LocalBot, killed: asyncio.Event) -> None:
-    """Start the bot again once a trap has killed it."""
+async def restart(
+    bot: LocalBot, killed: asyncio.Event, meanwhile: Callable[[], None] | None = None
+) -> None:
+    """Start the bot again once a trap has killed it (after `meanwhile`, if given)."""
     await killed.wait()
+    if meanwhile is not None:
+        meanwhile()
     await bot.start()
 
 

@@ -148,8 +148,8 @@ async def find_board(
     mine = flow.client.user.id if flow.client.user else 0
     found: discord.Message | None = None
     async for message in channel.history(limit=FIND_LIMIT, oldest_first=True):
-        if message.author.id != mine:
-            continue
+        if message.author.id != mine or message.type is not discord.MessageType.default:
+            continue  # another's, or a notice of Discord's (a member added to the thread)
         shown = readback.game_of(message)
         if shown == game.id:
             found = message

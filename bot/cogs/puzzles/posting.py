@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-LOOK_BACK = 50  # a channel's last messages read for a post claimed before a restart
+LOOK_BACK = 1000  # a channel's messages since the day's hour read for a post claimed before
 WAKE_LATE = 1.0  # seconds past the full hour the task wakes, so a clock a little early still counts
 SOLVE = N_("Solve it")
 INVITE = N_("Press the button to try it: your attempt is yours alone, and only you see it.")
@@ -166,21 +166,24 @@ class DailyPosting(commands.Cog):
         self._done.add((guild.id, day))
         view = message(daily(day, guild.id), day, post_locale(conf, guild))
         try:
-            if not claimed and await self._posted(channel, day):
+            if not claimed and await self._posted(channel, day, conf):
                 return  # posted already: before a restart, or by another process
             await channel.send(view=view, nonce=daily_nonce(guild.id, day))
         except discord.HTTPException as exc:
             self._done.discard((guild.id, day))  # tried again at the next hour
             log.warning("could not post the daily puzzle in channel %s: %s", channel.id, exc)
 
-    async def _posted(self, channel: discord.TextChannel, day: int) -> bool:
-        """Whether the channel's last messages hold the bot's puzzle of `day`: a claim stored
-        before a crash (or another process's) may or may not have been posted. Where the bot
-        may not read the channel's history, it counts as posted (never twice, at worst none)."""
+    async def _posted(self, channel: discord.TextChannel, day: int, conf: ServerSettings) -> bool:
+        """Whether the channel holds the bot's puzzle of `day`: a claim stored before a crash
+        (or another process's) may or may not have been posted. Looked for among the messages
+        since the day's hour came (it is claimed then, or later if the bot was down then), at
+        most `LOOK_BACK` of them, a page of 100 a call. Where the bot may not read the channel's
+        history, it counts as posted (never twice, at worst none)."""
         if not channel.permissions_for(channel.guild.me).read_message_history:
             return True
         mine = self.client.user.id if self.client.user else 0
-        async for found in channel.history(limit=LOOK_BACK):
+        hour = self.now().replace(hour=posting_hour(conf), minute=0, second=0, microsecond=0)
+        async for found in channel.history(limit=LOOK_BACK, after=hour - timedelta(minutes=1)):
             ids = (button.custom_id for button in grid.buttons_in(found.components))
             if found.author.id == mine and DAILY_ID in ids and day_of(found.created_at) == day:
                 return True

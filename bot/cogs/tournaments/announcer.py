@@ -21,6 +21,7 @@ import asyncio
 import logging
 from collections.abc import Sequence
 from dataclasses import replace
+from datetime import timedelta
 from typing import Any
 
 import discord
@@ -37,7 +38,9 @@ from bot.storage.base import StorageError, Store
 log = logging.getLogger(__name__)
 
 NO_MENTIONS = discord.AllowedMentions.none()
-FIND_LIMIT = 50  # the channel's messages read for a final message posted before a restart
+FIND_LIMIT = 100  # the channel's messages read for an announcement posted before a restart
+FINAL_LOOK = 2000  # and back to the announcement, at most, for the final message
+CLOCKS_APART = timedelta(minutes=1)  # the bot's clock against Discord's, at most
 SPACING = 1.0  # seconds from one edit of an announcement to the next
 LAST_EDIT = 3.0  # seconds the bot's stop waits for an edit that was waiting for its turn
 
@@ -95,8 +98,9 @@ class Announcer:
                 if tid not in self._again:
                     return
         finally:
-            self._editing.pop(tid, None)
-            self._again.discard(tid)
+            if self._editing.get(tid) is asyncio.current_task():
+                del self._editing[tid]
+                self._again.discard(tid)
 
     async def table(self, t: Tournament) -> list[Standing]:
         """The standings as the stored games give them (none before the start)."""
@@ -110,6 +114,8 @@ class Announcer:
         return shown.announcement(t, await self.store.entrants(t.id), await self.table(t))
 
     async def _edit(self, tid: int) -> None:
+        if tid in self._ended:  # its end is shown (``show_end``): nothing after it
+            return
         try:
             held = self._held.get(tid)
             t = held.t if held is not None else await self.store.get_tournament(tid)
@@ -139,15 +145,18 @@ class Announcer:
         sent = await channel.send(view=await self.view(t), nonce=announcement_nonce(t.id))
         return sent.id
 
-    async def recover(self, t: Tournament) -> None:
-        """At start-up, an open or running tournament without an announcement id (a crash
-        came between its post and its store): the bot's announcement of it in the channel
-        (by its buttons) is kept, else it is posted now. StorageError propagates."""
+    async def recover(self, t: Tournament) -> bool:
+        """A tournament without an announcement id (a crash came between its post and its
+        store): the bot's announcement of it in the channel (by its buttons; among the first
+        messages since the tournament was created, as it was posted then) is kept, else it is
+        posted now. False if Discord failed (one line: the caller tries again). StorageError
+        propagates."""
         mine = self.client.user.id if self.client.user else 0
         channel = self.client.get_partial_messageable(t.channel_id, guild_id=t.guild_id)
+        since = None if t.created_at is None else t.created_at - CLOCKS_APART
         try:
             found = None
-            async for message in channel.history(limit=FIND_LIMIT):
+            async for message in channel.history(limit=FIND_LIMIT, after=since):
                 ids = (
                     shown.parse_id(b.custom_id or "") for b in grid.buttons_in(message.components)
                 )
@@ -158,8 +167,9 @@ class Announcer:
                 found = await self.post(t, channel)
         except replies.CALL_FAILED as error:
             log.warning("could not find or post tournament %s: %s", t.id, describe(error))
-            return
+            return False
         await self.store.set_tournament_messages(t.id, message_id=found)
+        return True
 
     async def post_final(self, t: Tournament, pairings: Sequence[Pairing]) -> bool:
         """Post the final message (the podium, every game's thread) and keep its id; False if
@@ -187,16 +197,19 @@ class Announcer:
     async def find_final(
         self, t: Tournament, pairings: Sequence[Pairing]
     ) -> discord.Message | None:
-        """The final message of `t` if the bot posted it already: among the channel's last
-        messages since the announcement, the bot's that links the tournament's first game's
-        thread (no other message does). discord.HTTPException propagates."""
+        """The final message of `t` if the bot posted it already: the channel's messages read
+        from the newest back to the announcement (at most `FINAL_LOOK`, a page of 100 a call),
+        the bot's that links the tournament's first game's thread (no other message does).
+        discord.HTTPException propagates."""
         first = next((p.thread_id for p in pairings if p.thread_id is not None), None)
         if first is None or t.message_id is None:
             return None  # no thread to know it by: the nonce alone keeps it single
         mine = self.client.user.id if self.client.user else 0
         channel = self.client.get_partial_messageable(t.channel_id, guild_id=t.guild_id)
         link = f"<#{first}>"
-        async for message in channel.history(limit=FIND_LIMIT, after=discord.Object(t.message_id)):
+        async for message in channel.history(limit=FINAL_LOOK):
+            if message.id <= t.message_id:
+                break
             texts = (getattr(c, "content", "") or "" for c in message.components)
             if message.author.id == mine and any(link in text for text in texts):
                 return message
@@ -208,6 +221,7 @@ class Announcer:
         the bot's next start ends it again, this edit included (an edit is the same each time).
         An edit still waiting for its turn is dropped: it would show the tournament running.
         False if Discord failed (one line: the caller tries again)."""
+        self._ended.add(t.id)  # from now on no other edit: it would show the tournament running
         task = self._editing.pop(t.id, None)
         if task is not None and task is not asyncio.current_task():
             task.cancel()
@@ -225,8 +239,11 @@ class Announcer:
             log.warning(
                 "could not edit the announcement of tournament %s: %s", t.id, describe(error)
             )
+            self._ended.discard(t.id)  # still running: its edits go on until it is tried again
             return False
-        self._ended.add(t.id)
+        except BaseException:
+            self._ended.discard(t.id)
+            raise
         return True
 
 

@@ -98,13 +98,18 @@ class Director:
 
     async def _start_due(self, tid: int) -> None:
         """A scheduled start: started, or cancelled with fewer than 2 players."""
-        t = await self.store.get_tournament(tid)
-        refusal = await self.start(t) if t is not None and t.stage is Stage.OPEN else None
-        if t is not None and refusal is not None and refusal.msgid == TOO_FEW.msgid:
-            if not await self.announcer.show_end(t, Stage.CANCELLED):
-                self.retry(t.guild_id)  # the start is due still: cancelled then
-                return
-            await self.store.finish_tournament(tid, Stage.CANCELLED)
+        t: Tournament | None = None
+        try:
+            t = await self.store.get_tournament(tid)
+            refusal = await self.start(t) if t is not None and t.stage is Stage.OPEN else None
+            if t is not None and refusal is not None and refusal.msgid == TOO_FEW.msgid:
+                if not await self.announcer.show_end(t, Stage.CANCELLED):
+                    self.retry(t.guild_id)  # the start is due still: cancelled then
+                    return
+                await self.store.finish_tournament(tid, Stage.CANCELLED)
+        except StorageError as error:  # the store said the outage; tried again after it
+            log.debug("could not start tournament %s: %s", tid, error)
+            self.retry(None if t is None else t.guild_id)
 
     def _at(self, tid: int, when: datetime, work: Callable[[], Coroutine[Any, Any, Any]]) -> None:
         """Run `work()` at `when` (at once if it is past); one timer a tournament."""
@@ -191,10 +196,12 @@ class Director:
     async def _announce(self, t: Tournament) -> None:
         """An announcement a crash kept from the store: found or posted, then shown."""
         try:
-            await self.announcer.recover(t)
+            recovered = await self.announcer.recover(t)
         except StorageError as error:
             log.debug("could not store the announcement of tournament %s: %s", t.id, error)
-            self.retry(t.guild_id)
+            recovered = False
+        if not recovered:
+            self.retry(t.guild_id)  # found or posted then
             return
         self.announcer.refresh(t.id)
 
@@ -306,6 +313,11 @@ class Director:
         """The final message (once), the announcement showing the end, then the tournament
         over (stored last: a crash before leaves it running, and the next start ends it);
         tried again if Discord fails."""
+        if t.message_id is None:  # its announcement is found or posted first (``recover``)
+            if not await self.announcer.recover(t):
+                self.retry(t.guild_id)
+                return t
+            t = await self.store.get_tournament(t.id) or t
         if t.final_message_id is None and not await self.announcer.post_final(t, pairings):
             self.retry(t.guild_id)
             return t

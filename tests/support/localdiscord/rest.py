@@ -115,6 +115,14 @@ class Rest:
         self.messages[int(message["id"])] = message
         return message
 
+    def say(self, user: User, channel: Channel, text: str) -> dict[str, Any]:
+        """A member's message in a channel (the world's: no event is sent for it)."""
+        message = self._message(channel.id, {"content": text})
+        message["author"] = user.payload()
+        message.pop("application_id")
+        message.pop("webhook_id")
+        return message
+
     def _edit(self, message_id: int | None, body: dict[str, Any]) -> dict[str, Any] | None:
         message = self.messages.get(message_id) if message_id is not None else None
         if message is None:
