@@ -98,9 +98,9 @@ async def test_a_big_board_move_leaves_the_loop_only_when_it_needs_a_search() ->
     pools: list[str] = []
     real_call = runner.call
 
-    async def call(search: bool, fn: Any, *args: Any) -> Any:
+    async def call(search: bool, fn: Any, *args: Any, later: bool = False) -> Any:
         pools.append("process" if search and runner._processes is not None else "thread")
-        return await real_call(search, fn, *args)
+        return await real_call(search, fn, *args, later=later)
 
     runner.call = call  # type: ignore[method-assign]
     try:
@@ -160,9 +160,9 @@ async def test_an_ultimate_search_runs_in_a_thread_of_the_bot_not_a_process() ->
     pools: list[str] = []
     real_call = runner.call
 
-    async def call(search: bool, fn: Any, *args: Any) -> Any:
+    async def call(search: bool, fn: Any, *args: Any, later: bool = False) -> Any:
         pools.append("process" if search else "thread")
-        return await real_call(search, fn, *args)
+        return await real_call(search, fn, *args, later=later)
 
     runner.call = call  # type: ignore[method-assign]
     try:

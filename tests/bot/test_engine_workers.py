@@ -14,6 +14,7 @@ import time
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
 
 import pytest
 
@@ -184,31 +185,38 @@ async def test_closing_answers_every_call_left_and_ends_the_workers() -> None:
         pool.submit(operator.add, (1, 1))
 
 
-def stamped(seconds: float) -> float:
-    """Sleep in the worker, then say when it finished (the clock every process shares)."""
-    time.sleep(seconds)
+def stamped_when(gate: str) -> float:
+    """Wait in the worker until the file `gate` exists, then say when it finished (the clock
+    every process shares)."""
+    while not os.path.exists(gate):
+        time.sleep(0.005)
     return time.monotonic()
 
 
-async def test_background_work_waits_behind_every_move_and_leaves_one_worker_free() -> None:
+async def test_background_work_waits_behind_every_move_and_leaves_one_worker_free(
+    tmp_path: Path,
+) -> None:
     """Background calls (``later``: a finished game's search for missed wins) queued on one
     worker let a move that comes after them go first; of two workers they take one only, so a
-    move never waits for them."""
+    move is answered while the background call under way is still held."""
+    gate, opened = str(tmp_path / "gate"), str(tmp_path / "open")
+    Path(opened).touch()
     one = await started(1)
     try:
-        background = [one.submit(stamped, (0.2,), later=True) for _ in range(3)]
-        await asyncio.sleep(0.05)  # the first is under way
-        move = await one.submit(stamped, (0.0,))
-        finished = await asyncio.gather(*background)
-        assert finished[0] < move < finished[1] < finished[2]
+        background = [one.submit(stamped_when, (gate,), later=True) for _ in range(3)]
+        move = one.submit(stamped_when, (opened,))
+        Path(gate).touch()
+        first, second, third = await asyncio.gather(*background)
+        assert first < await move < second < third
     finally:
         one.shutdown()
+    Path(gate).unlink()
     two = await started(2)
     try:
-        background = [two.submit(stamped, (0.3,), later=True) for _ in range(2)]
-        await asyncio.sleep(0.05)
-        asked = time.monotonic()
-        move = await two.submit(stamped, (0.0,))
-        assert move - asked < 0.2 and move < min(await asyncio.gather(*background))
+        background = [two.submit(stamped_when, (gate,), later=True) for _ in range(2)]
+        await asyncio.wait_for(two.submit(stamped_when, (opened,)), 30)  # while both are held
+        assert not any(job.done() for job in background)
+        Path(gate).touch()
+        await asyncio.gather(*background)
     finally:
         two.shutdown()

@@ -10,6 +10,7 @@ import pytest
 from simcord import Env
 
 from bot.cogs.games import painter
+from bot.compute import drawing
 from bot.games import look as looks
 from tests.bot.faults_support import CALLBACK, deny, set_bot_overwrite
 from tests.bot.game_support import board_message, cells, game_id_of, guild_with, raw, text
@@ -119,6 +120,8 @@ async def test_a_picture_not_drawn_in_time_shows_the_emoji_board_then_comes_next
     await alice.slash(channel, "tictactoe", style="picture")
     board = board_message(channel)
     monkeypatch.setattr(painter, "PICTURE_WAIT", 0.0)
+    # Every picture to be drawn (none ready from the strips of the pictures before).
+    monkeypatch.setattr(drawing, "ready", lambda game, side=0: None)
 
     result = await alice.click(board, custom_id=cells(simcord_env, board, 3)[4].custom_id)
 

@@ -59,9 +59,9 @@ def held_big_searches(
             on_end(3)
             events.append(("end", 3))
 
-    async def call(search: bool, fn: Callable[..., Any], *args: Any) -> Any:
+    async def call(search: bool, fn: Callable[..., Any], *args: Any, later: bool = False) -> Any:
         if fn is not engine_jobs.choose_move:
-            return await real_call(search, fn, *args)
+            return await real_call(search, fn, *args, later=later)
         size = args[1].size
         events.append(("start", size))
         if size == 5:
