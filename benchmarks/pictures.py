@@ -80,8 +80,10 @@ def boards(repeats: int, rng: random.Random, games: int) -> None:
     wall, cpu, _ = timed(lambda: board_png(first))
     print(f"The first picture of a process (loads the emoji font): {wall * 1000:.0f} ms wall, "
           f"{cpu * 1000:.0f} ms CPU\n")  # fmt: skip
-    print("| board | no strip kept: CPU ms | a new position, strips kept: CPU ms p50 / p90 | "
-          "strips found | from the cache: µs | PNG bytes (median) |")  # fmt: skip
+    print(
+        "| board | no strip kept: CPU ms | a new position, strips kept: CPU ms p50 / p90 | "
+        "strips found | from the cache: µs | PNG bytes (median) |"
+    )
     print("|---|---|---|---|---|---|")
     for name, (kind, size, k) in SHAPES.items():
         cold, hits, sizes = [], [], []

@@ -302,8 +302,17 @@ def warm_pictures(games: int, size: int) -> None:
         while board.outcome() is None:
             moves.append(rng.choice(list(board.legal_moves())))
             board = board.play(moves[-1])
-            game = GameRecord(id=1, guild_id=1, channel_id=1, x_id=1, o_id=2, challenger_id=1,
-                              size=size, k=3, moves=tuple(moves))  # fmt: skip
+            game = GameRecord(
+                id=1,
+                guild_id=1,
+                channel_id=1,
+                x_id=1,
+                o_id=2,
+                challenger_id=1,
+                size=size,
+                k=3,
+                moves=tuple(moves),
+            )
             board_png(game)
 
 

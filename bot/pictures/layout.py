@@ -64,5 +64,4 @@ def block_cells(board: int, size: int, block: int) -> list[int]:
     """The cells of small board `board`, in reading order."""
     per_row = size // block
     top, left = divmod(board, per_row)
-    return [(top * block + r) * size + left * block + c for r in range(block)
-            for c in range(block)]  # fmt: skip
+    return [(top * block + r) * size + left * block + c for r in range(block) for c in range(block)]
