@@ -291,29 +291,14 @@ def warm_pictures(games: int, size: int) -> None:
     ``bot.pictures.png``); none of them is a position of the run's (another seed)."""
     import random
 
-    import engine
-    from bot.games.record import GameRecord
+    from benchmarks.pictures import played
     from bot.pictures import board_png
+    from bot.pictures.animation import positions
 
     rng = random.Random(-1)
     for _ in range(games):
-        board = engine.Board.from_moves((), size=size, k=3)
-        moves: list[int] = []
-        while board.outcome() is None:
-            moves.append(rng.choice(list(board.legal_moves())))
-            board = board.play(moves[-1])
-            game = GameRecord(
-                id=1,
-                guild_id=1,
-                channel_id=1,
-                x_id=1,
-                o_id=2,
-                challenger_id=1,
-                size=size,
-                k=3,
-                moves=tuple(moves),
-            )
-            board_png(game)
+        for position in positions(played("classic", size, 3, rng, size * size)):
+            board_png(position)
 
 
 if __name__ == "__main__":
