@@ -24,10 +24,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bot.assembly import STEPS, sqlite_store
 from bot.games.record import Ending, GameRecord, Status
-from bot.pictures.chart import chart
+from bot.history.chart import chart
+from bot.history.store import HistoryStore
 from bot.storage import schema
-from bot.storage.sqlite import SQLiteStore
 
 GUILD = 1
 
@@ -35,7 +36,7 @@ GUILD = 1
 def fill(path: Path, games: int, players: int, rng: random.Random) -> None:
     """A schema 8 file of `games` finished games and their rating history, written directly."""
     conn = sqlite3.connect(path)
-    schema.migrate(conn)
+    schema.migrate(conn, STEPS)
     start = datetime(2026, 1, 1, tzinfo=UTC)
     rows, history = [], []
     for gid in range(1, games + 1):
@@ -56,14 +57,14 @@ def fill(path: Path, games: int, players: int, rng: random.Random) -> None:
 
 
 async def page_times(path: Path, players: int, repeats: int, rng: random.Random) -> list[float]:
-    store = SQLiteStore(path)
+    store = sqlite_store(path)
     await store.open()
     try:
         times = []
         for _ in range(repeats):
             player = rng.randint(1, players)
             began = time.perf_counter()
-            found = await store.player_games(GUILD, player, limit=11)
+            found = await HistoryStore(store).player_games(GUILD, player, limit=11)
             times.append(time.perf_counter() - began)
             assert found, "every player has games"
         return times
@@ -73,13 +74,13 @@ async def page_times(path: Path, players: int, repeats: int, rng: random.Random)
 
 async def history_times(path: Path, players: int, repeats: int,
                         rng: random.Random) -> tuple[list[float], int]:  # fmt: skip
-    store = SQLiteStore(path)
+    store = sqlite_store(path)
     await store.open()
     try:
         times, points = [], 0
         for _ in range(repeats):
             began = time.perf_counter()
-            series = await store.rating_history(GUILD, rng.randint(1, players))
+            series = await HistoryStore(store).rating_history(GUILD, rng.randint(1, players))
             times.append(time.perf_counter() - began)
             points = max(points, sum(len(v) for v in series.values()))
         return times, points
@@ -92,8 +93,10 @@ def chart_figures(repeats: int, rng: random.Random) -> tuple[float, float, int]:
     walls, cpus, size = [], [], 0
     start = datetime(2026, 1, 1, tzinfo=UTC)
     for _ in range(repeats):
-        series = {kind: [(start + timedelta(hours=i), 1500 + rng.uniform(-150, 150))
-                         for i in range(n)] for kind, n in (("classic", 200), ("ultimate", 80))}
+        series = {
+            kind: [(start + timedelta(hours=i), 1500 + rng.uniform(-150, 150)) for i in range(n)]
+            for kind, n in (("classic", 200), ("ultimate", 80))
+        }
         wall, cpu = time.perf_counter(), time.process_time()
         data = chart(series)
         walls.append(time.perf_counter() - wall)

@@ -19,7 +19,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from bot.client import EXTENSIONS, create_bot
+from bot.assembly import create_bot
+from bot.client import EXTENSIONS
 from bot.config import Settings
 from bot.discord_ui import board
 from bot.discord_ui.translator import CatalogTranslator

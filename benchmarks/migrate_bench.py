@@ -25,8 +25,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.storage_bench import new_game
+from bot.assembly import sqlite_store
 from bot.games.record import Ending, Status
-from bot.storage.sqlite import SQLiteStore
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 async def build(path: Path, live: int, finished: int) -> float:
     """Write the file: finished games first (their results counted), then the live ones."""
     start = time.perf_counter()
-    store = SQLiteStore(path)
+    store = sqlite_store(path)
     await store.open()
     rng = random.Random(3)
     games = []

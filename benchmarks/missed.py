@@ -8,7 +8,7 @@ asserted.
     python benchmarks/missed.py --games 60 [--budget 0.5]
     python benchmarks/missed.py --burst 40
 
-With ``--budget`` each game is searched as the bot searches it (``bot.cogs.games.missed.BUDGET``,
+With ``--budget`` each game is searched as the bot searches it (``bot.puzzles.missed.BUDGET``,
 its deadline on the worker's clock): the positions not judged within it are left out, and the
 CPU a game costs is then the budget and what a search does past it before it stops. With
 ``--burst N``, N finished 5x5 games are searched at once in the bot's engine workers (as N games
@@ -30,11 +30,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.measure.jobs import timed
-from bot.cogs.games.missed import BUDGET
 from bot.compute import jobs
 from bot.compute.runner import EngineRunner
 from bot.config import default_engine_workers
 from bot.games.record import GameRecord
+from bot.puzzles.missed import BUDGET
 from engine import LEVELS, Board, best_move
 from engine.puzzles import missed_wins, prove
 from engine.search import solver

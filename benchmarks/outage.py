@@ -31,7 +31,7 @@ import simcord
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.client import create_bot
+from bot.assembly import create_bot
 from bot.cogs.games import flow
 from bot.config import Settings
 from tests.bot.game_support import cells

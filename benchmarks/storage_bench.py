@@ -34,10 +34,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import simcord
 
-from bot.client import create_bot
+from bot.assembly import create_bot, postgres_store, sqlite_store
 from bot.config import DEFAULT_SYNC, SYNC_MODES, Settings
 from bot.games.record import Ending, GameRecord, Status
-from bot.storage.sqlite import SQLiteStore
 
 
 def percentile(samples: list[float], fraction: float) -> float:
@@ -67,11 +66,9 @@ async def per_move(
 ) -> list[float]:
     """Milliseconds per save_game, over games played move by move until ``saves`` saves
     (on PostgreSQL at ``url`` if given, else on a SQLite file with ``DATABASE_SYNC`` `sync`)."""
-    store: Any = SQLiteStore(folder / "moves.db", sync=sync)
+    store: Any = sqlite_store(folder / "moves.db", sync=sync)
     if url is not None:
-        from bot.storage.postgres import PostgresStore
-
-        store = PostgresStore(url)
+        store = postgres_store(url)
     await store.open()
     rng = random.Random(1)
     times: list[float] = []
@@ -97,7 +94,7 @@ async def per_move(
 async def startup(folder: Path, live: int, finished: int) -> tuple[float, float, int]:
     """Seconds to open a file holding ``live`` live games, and to load them."""
     path = folder / "startup.db"
-    store = SQLiteStore(path)
+    store = sqlite_store(path)
     await store.open()
     rng = random.Random(2)
     for gid in range(1, live + finished + 1):
@@ -113,7 +110,7 @@ async def startup(folder: Path, live: int, finished: int) -> tuple[float, float,
         await store.save_game(game)
     await store.close()
 
-    fresh = SQLiteStore(path)
+    fresh = sqlite_store(path)
     start = time.perf_counter()
     await fresh.open()
     opened = time.perf_counter()

@@ -30,8 +30,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.games.tournaments import arena, swiss
-from bot.games.tournaments.record import Bye, Game, tally
+from bot.tournaments import arena, swiss
+from bot.tournaments.record import Bye, Game, tally
 
 
 def swiss_rounds(players: int, rounds: int, seed: int) -> list[tuple[float, int]]:

@@ -84,9 +84,7 @@ def main() -> None:
     args = parser.parse_args()
     boards = BOARDS
     if args.boards:
-        boards = tuple(
-            (int(s), int(k)) for s, k in (b.split(":") for b in args.boards.split(","))
-        )
+        boards = tuple((int(s), int(k)) for s, k in (b.split(":") for b in args.boards.split(",")))
     print(f"load average {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
     print(f"loading the engine's data for every board: {ms(warm(boards))} of CPU\n")
     print(f"{args.games} games a board, sides alternating, seed {args.seed}; CPU per move\n")

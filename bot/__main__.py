@@ -34,7 +34,7 @@ def _configure_logging(settings: Settings) -> None:
 
 
 async def _run(settings: Settings) -> None:
-    from bot.client import create_bot
+    from bot.assembly import create_bot
 
     bot = create_bot(settings, freeze_heap=True)
     async with bot:
@@ -70,9 +70,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     if words[:1] == ["migrate-db"]:  # SQLite -> PostgreSQL; needs no token
         load_dotenv(Path.cwd() / ".env", override=False)
+        from bot.assembly import STEPS
         from bot.storage.migrate import command as migrate
 
-        return migrate(words[1:], os.environ)
+        return migrate(words[1:], os.environ, STEPS)
     args = _parser().parse_args(words)
     command: Callable[[argparse.Namespace], int] = args.command
     return command(args)

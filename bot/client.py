@@ -20,8 +20,8 @@ from bot.discord_ui.access import INVITE
 from bot.discord_ui.translator import CatalogTranslator
 from bot.discord_ui.tree import CheckedTree
 from bot.i18n import N_
-from bot.metrics import Metrics, WatchedStore
-from bot.storage.base import StorageError, Store
+from bot.metrics import Metrics
+from bot.storage.base import Store
 
 log = logging.getLogger(__name__)
 
@@ -30,11 +30,9 @@ MENTIONED = N_("I only answer slash commands: type /tictactoe to play (or /ticta
 # Loaded by name, so this module imports no cog: each extension's setup() wires its own parts.
 EXTENSIONS = (
     "bot.cogs.games",
-    "bot.cogs.tournaments",
-    "bot.cogs.puzzles",
-    "bot.cogs.puzzles.posting",
-    "bot.cogs.stats",
-    "bot.cogs.history",
+    "bot.tournaments.extension",
+    "bot.puzzles.extension",
+    "bot.history.extension",
     "bot.cogs.ops",
 )
 # The collector's thresholds once the bot is ready (allocations before a young collection, then
@@ -240,51 +238,3 @@ def identify_delay(shards: Shards) -> float:
     """Seconds before a process's first shard identifies: Discord allows one identify per 5 s
     (per concurrency bucket), so shard k of a fleet started at once goes at about 5 k s."""
     return IDENTIFY_SPACING * shards.ids[0]
-
-
-def open_store(settings: Settings) -> Store:
-    """The store the settings name: PostgreSQL at DATABASE_URL, else SQLite at DATABASE_PATH.
-
-    A locked or stuck database must fail fast enough to still answer within Discord's 3 s, even
-    where one click writes twice (a new game: its id, then the game): one second per statement.
-    """
-    if settings.database_url:
-        try:
-            from bot.storage.postgres import PostgresStore
-        except ImportError as exc:
-            raise StorageError(
-                "DATABASE_URL needs asyncpg: pip install 'tictactoe[postgres]'"
-            ) from exc
-        return PostgresStore(settings.database_url, timeout=1.0)
-    from bot.storage.sqlite import SQLiteStore
-
-    return SQLiteStore(settings.database_path, busy_timeout=1.0, sync=settings.database_sync)
-
-
-def create_bot(
-    settings: Settings,
-    *,
-    store: Store | None = None,
-    engine: EngineRunner | None = None,
-    freeze_heap: bool = False,
-) -> TicTacToeBot:
-    """Build the bot from its settings; tests pass their own store or engine runner.
-
-    `freeze_heap` (for a long-lived process: the bot's own start, not a test that builds many
-    bots) freezes the heap once the bot is ready (``gc.freeze``) and sets the collector's
-    thresholds to `GC_THRESHOLDS`.
-    """
-    if store is None:
-        store = open_store(settings)
-    if engine is None:
-        engine = EngineRunner(workers=settings.engine_workers)
-    options: dict[str, Any] = {"freeze_heap": freeze_heap}
-    if settings.metrics_port is not None:
-        metrics = options["metrics"] = Metrics()
-        store = WatchedStore(store, metrics)
-        options["http_trace"] = metrics.trace()
-    shards = settings.shards
-    if shards.auto:
-        options.update(shard_count=shards.count, shard_ids=list(shards.ids))
-        return ShardedTicTacToeBot(settings, store=store, engine=engine, **options)
-    return TicTacToeBot(settings, store=store, engine=engine, **options)

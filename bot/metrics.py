@@ -10,23 +10,15 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable
 from typing import Any
 
 import aiohttp
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 
-from bot.games.record import GameRecord
-from bot.games.settings import ServerSettings
-from bot.games.stats import LeaderboardRow, PlayerStats
-from bot.storage.base import StorageError, Store
-from bot.storage.watched_history import WatchedHistory
-from bot.storage.watched_puzzles import WatchedPuzzles
-from bot.storage.watched_tournaments import WatchedTournaments
-
 CALLBACK = re.compile(r"/interactions/(\d+)/[^/]+/callback$")
 DISCORD_EPOCH = 1_420_070_400  # seconds: the time 0 of Discord's ids
 ACK_BUCKETS = (0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 3.0, 5.0)
+STORAGE_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0)
 
 
 def created(interaction_id: int) -> float:
@@ -51,6 +43,13 @@ class Metrics:
         )
         self.storage_errors = Counter(
             "tictactoe_storage_errors", "Storage calls that failed", ["operation"], registry=r
+        )
+        self.storage_seconds = Histogram(
+            "tictactoe_storage_seconds",
+            "Storage calls' time, from the call to its answer",
+            ["operation"],
+            buckets=STORAGE_BUCKETS,
+            registry=r,
         )
         self.save_retries = Counter(
             "tictactoe_save_retries",
@@ -89,87 +88,28 @@ class Metrics:
         return generate_latest(self.registry)
 
 
-class WatchedStore(WatchedPuzzles, WatchedTournaments, WatchedHistory):
-    """A Store that counts its failures in the metrics, then raises them as they were."""
+class StoreWatch:
+    """What the metrics learn of the store's calls (``bot.storage.base.Watch``): each call's
+    time and failures by name, and the saves of a game whose last save failed, as retries."""
 
-    def __init__(self, store: Store, metrics: Metrics) -> None:
-        self.inner = store
+    def __init__(self, metrics: Metrics) -> None:
         self._errors = metrics.storage_errors
+        self._seconds = metrics.storage_seconds
         self._retries = metrics.save_retries
         self._failed: set[int] = set()  # games whose last save failed
 
-    async def _watch(self, name: str, call: Callable[[], Any]) -> Any:
-        try:
-            return await call()
-        except StorageError:
+    def called(self, name: str, seconds: float, failed: bool) -> None:
+        """A call ended: its time counted, and its failure."""
+        self._seconds.labels(name).observe(seconds)
+        if failed:
             self._errors.labels(name).inc()
-            raise
 
-    async def open(self) -> None:
-        """Open the store (failures counted)."""
-        await self._watch("open", self.inner.open)
-
-    async def close(self) -> None:
-        """Close the store."""
-        await self.inner.close()
-
-    async def next_game_id(self) -> int:
-        """A fresh game id."""
-        return int(await self._watch("next_game_id", self.inner.next_game_id))
-
-    async def save_game(self, game: GameRecord) -> None:
-        """Save the game; a save after a failed one counts as a retry, saved or failed."""
-        retried = game.id in self._failed
-        try:
-            await self._watch("save_game", lambda: self.inner.save_game(game))
-        except StorageError:
-            self._failed.add(game.id)
-            if retried:
-                self._retries.labels("failed").inc()
-            raise
-        self._failed.discard(game.id)
+    def saved(self, game_id: int, failed: bool) -> None:
+        """A game's save ended; one after a failed one counts as a retry, saved or failed."""
+        retried = game_id in self._failed
+        if failed:
+            self._failed.add(game_id)
+        else:
+            self._failed.discard(game_id)
         if retried:
-            self._retries.labels("saved").inc()
-
-    async def load_game(self, game_id: int) -> GameRecord | None:
-        """The stored game, or None."""
-        result: GameRecord | None = await self._watch(
-            "load_game", lambda: self.inner.load_game(game_id)
-        )
-        return result
-
-    async def live_games(self) -> list[GameRecord]:
-        """Every live game."""
-        result: list[GameRecord] = await self._watch("live_games", self.inner.live_games)
-        return result
-
-    async def player_stats(
-        self, guild_id: int | None, user_id: int, kind: str = "classic"
-    ) -> PlayerStats:
-        """A player's record."""
-        result: PlayerStats = await self._watch(
-            "player_stats", lambda: self.inner.player_stats(guild_id, user_id, kind)
-        )
-        return result
-
-    async def leaderboard(
-        self, guild_id: int | None, *, limit: int = 10, kind: str = "classic"
-    ) -> list[LeaderboardRow]:
-        """A server's leaderboard."""
-        result: list[LeaderboardRow] = await self._watch(
-            "leaderboard", lambda: self.inner.leaderboard(guild_id, limit=limit, kind=kind)
-        )
-        return result
-
-    async def server_settings(self) -> dict[int, ServerSettings]:
-        """Every server's own settings."""
-        result: dict[int, ServerSettings] = await self._watch(
-            "server_settings", self.inner.server_settings
-        )
-        return result
-
-    async def save_server_settings(self, guild_id: int, settings: ServerSettings) -> None:
-        """Replace a server's settings."""
-        await self._watch(
-            "save_server_settings", lambda: self.inner.save_server_settings(guild_id, settings)
-        )
+            self._retries.labels("failed" if failed else "saved").inc()

@@ -1,6 +1,6 @@
 """Write engine/data/small3.bin: the solved 3x3 table the engine reads on its first 3x3 move.
 
-    python scripts/build_small_table.py
+python scripts/build_small_table.py
 """
 
 from __future__ import annotations

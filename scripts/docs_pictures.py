@@ -27,8 +27,8 @@ sys.path.insert(0, str(ROOT))
 import engine  # noqa: E402
 from bot.games import rating  # noqa: E402
 from bot.games.record import Ending, GameRecord, Status  # noqa: E402
+from bot.history.chart import chart  # noqa: E402
 from bot.pictures import alt_text, board_png, replay  # noqa: E402
-from bot.pictures.chart import chart  # noqa: E402
 from bot.pictures.words import replay_alt  # noqa: E402
 from engine.ultimate import UltimateBoard  # noqa: E402
 

@@ -18,6 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
 
+from bot.assembly import STEPS
 from bot.config import DEFAULT_SYNC, SYNC_MODES
 from bot.storage import schema
 
@@ -49,7 +50,7 @@ class DurableMoves:
         conn = sqlite3.connect(self.path, isolation_level=None)
         schema.prepare(conn, SYNC)  # as the bot's store sets its connection up
         conn.execute("BEGIN IMMEDIATE")
-        schema.migrate(conn)
+        schema.migrate(conn, STEPS)
         conn.execute("COMMIT")
         self._conn = conn
 

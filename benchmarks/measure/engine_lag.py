@@ -18,7 +18,7 @@ from benchmarks.measure import simcord_kit as kit
 from benchmarks.measure.scenario import SETTLE, Game
 from benchmarks.measure.simcord_runs import Driver, engine_pool
 from benchmarks.wire.bot_process import settings_for
-from bot.client import create_bot
+from bot.assembly import create_bot
 from bot.compute.runner import MOVE_BUDGET, EngineRunner
 from bot.games import rules as play
 from engine import search as engine_search

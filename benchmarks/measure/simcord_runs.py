@@ -27,7 +27,8 @@ from benchmarks.measure.scenario import (
 )
 from benchmarks.measure.traffic import burst, play_mode
 from benchmarks.wire.bot_process import settings_for
-from bot.client import TicTacToeBot, create_bot
+from bot.assembly import create_bot
+from bot.client import TicTacToeBot
 
 
 def engine_pool(bot: TicTacToeBot) -> Any:

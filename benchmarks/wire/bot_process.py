@@ -73,7 +73,7 @@ from benchmarks.measure import memory  # noqa: E402
 from benchmarks.measure.profiling import Profile  # noqa: E402
 from benchmarks.wire.savings import without  # noqa: E402
 from bot import client  # noqa: E402
-from bot.client import create_bot  # noqa: E402
+from bot.assembly import create_bot  # noqa: E402
 from bot.compute import drawing  # noqa: E402
 from bot.config import Settings, Shards, default_engine_workers  # noqa: E402
 from tests.support.localdiscord import TOKEN  # noqa: E402  (the token the local Discord takes)

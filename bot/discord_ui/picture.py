@@ -1,7 +1,7 @@
 """A picture in a message: the attachment (its alt text as the attachment's description) and
 the media gallery item that shows it in a Components V2 layout, and a board message as what a
-call to Discord takes (the layout, with or without its picture); a game's board and replay and a
-rating chart as attachments, drawn off the event loop (``bot.compute.drawing``).
+call to Discord takes (the layout, with or without its picture); a game's board and replay as
+attachments, drawn off the event loop (``bot.compute.drawing``).
 
 Each picture goes as a new upload with every answer or edit that shows it: an edit's
 ``attachments`` replaces the message's, so a board has one picture, its newest. An upload
@@ -12,7 +12,7 @@ board to show instead (``refused_upload``).
 from __future__ import annotations
 
 import io
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,9 +22,7 @@ from bot.compute import drawing
 from bot.discord_ui.board import BoardView
 from bot.games.kinds.base import TEXT_DISPLAY
 from bot.games.record import GameRecord
-from bot.i18n import Text, translation
-from bot.pictures import chart
-from bot.pictures.words import alt_text, chart_alt, replay_alt
+from bot.pictures.words import alt_text, replay_alt
 
 MEDIA_GALLERY = 12  # a Components V2 media gallery
 BOARD_FILE = "board.png"
@@ -105,16 +103,3 @@ async def game_files(game: GameRecord, locale: str | None) -> list[discord.File]
         discord.File(io.BytesIO(gif), f"game-{game.id}-replay.gif",
                      description=replay_alt(game, locale)),
     ]  # fmt: skip
-
-
-async def chart_file(series: chart.Series, names: Mapping[str, Text | str],
-                     locale: str | None) -> tuple[discord.File, str]:  # fmt: skip
-    """A rating chart as an attachment, and its key (each kind's colour square and name)."""
-    data = await drawing.draw(lambda: chart.chart(series))
-    catalog = translation(locale)
-    said = {k: (v if isinstance(v, str) else v.render(catalog)) for k, v in names.items()}
-    shown = [kind for kind, points in series.items() if points]
-    key = " · ".join(f"{swatch} {said.get(kind, kind)}"
-                     for kind, (_, swatch) in chart.colours(shown).items())  # fmt: skip
-    alt = chart_alt(series, names, locale)
-    return discord.File(io.BytesIO(data), "rating.png", description=alt), key

@@ -5,8 +5,7 @@ says how many moves it shows, then its last position; a rating chart's, each lin
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from datetime import datetime
+from collections.abc import Callable, Mapping
 
 from bot.games import kinds
 from bot.games.look import custom_parts
@@ -20,7 +19,7 @@ def alt_text(game: GameRecord, locale: str | None, *,
              names: Mapping[str, str] | None = None) -> str:  # fmt: skip
     """The position in words in a Discord locale; `names`: each side's player by "X" and "O"
     (else the sides are named by their marks)."""
-    return _fit(" ".join(text.in_locale(locale) for text in lines(game, names or {})))
+    return fit(" ".join(text.in_locale(locale) for text in lines(game, names or {})))
 
 
 def replay_alt(game: GameRecord, locale: str | None, *,
@@ -28,31 +27,10 @@ def replay_alt(game: GameRecord, locale: str | None, *,
     """A replay's alt text: how many moves it shows, then the last position (``alt_text``)."""
     shows = NP_("A replay of {n} move, one frame a move.",
                 "A replay of {n} moves, one frame a move.", len(game.moves))  # fmt: skip
-    return _fit(shows.in_locale(locale) + " " + alt_text(game, locale, names=names))
+    return fit(shows.in_locale(locale) + " " + alt_text(game, locale, names=names))
 
 
-def chart_alt(series: Mapping[str, Sequence[tuple[datetime, float]]],
-              names: Mapping[str, Text | str], locale: str | None) -> str:  # fmt: skip
-    """A rating chart's alt text: for each kind's line (`names`: each kind's name), how many
-    games, the first and last rating with their dates, the highest and lowest."""
-    said = [N_("A chart of the Elo rating over time, one line a kind of game.")]
-    for kind, points in series.items():
-        if not points:
-            continue
-        values = [round(value) for _, value in points]
-        said.append(NP_(
-            "{kind}: {n} rated game, from {first} on {start} to {last} on {end}; highest "
-            "{high}, lowest {low}.",
-            "{kind}: {n} rated games, from {first} on {start} to {last} on {end}; highest "
-            "{high}, lowest {low}.",
-            len(points), kind=names.get(kind, kind), first=values[0], last=values[-1],
-            start=f"{points[0][0]:%Y-%m-%d}", end=f"{points[-1][0]:%Y-%m-%d}",
-            high=max(values), low=min(values),
-        ))  # fmt: skip
-    return _fit(" ".join(text.in_locale(locale) for text in said))
-
-
-def _fit(words: str) -> str:
+def fit(words: str) -> str:
     return words if len(words) <= LIMIT else words[: LIMIT - 1] + "…"
 
 

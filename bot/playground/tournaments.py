@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import re
 
-from bot.discord_ui import tournament_board
 from bot.playground.regulars import MENTION, Regulars, Rule, Seen
+from bot.tournaments import board as tournament_board
 
 FIELD = 5  # the players a tournament of the playground's has once the regulars have joined
 PLAYERS_LINE = re.compile(r"(?:<@!?[0-9]+>\s*)+")

@@ -19,7 +19,7 @@ import simcord
 from simcord import MemberActor
 from simcord.builders import ChannelHandle
 
-from bot.client import create_bot
+from bot.assembly import create_bot
 from bot.config import Settings
 from bot.playground import regulars
 from bot.playground.channels import let_pages_open_threads

@@ -1,22 +1,25 @@
-"""The storage interface the bot talks to, and the one error every backend raises."""
+"""The storage interface the bot talks to, and the one error every backend raises.
+
+Two faces: the games' own calls (`Store`: the click path's, each as fast as its backend allows),
+and one transaction surface every feature writes its calls against once (`Database`, `Tx`):
+a feature's body reads and writes through a `Tx` and runs on either database unchanged. A call
+that goes through a store is counted at one entry point, by name, when a `Watch` is given (the
+operator's metrics): its time, and whether it failed.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Collection
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from datetime import datetime
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
-from bot.games.puzzles import AttemptRecord, PuzzlePlayer, PuzzleRow, Settled
 from bot.games.record import GameRecord
 from bot.games.settings import ServerSettings
 from bot.games.stats import LeaderboardRow, PlayerStats
-from bot.games.tournaments.record import Bye, Game
-from bot.games.tournaments.tournament import Entrant, Join, Pairing, Stage, Tournament
-from bot.storage.history_sql import RatingHistory
-from engine.puzzles import Puzzle
+from bot.storage.dialect import Query
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -74,12 +77,100 @@ class Outage:
         self.since, self.failures = None, 0
 
 
-class Store(Protocol):
+class Watch(Protocol):
+    """Who counts a store's calls (``bot.metrics``): each by name, its time and whether it
+    failed; and each game's saves, so that a save after a failed one counts as a retry."""
+
+    def called(self, name: str, seconds: float, failed: bool) -> None:
+        """A call ended (`failed`: with a StorageError)."""
+
+    def saved(self, game_id: int, failed: bool) -> None:
+        """A game's save ended."""
+
+
+async def watched(watch: Watch, name: str, work: Awaitable[T]) -> T:
+    """`work`, its time and its failure told to `watch` under `name`."""
+    started = time.perf_counter()
+    try:
+        result = await work
+    except StorageError:
+        watch.called(name, time.perf_counter() - started, True)
+        raise
+    watch.called(name, time.perf_counter() - started, False)
+    return result
+
+
+Row = Sequence[Any]
+
+
+class Tx(Protocol):
+    """One transaction, as a feature's calls see it on either database. ``sqlite`` says which,
+    for the rare statement that differs."""
+
+    sqlite: bool
+
+    async def rows(self, q: Query, *args: Any) -> list[Row]:
+        """Every row the statement gives."""
+
+    async def row(self, q: Query, *args: Any) -> Row | None:
+        """The statement's first row, or None."""
+
+    async def value(self, q: Query, *args: Any) -> Any:
+        """The first column of the first row, or None."""
+
+    async def changed(self, q: Query, *args: Any) -> int:
+        """Run the statement; how many rows it inserted, updated or deleted."""
+
+    def time(self, moment: datetime | None) -> Any:
+        """A time as this database stores it (None stays None)."""
+
+    def when(self, stored: Any) -> datetime:
+        """A stored time read back: aware, in UTC."""
+
+    def game(self, row: Row) -> GameRecord:
+        """A game from a row of the games' columns (``schema.COLUMNS``)."""
+
+
+Body = Callable[[Tx], Coroutine[Any, Any, T]]
+
+
+def drive(work: Coroutine[Any, Any, T]) -> T:
+    """A body run to its end in one step: on SQLite a `Tx` never waits (each statement runs
+    at once, on the thread that runs the body), so its coroutine ends at its first step."""
+    try:
+        work.send(None)
+    except StopIteration as done:
+        return done.value  # type: ignore[no-any-return]
+    work.close()
+    raise RuntimeError("a transaction's body waited on something other than its Tx")
+
+
+class Database(Protocol):
+    """Transactions for the features' calls, each written once against `Tx`.
+
+    `name` names the call (the operator's metrics count it), `what` says in words what failed
+    ("cannot {what}: ..."). Failures raise StorageError, after a rollback.
+    """
+
+    async def read(self, name: str, what: str, body: Body[T]) -> T:
+        """`body` in a transaction that only reads."""
+
+    async def write(
+        self, name: str, what: str, body: Body[T], *, together: bool = False, single: bool = False
+    ) -> T:
+        """`body` in a transaction that writes. `together`: it may share its commit with the
+        saves of games queued beside it (SQLite's group commit); `single`: it is one statement,
+        a transaction by itself (PostgreSQL sends no BEGIN and COMMIT for it)."""
+
+
+class Store(Database, Protocol):
     """What the bot needs from storage. Every method runs its I/O off the event loop.
 
     Failures raise ``StorageError`` (a clear message, the cause chained); no method ever leaves a
-    game half written.
+    game half written. `watch`, when set, is told of every call.
     """
+
+    watch: Watch | None
 
     async def open(self) -> None:
         """Create or migrate the database; called once from ``setup_hook``."""
@@ -119,148 +210,3 @@ class Store(Protocol):
 
     async def save_server_settings(self, guild_id: int, settings: ServerSettings) -> None:
         """Store a server's settings in place of its old ones (committed before this returns)."""
-
-    # -- puzzles (``bot.games.puzzles``) -----------------------------------------------------
-
-    async def add_server_puzzle(self, guild_id: int, puzzle: Puzzle, game_id: int) -> None:
-        """Keep a puzzle made from a game of that server (a second one with the same puzzle id
-        for the same server is ignored)."""
-
-    async def server_puzzles(self, guild_id: int) -> list[Puzzle]:
-        """That server's puzzles, oldest first."""
-
-    async def claim_daily_post(self, guild_id: int, day: int) -> bool:
-        """True exactly once per (server, day) across every process and shard (``day``: the
-        UTC date's ``toordinal()``)."""
-
-    async def start_attempt(self, record: AttemptRecord) -> AttemptRecord | None:
-        """Store a new attempt (its id is given here, ``record.id`` is ignored); None if it is a
-        daily puzzle the player already has an attempt at."""
-
-    async def load_attempt(self, attempt_id: int) -> AttemptRecord | None:
-        """The stored attempt, or None."""
-
-    async def daily_attempt(
-        self, guild_id: int | None, user_id: int, day: int
-    ) -> AttemptRecord | None:
-        """A player's attempt at the daily puzzle of a day in a server, if any."""
-
-    async def save_attempt(self, record: AttemptRecord, before: AttemptRecord) -> bool:
-        """Write a move or hint of an attempt still being played over the stored `before`;
-        False, writing nothing, if the stored attempt is no longer `before`."""
-
-    async def finish_attempt(self, record: AttemptRecord, before: AttemptRecord) -> Settled | None:
-        """Write an attempt's end and, in the same transaction, the player's and the puzzle's
-        new ratings and the daily streak; the player before and after it and the puzzle's new
-        rating, or None (nothing counted) if the stored attempt is no longer `before`."""
-
-    async def puzzle_player(self, guild_id: int | None, user_id: int) -> PuzzlePlayer:
-        """A player's puzzle rating and daily streak in a server."""
-
-    async def puzzles_tried(self, guild_id: int | None, user_id: int) -> set[str]:
-        """The ids of the puzzles a player has started in a server."""
-
-    async def puzzle_ratings(self) -> dict[str, float]:
-        """The rating of every puzzle tried at least once, by puzzle id."""
-
-    async def puzzle_leaderboard(self, guild_id: int | None, *, limit: int = 10) -> list[PuzzleRow]:
-        """The best puzzle ratings of a server's players (at least one finished attempt)."""
-
-    # -- tournaments (``bot.games.tournaments``) ---------------------------------------------
-
-    async def create_tournament(self, tournament: Tournament) -> Tournament:
-        """Store a new tournament; it as stored, with its id (``tournament.id`` is ignored)."""
-
-    async def get_tournament(self, tournament_id: int) -> Tournament | None:
-        """The stored tournament, or None."""
-
-    async def tournaments_running(
-        self, guild_ids: Collection[int] | None = None
-    ) -> list[Tournament]:
-        """Every tournament open or running in these servers (None: every server), by id."""
-
-    async def tournaments_entered(self, guild_id: int, user_id: int) -> list[Tournament]:
-        """The finished tournaments of a server that a player entered, by id."""
-
-    async def start_tournament(
-        self, tournament_id: int, *, at: datetime, ends_at: datetime | None = None,
-        rounds: int | None = None,
-    ) -> bool:  # fmt: skip
-        """Open to running, started `at` (an arena ending `ends_at`, a Swiss playing `rounds`
-        rounds if given: its number fixed from the field at the start); False if it was not open."""
-
-    async def finish_tournament(self, tournament_id: int, stage: Stage = Stage.FINISHED) -> bool:
-        """Open or running to finished (or cancelled); False if it was over already."""
-
-    async def set_tournament_messages(
-        self, tournament_id: int, *, message_id: int | None = None,
-        final_message_id: int | None = None,
-    ) -> None:  # fmt: skip
-        """Keep the announcement's and the final message's ids (None: the stored one stays)."""
-
-    async def join_tournament(
-        self, tournament_id: int, user_id: int, *, rating: float | None = None,
-        at: datetime | None = None,
-    ) -> Join:  # fmt: skip
-        """Add a player if ``tournament.join_outcome`` allows it (their rating now seeds them);
-        what asking gave. Two asking at once for the last place: one joins."""
-
-    async def leave_tournament(self, tournament_id: int, user_id: int) -> bool:
-        """Before the start the player's entry goes; once running they are left, never paired
-        again. False if nothing changed."""
-
-    async def pause_entrant(self, tournament_id: int, user_id: int, paused: bool) -> bool:
-        """Pause an entrant (an arena's) or bring them back; False if nothing changed."""
-
-    async def entrants(self, tournament_id: int) -> list[Entrant]:
-        """The entrants in the order they joined (``tournament.seeded`` puts them in seed order)."""
-
-    async def start_round(
-        self, tournament_id: int, round: int, pairs: tuple[tuple[int, int], ...],
-        bye: int | None = None,
-    ) -> bool:  # fmt: skip
-        """Store a Swiss round (pairs ❌ first, in board order; the bye) and move the
-        tournament's round on, in one transaction: all of it or nothing. False, writing nothing,
-        unless it is a running Swiss whose last round is ``round - 1`` (a round is stored once).
-        A player seated twice or still playing, or a second bye: ``tournament.RoundError`` (a
-        ValueError), nothing written."""
-
-    async def pair_arena(
-        self, tournament_id: int, pairs: tuple[tuple[int, int], ...]
-    ) -> list[Pairing]:
-        """Store an arena's new games, numbered after its last, in one transaction; [] unless
-        it is a running arena. A player still playing there: RoundError, nothing written."""
-
-    async def attach_game(
-        self, pairing: Pairing, *, game_id: int | None = None, thread_id: int | None = None
-    ) -> Pairing | None:
-        """Give a pairing its bot game (``games``' id) and thread, each once: a second keeps the
-        first. The pairing as stored after it (None: no such pairing)."""
-
-    async def record_result(self, pairing: Pairing, result: float) -> bool:
-        """Record a game's result (❌'s score), freeing both players: True once, False after."""
-
-    async def pairings(self, tournament_id: int) -> list[Pairing]:
-        """Every game of the tournament with its ids, by round and board."""
-
-    async def pairing_of_game(self, game_id: int) -> Pairing | None:
-        """The tournament game that bot game `game_id` is, or None."""
-
-    async def games_of(self, tournament_id: int) -> list[Game]:
-        """The tournament's games as pairing and standings take them, by round and board."""
-
-    async def byes_of(self, tournament_id: int) -> list[Bye]:
-        """The tournament's byes, by round."""
-
-    # -- history (``history_sql``) ------------------------------------------------------------
-
-    async def player_games(
-        self, guild_id: int | None, user_id: int, *, with_id: int | None = None,
-        kind: str | None = None, limit: int = 10, offset: int = 0,
-    ) -> list[GameRecord]:  # fmt: skip
-        """A player's played games (a result counted: won, drawn, resigned, timed out) in a
-        server (None: direct messages), newest first, `offset` of them skipped; with `with_id`
-        only those against that player, with `kind` only that kind's."""
-
-    async def rating_history(self, guild_id: int | None, user_id: int) -> RatingHistory:
-        """A player's Elo after each rated game in a server, by kind, oldest first."""

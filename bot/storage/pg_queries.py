@@ -14,9 +14,11 @@ from bot.games import rating
 from bot.games.record import GameRecord, Status
 from bot.games.settings import ServerSettings
 from bot.games.stats import LeaderboardRow, PlayerStats
-from bot.storage import history_sql, pg_schema, queries, schema
-from bot.storage.puzzle_sql import numbered
+from bot.storage import pg_schema, queries, rating_history, schema
+from bot.storage.dialect import numbered
 from bot.storage.schema import PEOPLE, guild_key
+
+ADD_RATING = numbered(rating_history.ADD)
 
 Connection = Any  # asyncpg.Connection or a pool's proxy of one; asyncpg ships no type hints
 
@@ -88,7 +90,7 @@ async def count_result(conn: Connection, game: GameRecord) -> None:
     at = datetime.now(UTC)
     rows = [(guild, user_id, kind, game.id, value, at)
             for user_id, value in ((x_id, new_x), (o_id, new_o))]  # fmt: skip
-    await conn.executemany(numbered(history_sql.ADD), rows)
+    await conn.executemany(ADD_RATING, rows)
 
 
 async def load_game(conn: Connection, game_id: int) -> GameRecord | None:

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
+from datetime import datetime
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
@@ -23,8 +24,10 @@ from bot.games import rules
 from bot.games.record import GameRecord, Status
 from bot.games.settings import ServerSettings
 from bot.games.stats import LeaderboardRow, PlayerStats
-from bot.storage import pg_history, pg_puzzles, pg_queries, pg_schema, pg_tournaments
-from bot.storage.base import Outage, StorageError
+from bot.storage import pg_queries, pg_schema
+from bot.storage.base import Body, Outage, Row, StorageError, Watch, watched
+from bot.storage.dialect import Query, Step
+from bot.storage.pg_schema import utc
 from bot.storage.schema import RESULT_ENDINGS, guild_key
 
 log = logging.getLogger(__name__)
@@ -43,17 +46,53 @@ def where(url: str) -> str:
     return f"{host}{port}{parts.path or '/'}"
 
 
-class PostgresStore(
-    pg_puzzles.PostgresPuzzles, pg_tournaments.PostgresTournaments, pg_history.PostgresHistory
-):
+class PostgresTx:
+    """A transaction on one of the pool's connections (asyncpg prepares each statement once
+    per connection and keeps it)."""
+
+    __slots__ = ("conn",)
+    sqlite = False
+
+    def __init__(self, conn: Any) -> None:
+        self.conn = conn
+
+    async def rows(self, q: Query, *args: Any) -> list[Row]:
+        return list(await self.conn.fetch(q.postgres, *args))
+
+    async def row(self, q: Query, *args: Any) -> Row | None:
+        return await self.conn.fetchrow(q.postgres, *args)  # type: ignore[no-any-return]
+
+    async def value(self, q: Query, *args: Any) -> Any:
+        return await self.conn.fetchval(q.postgres, *args)
+
+    async def changed(self, q: Query, *args: Any) -> int:
+        status = await self.conn.execute(q.postgres, *args)  # "UPDATE 1", "INSERT 0 1"
+        return int(status.rpartition(" ")[2] or 0)
+
+    def time(self, moment: datetime | None) -> Any:
+        return utc(moment)
+
+    def when(self, stored: Any) -> datetime:
+        return pg_schema.when(stored)
+
+    def game(self, row: Row) -> GameRecord:
+        return pg_schema.from_row(row)
+
+
+class PostgresStore:
     """The bot's ``Store`` on a PostgreSQL database given by a ``postgresql://`` URL.
 
-    ``timeout`` (seconds) bounds connecting, waiting for a connection and every statement, so a
-    stuck server fails a click fast enough to still apologise within Discord's 3 s.
+    `steps`: the schema's steps in order (``bot.stores``). ``timeout`` (seconds) bounds
+    connecting, waiting for a connection and every statement, so a stuck server fails a click
+    fast enough to still apologise within Discord's 3 s.
     """
 
-    def __init__(self, url: str, *, timeout: float = 1.0, pool_size: int = 10) -> None:
+    def __init__(
+        self, url: str, *, steps: Sequence[Step], timeout: float = 1.0, pool_size: int = 10
+    ) -> None:
         self.url = url
+        self.steps = tuple(steps)
+        self.watch: Watch | None = None
         self.where = where(url)
         self.timeout = timeout
         self.pool_size = pool_size
@@ -109,8 +148,8 @@ class PostgresStore(
             raise StorageError(f"cannot migrate the database: {self._explain(exc)}") from exc
         finally:
             await conn.close(timeout=5)
-        if old < pg_schema.SCHEMA_VERSION:
-            log.info("database %s migrated to schema %d", self.where, pg_schema.SCHEMA_VERSION)
+        if old < len(self.steps):
+            log.info("database %s migrated to schema %d", self.where, len(self.steps))
 
     async def _migrate_on(self, conn: pg_queries.Connection) -> int:
         """Run the pending migration steps inside the caller's transaction; the old version."""
@@ -120,16 +159,16 @@ class PostgresStore(
         if version is None:
             await conn.execute("INSERT INTO schema_version VALUES (0)")
             version = 0
-        if version > pg_schema.SCHEMA_VERSION:
+        if version > len(self.steps):
             raise StorageError(
                 f"the database {self.where} has schema version {version}, newer than this "
-                f"bot understands ({pg_schema.SCHEMA_VERSION}): upgrade the bot or use "
+                f"bot understands ({len(self.steps)}): upgrade the bot or use "
                 "another DATABASE_URL"
             )
-        for step in pg_schema.MIGRATIONS[version:]:
-            for statement in step:
+        for step in self.steps[version:]:
+            for statement in step.postgres:
                 await conn.execute(statement)
-        await conn.execute("UPDATE schema_version SET version = $1", pg_schema.SCHEMA_VERSION)
+        await conn.execute("UPDATE schema_version SET version = $1", len(self.steps))
         return int(version)
 
     # -- the Store protocol ------------------------------------------------------------------
@@ -146,7 +185,8 @@ class PostgresStore(
             )
 
         # One statement, its own transaction: the counter's row is locked for no round trip.
-        return await self._transaction("hand out a game id", bump, single=True)
+        work = self._transaction("hand out a game id", bump, single=True)
+        return await self._counted("next_game_id", work)
 
     async def save_game(self, game: GameRecord) -> None:
         """Upsert the game, counting its result when it first finishes; return once committed.
@@ -155,6 +195,17 @@ class PostgresStore(
         one locks the game's row, reads its old status and counts, in one transaction.
         """
         rules.check(game)
+        if self.watch is None:
+            await self._save(game)
+            return
+        try:
+            await watched(self.watch, "save_game", self._save(game))
+        except StorageError:
+            self.watch.saved(game.id, True)
+            raise
+        self.watch.saved(game.id, False)
+
+    async def _save(self, game: GameRecord) -> None:
         what = f"save game {game.id}"
         if game.status == Status.FINISHED and game.ending in RESULT_ENDINGS:
             await self._transaction(what, lambda conn: pg_queries.upsert(conn, game))
@@ -170,12 +221,12 @@ class PostgresStore(
     async def load_game(self, game_id: int) -> GameRecord | None:
         """The stored game, or None."""
         return await self._read(
-            f"load game {game_id}", lambda conn: pg_queries.load_game(conn, game_id)
+            "load_game", f"load game {game_id}", lambda conn: pg_queries.load_game(conn, game_id)
         )
 
     async def live_games(self) -> list[GameRecord]:
         """Every pending challenge and game in progress, oldest id first."""
-        return await self._read("load the live games", pg_queries.live_games)
+        return await self._read("live_games", "load the live games", pg_queries.live_games)
 
     async def player_stats(
         self, guild_id: int | None, user_id: int, kind: str = "classic"
@@ -183,6 +234,7 @@ class PostgresStore(
         """A player's records (vs people, vs each bot level) and rating in one server."""
         guild = guild_key(guild_id)
         return await self._read(
+            "player_stats",
             f"load the stats of player {user_id}",
             lambda conn: pg_queries.player_stats(conn, guild, user_id, kind),
         )
@@ -193,26 +245,49 @@ class PostgresStore(
         """Players with at least one rated game, best rating first."""
         guild = guild_key(guild_id)
         return await self._read(
-            "load the leaderboard", lambda conn: pg_queries.leaderboard(conn, guild, limit, kind)
+            "leaderboard",
+            "load the leaderboard",
+            lambda conn: pg_queries.leaderboard(conn, guild, limit, kind),
         )
 
     async def server_settings(self) -> dict[int, ServerSettings]:
         """Every server's own settings, by server id."""
-        return await self._read("load the server settings", pg_queries.server_settings)
+        what = "load the server settings"
+        return await self._read("server_settings", what, pg_queries.server_settings)
 
     async def save_server_settings(self, guild_id: int, settings: ServerSettings) -> None:
         """Replace a server's settings (one row of JSON)."""
         text = settings.to_json()
-        await self._transaction(
+        work = self._transaction(
             f"save the settings of server {guild_id}",
             lambda conn: pg_queries.save_settings(conn, guild_id, text),
             single=True,
         )
+        await self._counted("save_server_settings", work)
+
+    # -- the features' transactions (``base.Database``) ---------------------------------------
+
+    async def read(self, name: str, what: str, body: Body[T]) -> T:
+        """`body` in a transaction."""
+        return await self._read(name, what, lambda conn: body(PostgresTx(conn)))
+
+    async def write(
+        self, name: str, what: str, body: Body[T], *, together: bool = False, single: bool = False
+    ) -> T:
+        """`body` in a transaction (`single`: one statement, sent without BEGIN and COMMIT)."""
+        work = self._transaction(what, lambda conn: body(PostgresTx(conn)), single=single)
+        return await self._counted(name, work)
 
     # -- plumbing ----------------------------------------------------------------------------
 
-    async def _read(self, what: str, body: Callable[[Any], Awaitable[T]]) -> T:
-        return await self._transaction(what, body)
+    async def _counted(self, name: str, work: Awaitable[T]) -> T:
+        """`work`, told to the watch (if any) under `name`: the calls' one entry point."""
+        if self.watch is None:
+            return await work
+        return await watched(self.watch, name, work)
+
+    async def _read(self, name: str, what: str, body: Callable[[Any], Awaitable[T]]) -> T:
+        return await self._counted(name, self._transaction(what, body))
 
     async def _transaction(
         self, what: str, body: Callable[[Any], Awaitable[T]], *, single: bool = False

@@ -16,7 +16,7 @@ from bot.games.kinds import KINDS
 from bot.games.record import Ending, GameRecord, Status
 from bot.games.settings import ServerSettings
 from bot.games.stats import LeaderboardRow, PlayerStats, Record
-from bot.storage import history_sql, schema
+from bot.storage import rating_history, schema
 from bot.storage.schema import PEOPLE, guild_key
 
 CLASSIC = CLASSIC_KIND.name
@@ -157,7 +157,7 @@ def count_result(conn: sqlite3.Connection, game: GameRecord) -> None:
             "rated_games = rated_games + 1",
             (kind, guild, user_id, value),
         )
-        conn.execute(history_sql.ADD, (guild, user_id, kind, game.id, value, at))
+        conn.execute(rating_history.ADD, (guild, user_id, kind, game.id, value, at))
 
 
 def add_record(

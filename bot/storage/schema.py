@@ -19,13 +19,13 @@ empty: the default look, as older rows read).
 Version 5 gave ``games`` its ``kind`` ("classic" or "ultimate": ``bot.games.kinds``; older rows
 read as classic), and put the kind in the keys of ``records`` and ``ratings`` (each kind of game
 has its own records, Elo and leaderboard; the rows before it are classic games').
-Version 6 added puzzles (``bot.games.puzzles``; SQL in ``puzzle_sql``), every older row untouched:
+Version 6 added puzzles (``bot.puzzles.model``; SQL in ``puzzle_sql``), every older row untouched:
 ``puzzle_players`` (a player's Glicko-2 puzzle rating and daily streak per server, direct
 messages as server 0), ``puzzle_ratings`` (each puzzle's, by puzzle id, across servers),
 ``puzzle_attempts`` (each attempt, its puzzle as a data-file line; at most one per player and
 daily puzzle), ``server_puzzles`` (puzzles made from a server's games, oldest first) and
 ``daily_posts`` (the days a server's daily puzzle was posted, claimed once).
-Version 7 added tournaments (``bot.games.tournaments``; SQL in ``tournament_sql``), every older
+Version 7 added tournaments (``bot.tournaments``; SQL in ``tournament_sql``), every older
 row untouched:
 
 - ``tournaments``: one row each, its own id (a sequence); server, channel, creator, the
@@ -64,7 +64,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from bot.games.look import Look
 from bot.games.record import PLAYED, Ending, GameRecord, Status
-from bot.storage import history_sql, puzzle_sql, tournament_sql
+from bot.storage.dialect import Step
 
 if TYPE_CHECKING:
     from engine import Level, Side
@@ -74,7 +74,7 @@ DM_GUILD = 0  # Discord never uses 0 as a server id
 RESULT_ENDINGS = PLAYED
 LIVE = (Status.CHALLENGE.value, Status.ACTIVE.value)
 
-# Each step takes the schema from version i to i + 1; all pending steps run in one transaction.
+# The games' own steps, 1 to 5 (``steps``): each takes the schema from version i to i + 1.
 MIGRATIONS: list[Sequence[str]] = [
     (
         """CREATE TABLE games (
@@ -161,11 +161,8 @@ MIGRATIONS: list[Sequence[str]] = [
         "CREATE INDEX ratings_rank ON ratings "
         "(kind, guild_id, rating DESC, rated_games DESC, user_id)",
     ),
-    puzzle_sql.tables(sqlite=True),
-    tournament_sql.tables(sqlite=True),
-    history_sql.tables(sqlite=True),
+    # Steps 6 (puzzles) and 7 (tournaments) are the features'; 8 is ``rating_history``'s.
 ]
-SCHEMA_VERSION = len(MIGRATIONS)
 
 COLUMNS = (
     "id, guild_id, channel_id, x_id, o_id, challenger_id, size, k, ai_side, ai_level, moves, "
@@ -191,12 +188,13 @@ def prepare(conn: sqlite3.Connection, synchronous: str) -> str | None:
     return None
 
 
-def migrate(conn: sqlite3.Connection) -> None:
+def migrate(conn: sqlite3.Connection, steps: Sequence[Step]) -> None:
+    """Run the steps after the file's version, in the caller's transaction."""
     version = int(conn.execute("PRAGMA user_version").fetchone()[0])
-    for step in MIGRATIONS[version:]:
-        for statement in step:
+    for step in steps[version:]:
+        for statement in step.sqlite:
             conn.execute(statement)
-    conn.execute(f"PRAGMA user_version = {len(MIGRATIONS)}")
+    conn.execute(f"PRAGMA user_version = {len(steps)}")
 
 
 def guild_key(guild_id: int | None) -> int:
@@ -204,6 +202,7 @@ def guild_key(guild_id: int | None) -> int:
 
 
 def iso(moment: datetime | None) -> str | None:
+    """A time as SQLite stores it: ISO 8601 UTC text with microseconds (an exact round trip)."""
     if moment is None:
         return None
     if moment.tzinfo is None:  # the contract says aware UTC; read a naive time as UTC

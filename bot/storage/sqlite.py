@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import logging
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Sequence
+from datetime import datetime
 from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar, cast
@@ -24,10 +25,9 @@ from bot.games.record import GameRecord
 from bot.games.settings import ServerSettings
 from bot.games.stats import LeaderboardRow, PlayerStats
 from bot.storage import queries, schema
-from bot.storage.base import Outage, StorageError
-from bot.storage.sqlite_history import SQLiteHistory
-from bot.storage.sqlite_puzzles import SQLitePuzzles
-from bot.storage.sqlite_tournaments import SQLiteTournaments
+from bot.storage.base import Body, Outage, Row, StorageError, Watch, drive, watched
+from bot.storage.dialect import Query, Step
+from bot.storage.schema import iso
 from bot.storage.sqlite_writes import SQLiteWrites
 from bot.storage.worker import Worker
 
@@ -35,19 +35,64 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 
-class SQLiteStore(SQLiteWrites, SQLitePuzzles, SQLiteTournaments, SQLiteHistory):
+class SQLiteTx:
+    """A transaction on the store's thread (or on the loop's, with the saves of its turn): each
+    statement runs at once, so a body never waits (``base.drive``)."""
+
+    __slots__ = ("conn",)
+    sqlite = True
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    async def rows(self, q: Query, *args: Any) -> list[Row]:
+        return self.conn.execute(q.sqlite, args).fetchall()
+
+    async def row(self, q: Query, *args: Any) -> Row | None:
+        return cast("Row | None", self.conn.execute(q.sqlite, args).fetchone())
+
+    async def value(self, q: Query, *args: Any) -> Any:
+        row = self.conn.execute(q.sqlite, args).fetchone()
+        return None if row is None else row[0]
+
+    async def changed(self, q: Query, *args: Any) -> int:
+        return self.conn.execute(q.sqlite, args).rowcount
+
+    def time(self, moment: datetime | None) -> Any:
+        return iso(moment)
+
+    def when(self, stored: Any) -> datetime:
+        return datetime.fromisoformat(stored)
+
+    def game(self, row: Row) -> GameRecord:
+        return schema.from_row(row)
+
+
+def _run_body(body: Body[T]) -> Callable[[sqlite3.Connection], T]:
+    return lambda conn: drive(body(SQLiteTx(conn)))
+
+
+class SQLiteStore(SQLiteWrites):
     """The bot's ``Store`` on a SQLite file (created, with its folder, if absent). All SQLite
     work runs on one thread owning one connection, so writes are serialized (a save may be
-    written on the event loop's thread while that thread is idle: `SQLiteWrites`);
-    ``busy_timeout``: seconds to wait for another process's lock before StorageError; ``sync``:
-    SQLite's ``synchronous``, "normal" or "full" (see above)."""
+    written on the event loop's thread while that thread is idle: `SQLiteWrites`); `steps`: the
+    schema's steps in order (``bot.stores``); ``busy_timeout``: seconds to wait for another
+    process's lock before StorageError; ``sync``: SQLite's ``synchronous``, "normal" or "full"
+    (see above)."""
 
     def __init__(
-        self, path: str | Path, *, busy_timeout: float = 5.0, sync: str = DEFAULT_SYNC
+        self,
+        path: str | Path,
+        *,
+        steps: Sequence[Step],
+        busy_timeout: float = 5.0,
+        sync: str = DEFAULT_SYNC,
     ) -> None:
         if sync not in SYNC_MODES:
             raise ValueError(f"sync must be one of {', '.join(SYNC_MODES)}, not {sync!r}")
         self.path, self.busy_timeout, self.synchronous = Path(path), busy_timeout, SYNC_MODES[sync]
+        self.steps = tuple(steps)
+        self.watch: Watch | None = None
         self._executor: Worker | None = None
         # Used on the worker thread, and on the loop's while the thread is idle (`SQLiteWrites`).
         self._conn: sqlite3.Connection | None = None
@@ -79,7 +124,7 @@ class SQLiteStore(SQLiteWrites, SQLitePuzzles, SQLiteTournaments, SQLiteHistory)
     async def next_game_id(self) -> int:
         """A fresh game id, larger than every id handed out or saved before; the counter is
         written in the transaction of the saves queued beside it (one commit for all)."""
-        return cast(int, await self._queued(None))
+        return cast(int, await self._counted("next_game_id", self._queued(None)))
 
     async def save_game(self, game: GameRecord) -> None:
         """Upsert the game, counting its result the first time it finishes; return once committed.
@@ -87,15 +132,23 @@ class SQLiteStore(SQLiteWrites, SQLitePuzzles, SQLiteTournaments, SQLiteHistory)
         next transaction (group commit): one commit for all, in the order they came; if it fails,
         none is written and each gets the StorageError."""
         rules.check(game)
-        await self._queued(game)
+        if self.watch is None:
+            await self._queued(game)
+            return
+        try:
+            await watched(self.watch, "save_game", self._queued(game))
+        except StorageError:
+            self.watch.saved(game.id, True)
+            raise
+        self.watch.saved(game.id, False)
 
     async def load_game(self, game_id: int) -> GameRecord | None:
         """The stored game, or None."""
-        return await self._run(self._load_game, game_id)
+        return await self._counted("load_game", self._run(self._load_game, game_id))
 
     async def live_games(self) -> list[GameRecord]:
         """Every pending challenge and game in progress, oldest id first."""
-        return await self._run(self._live_games)
+        return await self._counted("live_games", self._run(self._live_games))
 
     async def player_stats(
         self, guild_id: int | None, user_id: int, kind: str = "classic"
@@ -103,7 +156,8 @@ class SQLiteStore(SQLiteWrites, SQLitePuzzles, SQLiteTournaments, SQLiteHistory)
         """A player's records (vs people, vs each bot level) and rating in one server."""
         body = partial(queries.player_stats, guild=schema.guild_key(guild_id), user_id=user_id,
                        kind=kind)  # fmt: skip
-        return await self._run(self._read, f"load the stats of player {user_id}", body)
+        what = f"load the stats of player {user_id}"
+        return await self._counted("player_stats", self._run(self._read, what, body))
 
     async def leaderboard(
         self, guild_id: int | None, *, limit: int = 10, kind: str = "classic"
@@ -111,18 +165,43 @@ class SQLiteStore(SQLiteWrites, SQLitePuzzles, SQLiteTournaments, SQLiteHistory)
         """Players with a rated game, best rating first (ties: more rated games, lower id)."""
         guild = schema.guild_key(guild_id)
         body = partial(queries.leaderboard, guild=guild, limit=limit, kind=kind)
-        return await self._run(self._read, "load the leaderboard", body)
+        return await self._counted(
+            "leaderboard", self._run(self._read, "load the leaderboard", body)
+        )
 
     async def server_settings(self) -> dict[int, ServerSettings]:
         """Every server's own settings, by server id."""
-        return await self._run(self._read, "load the server settings", queries.server_settings)
+        work = self._run(self._read, "load the server settings", queries.server_settings)
+        return await self._counted("server_settings", work)
 
     async def save_server_settings(self, guild_id: int, settings: ServerSettings) -> None:
         """Replace a server's settings (one row of JSON)."""
         text, what = settings.to_json(), f"save the settings of server {guild_id}"
-        await self._run(self._write, what, lambda c: queries.save_settings(c, guild_id, text))
+        work = self._run(self._write, what, lambda c: queries.save_settings(c, guild_id, text))
+        await self._counted("save_server_settings", work)
+
+    # -- the features' transactions (``base.Database``) ---------------------------------------
+
+    async def read(self, name: str, what: str, body: Body[T]) -> T:
+        """`body` on the store's thread, reading."""
+        return await self._counted(name, self._run(self._read, what, _run_body(body)))
+
+    async def write(
+        self, name: str, what: str, body: Body[T], *, together: bool = False, single: bool = False
+    ) -> T:
+        """`body` in a write transaction on the store's thread, or (`together`) in the next
+        group commit with the saves queued beside it."""
+        run = _run_body(body)
+        work = self._together(what, run) if together else self._run(self._write, what, run)
+        return await self._counted(name, work)
 
     # -- plumbing ----------------------------------------------------------------------------
+
+    async def _counted(self, name: str, work: Awaitable[T]) -> T:
+        """`work`, told to the watch (if any) under `name`: the calls' one entry point."""
+        if self.watch is None:
+            return await work
+        return await watched(self.watch, name, work)
 
     async def _run(self, fn: Callable[..., T], *args: Any) -> T:
         if self._executor is None:
@@ -182,15 +261,15 @@ class SQLiteStore(SQLiteWrites, SQLitePuzzles, SQLiteTournaments, SQLiteHistory)
             return int(conn.execute("PRAGMA user_version").fetchone()[0])
 
         version = self._read("open the database", check)
-        if version > schema.SCHEMA_VERSION:
+        latest = len(self.steps)
+        if version > latest:
             raise StorageError(
                 f"the database {self.path} has schema version {version}, newer than this bot "
-                f"understands ({schema.SCHEMA_VERSION}): upgrade the bot or use another "
-                "DATABASE_PATH"
+                f"understands ({latest}): upgrade the bot or use another DATABASE_PATH"
             )
-        if version < schema.SCHEMA_VERSION:
-            self._write("migrate the database", lambda conn: schema.migrate(conn))
-            log.info("database %s migrated to schema %d", self.path, schema.SCHEMA_VERSION)
+        if version < latest:
+            self._write("migrate the database", lambda conn: schema.migrate(conn, self.steps))
+            log.info("database %s migrated to schema %d", self.path, latest)
 
     def _close(self) -> None:
         conn, self._conn = self._conn, None

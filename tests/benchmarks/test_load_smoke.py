@@ -13,7 +13,7 @@ from benchmarks import load
 from benchmarks.measure import simcord_kit as kit
 from benchmarks.measure.simcord_runs import engine_pool
 from benchmarks.wire.bot_process import settings_for
-from bot.client import create_bot
+from bot.assembly import create_bot
 
 FIELDS = {
     "ack_ms",

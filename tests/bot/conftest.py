@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.client import TicTacToeBot, create_bot
+from bot import assembly
+from bot.assembly import create_bot, postgres_store
+from bot.client import TicTacToeBot
 from bot.cogs.games import flow
 from bot.config import Settings
 from bot.storage.base import Store
@@ -80,11 +82,10 @@ def new_store(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[[], St
     """Make stores on one fresh database (a new store is a restarted process), either backend."""
     if request.param == "sqlite":
         path = tmp_path / "data" / "games.db"
-        return lambda: SQLiteStore(path, busy_timeout=0.2)
-    from bot.storage.postgres import PostgresStore
+        return lambda: assembly.sqlite_store(path, busy_timeout=0.2)
 
     url = request.getfixturevalue("postgres_url")
-    return lambda: PostgresStore(url, timeout=1.0)
+    return lambda: postgres_store(url, timeout=1.0)
 
 
 @pytest.fixture
@@ -99,7 +100,7 @@ async def store(new_store: Callable[[], Store]) -> AsyncIterator[Store]:
 @pytest.fixture
 async def sqlite_store(tmp_path: Path) -> AsyncIterator[SQLiteStore]:
     """An open SQLite store on a fresh file, closed after the test."""
-    s = SQLiteStore(tmp_path / "data" / "games.db", busy_timeout=0.2)
+    s = assembly.sqlite_store(tmp_path / "data" / "games.db", busy_timeout=0.2)
     await s.open()
     yield s
     await s.close()

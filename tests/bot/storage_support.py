@@ -25,9 +25,9 @@ def spy_on_errors(store: Any, name: str) -> list[StorageError]:
     seen: list[StorageError] = []
     real = getattr(store, name)
 
-    async def watched(*args: Any) -> Any:
+    async def watched(*args: Any, **options: Any) -> Any:
         try:
-            return await real(*args)
+            return await real(*args, **options)
         except StorageError as exc:
             seen.append(exc)
             raise

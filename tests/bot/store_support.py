@@ -8,8 +8,9 @@ import dataclasses
 from datetime import UTC, datetime
 
 from bot.games.record import Ending, GameRecord, Status
-from bot.games.tournaments.tournament import Format, Join, Tournament
 from bot.storage.base import Store
+from bot.tournaments.store import TournamentStore
+from bot.tournaments.tournament import Format, Join, Tournament
 
 GUILD = 111
 BOT_ID = 999
@@ -44,8 +45,11 @@ def arena_of(**changes: object) -> Tournament:
 
 async def running(store: Store, tournament: Tournament, players: range) -> Tournament:
     """`tournament` stored, `players` joined (the first the strongest), and started."""
-    made = await store.create_tournament(tournament)
+    made = await TournamentStore(store).create_tournament(tournament)
     for player in players:
-        assert await store.join_tournament(made.id, player, rating=2000.0 - player) is Join.JOINED
-    assert await store.start_tournament(made.id, at=WHEN)
+        assert (
+            await TournamentStore(store).join_tournament(made.id, player, rating=2000.0 - player)
+            is Join.JOINED
+        )
+    assert await TournamentStore(store).start_tournament(made.id, at=WHEN)
     return made

@@ -12,7 +12,8 @@ import pytest
 import simcord
 from simcord import Env
 
-from bot.client import GC_THRESHOLDS, create_bot
+from bot.assembly import create_bot
+from bot.client import GC_THRESHOLDS
 from bot.config import Settings, version
 
 # What a board in a channel needs, and for boards moved by reactions adding them and removing

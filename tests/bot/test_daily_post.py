@@ -12,11 +12,12 @@ import pytest
 from simcord import Env
 
 from bot.client import TicTacToeBot
-from bot.cogs.puzzles.posting import as_game
 from bot.config import Settings
-from bot.discord_ui.puzzle_board import DAILY_ID
 from bot.games import kinds
 from bot.games.settings import ServerSettings
+from bot.puzzles.board import DAILY_ID
+from bot.puzzles.posting import as_game
+from bot.puzzles.store import PuzzleStore
 from engine.puzzles import daily, prove
 from tests.bot.faults_support import deny, set_bot_overwrite
 from tests.bot.game_support import rows, text
@@ -137,7 +138,7 @@ async def test_a_database_outage_at_the_hour_is_one_line_and_the_post_comes_late
     once it answers again, the post comes at the next hour, once."""
     _, channel, admin, _ = server_with_admin(simcord_env)
     await admin.slash(channel, "tictactoe-settings set", puzzle_channel=channel, puzzle_hour=1)
-    caplog.set_level(logging.DEBUG, logger="bot.cogs.puzzles.posting")
+    caplog.set_level(logging.DEBUG, logger="bot.puzzles.posting")
     with locked(settings.database_path):
         await at_hour(simcord_env, 1)
     assert channel.history() == []
@@ -177,7 +178,7 @@ async def test_a_server_on_another_shard_is_left_to_it(simcord_env: Env) -> None
     store = simcord_env.bot.store
     await store.save_server_settings(987654321, ServerSettings(puzzle_channel=1, puzzle_hour=0))
     await at_hour(simcord_env, 1)
-    assert await store.claim_daily_post(987654321, DAY) is True
+    assert await PuzzleStore(store).claim_daily_post(987654321, DAY) is True
 
 
 async def test_solve_it_gives_the_clicker_a_private_attempt(simcord_env: Env) -> None:

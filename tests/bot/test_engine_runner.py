@@ -38,7 +38,7 @@ START_WITH_WORKERS = textwrap.dedent(
     import asyncio, sys, tempfile
     from pathlib import Path
     import simcord
-    from bot.client import create_bot
+    from bot.assembly import create_bot
     from bot.config import Settings
 
     async def main():

@@ -20,10 +20,10 @@ from pathlib import Path
 import pytest
 import simcord
 
-from bot.client import TicTacToeBot, create_bot
+from bot.assembly import create_bot, sqlite_store
+from bot.client import TicTacToeBot
 from bot.config import Settings
 from bot.games.record import Ending, GameRecord, Status
-from bot.storage.sqlite import SQLiteStore
 from tests.support.save_kill_driver import MOVES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -66,7 +66,7 @@ def counted(db: Path) -> tuple[list[tuple[int, int, int]], list[int]]:
 
 async def stored_game(db: Path) -> GameRecord:
     """The file's only game (the driver plays one, so it has the first id)."""
-    store = SQLiteStore(db)
+    store = sqlite_store(db)
     await store.open()
     try:
         game = await store.load_game(1)

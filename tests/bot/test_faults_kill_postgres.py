@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from bot.assembly import postgres_store
 from bot.games.record import Status
 from bot.games.stats import Record
-from bot.storage.postgres import PostgresStore
 from tests.bot.store_support import GUILD, finished
 from tests.support.pg_kill_driver import MOVES
 
@@ -34,7 +34,7 @@ async def test_a_kill_inside_the_winning_save_leaves_it_before_or_after(
     )
     assert done.returncode == -9, done.stdout + done.stderr
     kill = done.stdout.strip().removeprefix("KILL ")
-    store = PostgresStore(postgres_url, timeout=2.0)  # the dead session's locks must be free
+    store = postgres_store(postgres_url, timeout=2.0)  # the dead session's locks must be free
     await store.open()
     try:
         stored = await store.load_game(1)

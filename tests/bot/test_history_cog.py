@@ -13,8 +13,9 @@ from PIL import Image
 from simcord import Env
 
 from bot.client import TicTacToeBot
-from bot.discord_ui import history
 from bot.games.record import Ending, GameRecord, Status
+from bot.history import board as history
+from bot.history.store import HistoryStore
 from bot.pictures.words import alt_text, replay_alt
 from tests.bot import picture_support
 from tests.bot.game_support import board_message, guild_with, people_game, resign
@@ -61,7 +62,7 @@ async def test_a_played_game_is_listed_and_opens_as_picture_and_replay(simcord_e
     assert f"Recent games of {alice.mention}" in lines[0] and len(lines) == 2
     assert lines[1].startswith(f"1. Won (by resignation) against {bob.mention}")
     assert "3 moves" in lines[1] and DATE.search(lines[1])
-    [stored] = await store(simcord_env).player_games(channel.guild.id, alice.id)
+    [stored] = await HistoryStore(store(simcord_env)).player_games(channel.guild.id, alice.id)
     opened = await alice.select(listed.response.message, [str(stored.id)])
     assert opened.ephemeral
     shown = opened.response  # the deferred response, filled by the first follow-up

@@ -11,8 +11,8 @@ from typing import Any
 
 from PIL import Image
 
+from bot.assembly import sqlite_store
 from bot.games.record import Ending, GameRecord, Status
-from bot.storage.sqlite import SQLiteStore
 from tests.bot import picture_support
 from tests.bot.user_install_support import NEEDS_PROCESSES, no_channel_route, people, started
 from tests.support.local_game import LocalBot, Table, until
@@ -25,7 +25,7 @@ MOVES = (0, 3, 1, 4, 2)  # ❌ wins on the top row
 
 async def keep(bot: LocalBot, *games: GameRecord) -> None:
     """Games finished, written to the bot's database as the game flow writes them."""
-    store = SQLiteStore(bot.database)
+    store = sqlite_store(bot.database)
     await store.open()
     try:
         for game in games:

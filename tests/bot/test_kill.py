@@ -22,10 +22,10 @@ import pytest
 import simcord
 
 import engine
-from bot.client import TicTacToeBot, create_bot
+from bot.assembly import create_bot, sqlite_store
+from bot.client import TicTacToeBot
 from bot.config import Settings
 from bot.games.record import GameRecord, Status
-from bot.storage.sqlite import SQLiteStore
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = 6
@@ -76,7 +76,7 @@ async def test_sigkill_mid_game_loses_no_shown_move(tmp_path: Path, moves: int) 
     with sqlite3.connect(db) as conn:
         assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
 
-    store = SQLiteStore(db)
+    store = sqlite_store(db)
     await store.open()
     try:
         stored = {game_id: await store.load_game(game_id) for game_id in seen}

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage.sqlite import SQLiteStore
+from bot.assembly import sqlite_store
 from tests.bot.tournament_support import public
 from tests.bot.user_install_support import NEEDS_PROCESSES
 from tests.support.local_game import LocalBot, Table, texts, until
@@ -80,7 +80,7 @@ async def test_a_first_board_whose_answer_a_kill_held_plays_on_after_the_restart
         game_id = c.table.game_id(message)
         await c.table.click(c.alice, c.games, message, 4)
         await until(lambda: c.table.marks(message) == 2, "the move and the bot's reply")
-        store = SQLiteStore(c.bot.database)
+        store = sqlite_store(c.bot.database)
         await store.open()
         try:
             game = await store.load_game(game_id)

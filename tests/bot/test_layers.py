@@ -1,11 +1,15 @@
 """The layer contract of bot/: imports run one way, no cycles, small modules.
 
 Every import counts, wherever it is written: at the top, inside a function, or under
-``TYPE_CHECKING``. The layers, from the top: the entry point, the cogs, the client, the Discord
-pieces, this process's live games, storage and compute (side by side, neither importing the
-other), the pictures of games, the games themselves, and at the bottom side by side the words
-(messages and their translations) and the settings. The playground (the bot against a simulated
-Discord in a browser) sits under the entry point. A module may import its own layer or lower ones.
+``TYPE_CHECKING``. The layers, from the top: the entry point, the playground (the bot against a
+simulated Discord in a browser), the assembly (the stores with every schema step, the bot built
+from its settings), the features side by side (tournaments, puzzles, history: none imports
+another), then the game core: the cogs, the client, the Discord pieces, this process's live
+games, storage and compute (side by side, neither importing the other), the pictures of games,
+the games themselves, and at the bottom side by side the words (messages and their
+translations) and the settings. A module may import its own layer or lower ones, so the core
+never imports a feature. Inside a feature, mini-layers: its pure rules import no Discord,
+asyncio or storage, its storage no Discord, its Discord pieces no storage.
 The engine's modules form no import cycle either. A module holds one concept, as long as it
 needs: one over 400 lines says in its docstring why it is one concept (a paragraph that opens
 with "One concept:"), and none of the project (bot/, engine/, benchmarks/, scripts/, tests/) is
@@ -24,6 +28,8 @@ ROOT = Path(__file__).resolve().parents[2]
 LAYERS: list[tuple[str, ...]] = [
     ("bot.__main__",),
     ("bot.playground",),
+    ("bot.assembly",),
+    ("bot.tournaments", "bot.puzzles", "bot.history"),
     ("bot.cogs",),
     ("bot.client",),
     ("bot.discord_ui", "bot.metrics"),
@@ -35,6 +41,18 @@ LAYERS: list[tuple[str, ...]] = [
     ("bot.games",),
     ("bot.i18n", "bot.config"),
 ]
+# Each feature's mini-layers: its pure rules, its storage, its Discord pieces without storage (the
+# rest of the feature, its cogs and their parts, may use all three).
+FEATURES: dict[str, dict[str, tuple[str, ...]]] = {
+    "bot.tournaments": {
+        "rules": ("tournament", "record", "standings", "swiss", "arena"),
+        "storage": ("sql", "store"),
+        "ui": ("board", "texts"),
+    },
+    "bot.puzzles": {"rules": ("model",), "storage": ("sql", "store"), "ui": ("board",)},
+    "bot.history": {"rules": ("chart",), "storage": ("store",), "ui": ("board",)},
+}
+IMPURE = {"discord", "asyncio", "aiohttp", "sqlite3", "asyncpg"}
 REVIEW_LINES = 400  # a module longer says why it is one concept
 MAX_LINES = 600  # a module longer is two
 
@@ -179,8 +197,74 @@ def test_a_long_module_says_why_it_is_one_concept(folder: str) -> None:
 
 def test_the_pure_layers_import_no_discord_and_no_asyncio() -> None:
     """bot.pictures, bot.games, bot.i18n and bot.config stay pure: no Discord, no event loop."""
-    pure = ("bot.pictures", "bot.games", "bot.i18n", "bot.config")
     for name, path in BOT.items():
-        if name != "bot" and layer_of(name)[1] in pure:
+        if name != "bot" and layer_of(name)[1] in PURE:
             roots = {target.split(".")[0] for target in imported(path)}
             assert not roots & {"discord", "asyncio", "aiohttp", "sqlite3"}, name
+
+
+def crossed(edges: dict[str, set[str]], paths: dict[str, Path]) -> list[str]:
+    """Each import that crosses a feature's mini-layer: a rule importing Discord, asyncio, the
+    storage or anything of the bot above the games; a storage module importing Discord or the
+    feature's views and cogs; a Discord piece importing any storage."""
+    wrong = []
+    for feature, parts in FEATURES.items():
+        rules, storage, ui = (
+            {f"{feature}.{m}" for m in parts[k]} for k in ("rules", "storage", "ui")
+        )
+        for name in rules | storage | ui:
+            roots = {t.split(".")[0] for t in imported(paths[name])} if name in paths else set()
+            targets = edges.get(name, set())
+            if name in rules:
+                outside = {t for t in targets if t.startswith(feature + ".") and t not in rules}
+                below = {t for t in targets if layer_of(t)[1] not in PURE and t not in rules}
+                bad = sorted(roots & IMPURE) + sorted(outside | below)
+            elif name in storage:
+                outside = {t for t in targets if t.startswith(feature + ".")}
+                bad = sorted(roots & {"discord"}) + sorted(outside - rules - storage)
+            else:
+                bad = sorted(t for t in targets if t.startswith("bot.storage") or t in storage)
+            wrong += [f"{name} -> {target}" for target in bad]
+    return wrong
+
+
+PURE = ("bot.pictures", "bot.games", "bot.i18n", "bot.config")
+
+
+def test_each_feature_keeps_its_mini_layers() -> None:
+    """A feature's rules are pure, its storage speaks no Discord, its views touch no storage."""
+    for feature, parts in FEATURES.items():
+        for module in (m for ms in parts.values() for m in ms):
+            assert f"{feature}.{module}" in BOT, f"{feature}.{module} is gone: update FEATURES"
+    assert crossed(graph(), BOT) == []
+
+
+def test_the_mini_layer_check_sees_a_crossing() -> None:
+    """The check above can fail: a rule that imports the storage, a store that imports a view, a
+    view that imports the store."""
+    edges = {
+        "bot.tournaments.swiss": {"bot.storage.base"},
+        "bot.puzzles.store": {"bot.puzzles.board"},
+        "bot.history.board": {"bot.history.store"},
+    }
+    assert crossed(edges, {}) == [
+        "bot.tournaments.swiss -> bot.storage.base",
+        "bot.puzzles.store -> bot.puzzles.board",
+        "bot.history.board -> bot.history.store",
+    ]
+
+
+def test_the_core_imports_no_feature_and_no_feature_another() -> None:
+    """What the layers above say, named: the game core knows no feature, no feature another."""
+    features = tuple(FEATURES)
+    wrong = []
+    for name, targets in graph().items():
+        if name.startswith(("bot.__main__", "bot.playground", "bot.assembly")):
+            continue  # above the features: they put them together
+        own = next((f for f in features if name.startswith(f + ".") or name == f), None)
+        core = own is None
+        for target in targets:
+            theirs = next((f for f in features if target.startswith(f + ".") or target == f), None)
+            if theirs is not None and (core or theirs != own):
+                wrong.append(f"{name} -> {target}")
+    assert wrong == []

@@ -11,6 +11,7 @@ from pathlib import Path
 import asyncpg
 import pytest
 
+from bot.assembly import STEPS, postgres_store, sqlite_store
 from bot.games.record import Ending, Status
 from bot.storage.base import StorageError
 from bot.storage.migrate import copy
@@ -23,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 async def sqlite_file(path: Path) -> None:
     """A file with live games (a challenge, a DM game), finished ones, stats and spent ids."""
-    s = SQLiteStore(path)
+    s = sqlite_store(path)
     await s.open()
     soon = datetime(2030, 1, 1, 12, 0, 0, 123456, tzinfo=UTC)
     await s.save_game(game(1, moves=(0, 4), deadline=soon))
@@ -50,9 +51,9 @@ async def test_copy_keeps_everything_and_the_id_counter(tmp_path: Path, postgres
     """Live and finished games, records, ratings and the id counter arrive as they were."""
     path = tmp_path / "games.db"
     await sqlite_file(path)
-    counts, copied = await copy(path, postgres_url)
+    counts, copied = await copy(path, postgres_url, STEPS)
     assert copied and (counts.live, counts.finished, counts.last_id) == (3, 38, 46)
-    source, target = SQLiteStore(path), PostgresStore(postgres_url)
+    source, target = sqlite_store(path), postgres_store(postgres_url)
     await source.open()
     await target.open()
     try:
@@ -67,8 +68,8 @@ async def test_second_run_changes_nothing(tmp_path: Path, postgres_url: str) -> 
     """Run again on the same target: it already holds the same data, nothing is copied."""
     path = tmp_path / "games.db"
     await sqlite_file(path)
-    first, _ = await copy(path, postgres_url)
-    again, copied = await copy(path, postgres_url)
+    first, _ = await copy(path, postgres_url, STEPS)
+    again, copied = await copy(path, postgres_url, STEPS)
     assert not copied and again == first
 
 
@@ -78,14 +79,14 @@ async def test_other_data_in_the_target_is_refused_unless_forced(
     """A target with other games is left alone with a one-line refusal; --force replaces it."""
     path = tmp_path / "games.db"
     await sqlite_file(path)
-    other = PostgresStore(postgres_url)
+    other = postgres_store(postgres_url)
     await other.open()
     await other.save_game(finished(500, 7, 8, "X"))
     await other.close()
     with pytest.raises(StorageError, match=r"already holds 0 live and 1 finished .*--force") as e:
-        await copy(path, postgres_url)
+        await copy(path, postgres_url, STEPS)
     assert "\n" not in str(e.value)
-    counts, copied = await copy(path, postgres_url, force=True)
+    counts, copied = await copy(path, postgres_url, STEPS, force=True)
     assert copied and counts.finished == 38
     conn = await asyncpg.connect(postgres_url)
     assert await conn.fetchval("SELECT COUNT(*) FROM games WHERE id = 500") == 0
@@ -96,7 +97,7 @@ async def test_a_failed_copy_leaves_the_target_as_it_was(tmp_path: Path, postgre
     """A value PostgreSQL refuses (a rating that is not a number, which SQLite keeps) stops the
     copy after the games went in; nothing lands."""
     path = tmp_path / "games.db"
-    s = SQLiteStore(path)
+    s = sqlite_store(path)
     await s.open()
     await s.save_game(game(1, channel_id=5))
     await s.save_game(game(2, channel_id=6))
@@ -107,7 +108,7 @@ async def test_a_failed_copy_leaves_the_target_as_it_was(tmp_path: Path, postgre
             "VALUES (1, 2, 'not a number', 1)"
         )
     with pytest.raises(StorageError, match="cannot copy into") as info:
-        await copy(path, postgres_url)
+        await copy(path, postgres_url, STEPS)
     assert "\n" not in str(info.value)
     conn = await asyncpg.connect(postgres_url)
     assert await conn.fetchval("SELECT COUNT(*) FROM games") == 0

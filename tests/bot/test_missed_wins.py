@@ -10,10 +10,11 @@ from typing import Any
 import pytest
 from simcord import Env
 
-from bot.cogs.games.missed import worth_searching
 from bot.compute import jobs
 from bot.config import Settings
 from bot.games.record import Ending, GameRecord, Status
+from bot.puzzles.missed import worth_searching
+from bot.puzzles.store import PuzzleStore
 from bot.storage.base import Store
 from engine import Board
 from engine.puzzles import Puzzle, missed_wins, prove, puzzles
@@ -35,11 +36,11 @@ def _a_miss() -> tuple[Puzzle, list[int]]:
 async def _found(store: Store, guild_id: int, want: int) -> list[Puzzle]:
     """The server's puzzles once `want` of them are there (the search runs in the background)."""
     for _ in range(200):
-        kept = await store.server_puzzles(guild_id)
+        kept = await PuzzleStore(store).server_puzzles(guild_id)
         if len(kept) >= want:
             return kept
         await asyncio.sleep(0.05)
-    return await store.server_puzzles(guild_id)
+    return await PuzzleStore(store).server_puzzles(guild_id)
 
 
 async def _play_then_resign(env: Env, moves: list[int]) -> tuple[Any, Any]:
@@ -105,7 +106,7 @@ async def test_a_store_that_fails_costs_the_puzzles_not_the_game(
         return found
 
     runner.call = call
-    caplog.set_level(logging.DEBUG, logger="bot.cogs.games.missed")
+    caplog.set_level(logging.DEBUG, logger="bot.puzzles.missed")
     try:
         guild, _ = await _play_then_resign(simcord_env, moves)
         for _ in range(200):
@@ -122,7 +123,7 @@ async def test_a_store_that_fails_costs_the_puzzles_not_the_game(
     loud = [r for r in caplog.records if r.levelno >= logging.WARNING]
     assert [r.name for r in loud] == ["bot.storage.base"]  # the store's one outage line
     assert loud[0].exc_info is None and "\n" not in loud[0].getMessage()
-    assert await simcord_env.bot.store.server_puzzles(guild.id) == []
+    assert await PuzzleStore(simcord_env.bot.store).server_puzzles(guild.id) == []
     game = await simcord_env.bot.store.load_game(1)
     assert game is not None and game.status is Status.FINISHED and game.ending is Ending.RESIGN
 

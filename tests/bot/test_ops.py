@@ -89,7 +89,7 @@ async def test_database_down_is_unhealthy(postgres_server: PgServer, postgres_ur
     """With its PostgreSQL server stopped the bot answers 503 and says why; then 200 again."""
     import simcord
 
-    from bot.client import create_bot
+    from bot.assembly import create_bot
 
     bot = create_bot(
         Settings(token="simulated.bot.token", database_url=postgres_url, metrics_port=0)

@@ -12,9 +12,8 @@ from pathlib import Path
 
 import simcord
 
-from bot.client import create_bot
+from bot.assembly import create_bot, postgres_store
 from bot.config import Settings
-from bot.storage.postgres import PostgresStore
 from tests.support.postgres import PgServer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -44,7 +43,7 @@ async def test_a_kill_while_the_bots_move_waits_loses_nothing(
         os.killpg(driver.pid, signal.SIGKILL)
         driver.wait(timeout=30)
         server.start()
-    store = PostgresStore(postgres_url)
+    store = postgres_store(postgres_url)
     await store.open()
     try:
         killed = await store.load_game(1)  # as the kill left it: the player's move only

@@ -10,9 +10,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from PIL import Image
 
-from bot.discord_ui.history import KIND_NAMES
-from bot.pictures import chart
-from bot.pictures.words import chart_alt
+from bot.history import chart
+from bot.history.board import KIND_NAMES
+from bot.history.chart import chart_alt
 
 START = datetime(2026, 11, 1, tzinfo=UTC)
 

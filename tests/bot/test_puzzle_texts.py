@@ -4,10 +4,10 @@ whether the reply took that very cell; in every language."""
 
 from __future__ import annotations
 
-from bot.discord_ui.puzzle_board import Extras, text, view
 from bot.games.kinds.base import SUCCESS
-from bot.games.puzzles import AttemptRecord
 from bot.i18n import LOCALE_DIR
+from bot.puzzles.board import Extras, text, view
+from bot.puzzles.model import AttemptRecord
 from engine import cell_name
 from engine.puzzles import Attempt, Puzzle, by_id, play, puzzles
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from simcord import Env
 
+from bot.puzzles.store import PuzzleStore
 from engine import cell_name
 from engine.puzzles import Attempt, hint, play
 from tests.bot.game_support import board_message, cells, controls, guild_with, rows, text
@@ -105,17 +106,17 @@ async def test_others_are_refused_privately_and_a_stale_click_is_not_played(
     # The attempt moves on without this board (its answer never showed: a crash between the
     # save and the edit): a click on the old board shows the attempt as stored, plays nothing.
     store = simcord_env.bot.store
-    stored = await store.load_attempt(attempt_id(simcord_env, message, size))
+    stored = await PuzzleStore(store).load_attempt(attempt_id(simcord_env, message, size))
     assert stored is not None and stored.ply == 0
     moved = stored.moved(play(stored.attempt, puzzle.solution))
-    assert await store.save_attempt(moved, stored)
+    assert await PuzzleStore(store).save_attempt(moved, stored)
     other = next(c for c in puzzle.board.legal_moves() if c not in moved.moves)
     shown = await click_cell(simcord_env, alice, message, size, other)
     assert shown.acknowledged and not shown.ephemeral
     board = cells(simcord_env, message, size)
     assert board[other].mark is None and board[other].custom_id.endswith(f"@{moved.ply}")
     assert all(board[c].mark is not None for c in moved.moves)
-    assert await store.load_attempt(stored.id) == moved
+    assert await PuzzleStore(store).load_attempt(stored.id) == moved
 
 
 async def test_a_puzzle_in_the_bots_dm(simcord_env: Env) -> None:
@@ -127,7 +128,7 @@ async def test_a_puzzle_in_the_bots_dm(simcord_env: Env) -> None:
     message = board_message(alice.dm_channel)
     assert (await solve(simcord_env, alice, message)).state == "solved"
     store = simcord_env.bot.store
-    assert (await store.puzzle_player(None, alice.id)).solved == 1
+    assert (await PuzzleStore(store).puzzle_player(None, alice.id)).solved == 1
 
 
 async def test_a_click_on_a_locked_database_is_refused_and_nothing_changes(
@@ -145,13 +146,13 @@ async def test_a_click_on_a_locked_database_is_refused_and_nothing_changes(
     puzzle = puzzle_of(simcord_env, message)
     size = puzzle.board.size
     store = simcord_env.bot.store
-    errors = spy_on_errors(store, "save_attempt")
+    errors = spy_on_errors(store, "write")  # every feature write: here the attempt's save
     with caplog.at_level(logging.WARNING), locked(settings.database_path):
         result = await click_cell(simcord_env, alice, message, size, puzzle.solution)
     assert result.acknowledged and result.ephemeral
     assert "sorry" in result.response.content.lower()
     assert cells(simcord_env, message, size)[puzzle.solution].mark is None
-    stored = await store.load_attempt(attempt_id(simcord_env, message, size))
+    stored = await PuzzleStore(store).load_attempt(attempt_id(simcord_env, message, size))
     assert stored is not None and stored.moves == ()
     assert len(errors) == 1 and "locked" in str(errors[0])
     one_clear_line(caplog, errors[0])
@@ -164,7 +165,7 @@ async def test_a_slow_answer_shows_the_move_first_then_the_defence(
 ) -> None:
     """When the engine outlasts the wait, the click's one response shows the move with the
     cells disabled, and the defence follows in an edit of that response (no second response)."""
-    from bot.cogs.puzzles import attempts
+    from bot.puzzles import attempts
 
     monkeypatch.setattr(attempts, "REPLY_WAIT", 0.0)
     _, channel, (alice,) = guild_with(simcord_env, "alice")

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from simcord import Env
 
-from bot.games.puzzles import setup_moves
+from bot.puzzles.model import setup_moves
+from bot.puzzles.store import PuzzleStore
 from engine.puzzles import Attempt, hint, play
 from tests.bot.game_support import board_message, guild_with, text
 from tests.bot.puzzle_support import attempt_id, click_cell, puzzle_of, solve
@@ -53,7 +54,7 @@ async def test_the_posted_daily_button_gives_each_clicker_the_daily_privately(
     clicker gets today's puzzle of the server as a private attempt of their own, the same one
     /tictactoe-puzzle gives; once it is over the button says so; the post is never edited."""
     from bot.discord_ui.board import BoardView
-    from bot.discord_ui.puzzle_board import DAILY_ID
+    from bot.puzzles.board import DAILY_ID
 
     _, channel, (alice, bob) = guild_with(simcord_env, "alice", "bob")
     row = {"type": 2, "style": 1, "label": "Play", "custom_id": DAILY_ID}
@@ -85,9 +86,9 @@ def test_a_puzzle_board_speaks_its_players_language_within_discords_limits() -> 
     display's 4,000 characters, each button label within 80."""
     import dataclasses
 
-    from bot.discord_ui.puzzle_board import Extras, text, view
-    from bot.games.puzzles import AttemptRecord
     from bot.i18n import LOCALE_DIR
+    from bot.puzzles.board import Extras, text, view
+    from bot.puzzles.model import AttemptRecord
     from engine.puzzles import puzzles
 
     puzzle = max(puzzles(), key=lambda p: (p.board.size, p.moves))
@@ -118,7 +119,7 @@ async def test_server_puzzles_are_served_in_their_server_only(simcord_env: Env) 
     guild, channel, (alice,) = guild_with(simcord_env, "alice")
     _, elsewhere, (bob,) = guild_with(simcord_env, "bob")
     kept = puzzles()[-1]
-    await simcord_env.bot.store.add_server_puzzle(guild.id, kept, 7)
+    await PuzzleStore(simcord_env.bot.store).add_server_puzzle(guild.id, kept, 7)
     result = await alice.slash(channel, "tictactoe-puzzle", puzzle="server")
     assert not result.ephemeral and puzzle_of(simcord_env, board_message(channel)) == kept
     carol = simcord_env.create_user("carol")
@@ -135,8 +136,8 @@ async def test_the_engines_answers_are_kept_for_a_position_asked_again() -> None
     attempt has them, and no new search is kept for it."""
     from dataclasses import replace
 
-    from bot.cogs.puzzles.answers import Answers
     from bot.compute.runner import EngineRunner
+    from bot.puzzles.answers import Answers
     from engine.puzzles import puzzles
 
     runner = EngineRunner(use_processes=False)
@@ -163,8 +164,8 @@ async def test_a_puzzle_with_stored_answers_is_answered_without_the_engine() -> 
     """A shipped puzzle carries its answers: every move of an attempt and every hint comes from
     them, the engine never called (its runner is not even started), and they are the engine's
     own answers (the searched ones)."""
-    from bot.cogs.puzzles.answers import Answers
     from bot.compute.runner import EngineRunner
+    from bot.puzzles.answers import Answers
     from engine.puzzles import judge, puzzles
 
     answers = Answers(EngineRunner(use_processes=False))  # not started: a call would fail
@@ -194,10 +195,10 @@ async def test_the_next_puzzle_is_near_the_rating_the_last_one_left(simcord_env:
         await alice.slash(channel, "tictactoe-puzzle")
         message = board_message(channel)
         puzzle = puzzle_of(simcord_env, message)
-        rating = (await store.puzzle_player(channel.guild.id, alice.id)).rating.rating
-        ratings = await store.puzzle_ratings()
+        rating = (await PuzzleStore(store).puzzle_player(channel.guild.id, alice.id)).rating.rating
+        ratings = await PuzzleStore(store).puzzle_ratings()
         assert abs(ratings.get(puzzle.id, puzzle.difficulty) - rating) <= 100, (seen, rating)
         seen.append(puzzle.id)
         assert (await solve(simcord_env, alice, message)).state == "solved"
     assert len(set(seen)) == 3
-    assert (await store.puzzle_player(channel.guild.id, alice.id)).solved == 3
+    assert (await PuzzleStore(store).puzzle_player(channel.guild.id, alice.id)).solved == 3

@@ -141,9 +141,7 @@ async def test_a_busy_channel_links_the_game_and_says_who_may_change_the_setting
             refused.response.content
         )
     assert "Members with the Manage Server permission can change it" in plain.response.content
-    assert "You have the Manage Server permission: you can change it" in (
-        managing.response.content
-    )
+    assert "You have the Manage Server permission: you can change it" in (managing.response.content)
     assert "Members with" not in managing.response.content
 
 

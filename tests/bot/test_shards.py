@@ -13,9 +13,9 @@ import pytest
 import simcord
 from discord.ext import commands
 
-from bot.client import ShardedTicTacToeBot, TicTacToeBot, create_bot, identify_delay
+from bot.assembly import create_bot, postgres_store
+from bot.client import ShardedTicTacToeBot, TicTacToeBot, identify_delay
 from bot.config import ConfigError, Settings, Shards, load_settings
-from bot.storage.postgres import PostgresStore
 from tests.bot.store_support import game
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -109,7 +109,7 @@ async def test_each_process_takes_on_its_servers_games_and_only_shard_0_syncs(
 ) -> None:
     """Two processes (shards 0 and 1 of 2) on one database: each restores and clocks the live
     games of its own servers; the direct-message game and the command sync go to shard 0."""
-    store = PostgresStore(postgres_url)
+    store = postgres_store(postgres_url)
     await store.open()
     await store.save_game(game(1, guild_id=guild_on(0, 2)))
     await store.save_game(game(2, guild_id=guild_on(1, 2)))

@@ -19,8 +19,8 @@ from typing import Any
 
 import pytest
 
+from bot.assembly import sqlite_store
 from bot.games.record import Status
-from bot.storage.sqlite import SQLiteStore
 from tests.bot.test_kill import ROOT, group_members
 from tests.support.local_game import WAIT, buttons, until
 from tests.support.localdiscord import TOKEN, FakeDiscord
@@ -116,7 +116,7 @@ async def test_a_signal_stops_every_process_cleanly_after_the_move_in_flight(
     assert "Traceback" not in output and " ERROR " not in output, output
     assert f"{ending.name}: finishing the changes in flight" in output
     assert marks(board) == 2  # Alice's move and the bot's reply, both shown
-    store = SQLiteStore(tmp_path / "games.db")
+    store = sqlite_store(tmp_path / "games.db")
     await store.open()
     try:
         game = await store.load_game(game_id)

@@ -11,10 +11,12 @@ from PIL import Image
 from simcord import Env
 
 from bot.client import TicTacToeBot
-from bot.discord_ui.history import KIND_NAMES
-from bot.games.puzzles import AttemptRecord
-from bot.pictures import chart
-from bot.pictures.words import chart_alt
+from bot.history import chart
+from bot.history.board import KIND_NAMES
+from bot.history.chart import chart_alt
+from bot.history.store import HistoryStore
+from bot.puzzles.model import AttemptRecord
+from bot.puzzles.store import PuzzleStore
 from engine.puzzles import play, puzzles
 from tests.bot.game_support import guild_with
 from tests.bot.store_support import finished
@@ -75,7 +77,7 @@ async def test_the_chart_has_a_line_per_kind(simcord_env: Env) -> None:
     classic, ultimate = chart.LINES["classic"], chart.LINES["ultimate"]
     assert len(colour_rows(image, classic)) > 20 and len(colour_rows(image, ultimate)) > 10
     assert rightmost_row(image, classic) < rightmost_row(image, ultimate)  # higher is up
-    series = await bot.store.rating_history(guild.id, ann.id)
+    series = await HistoryStore(bot.store).rating_history(guild.id, ann.id)
     assert [len(series["classic"]), len(series["ultimate"])] == [3, 2]
     assert picture.description == chart_alt(series, KIND_NAMES, "en-US")
     assert "Classic: 3 rated games, from 15" in picture.description
@@ -102,17 +104,19 @@ async def test_the_chart_and_puzzle_rating_in_french(
                  winner="X")  # fmt: skip
     bot = simcord_env.bot
     assert isinstance(bot, TicTacToeBot)
-    started = await bot.store.start_attempt(
+    started = await PuzzleStore(bot.store).start_attempt(
         AttemptRecord(0, guild.id, channel.id, marie.id, puzzles()[0], locale="fr"))  # fmt: skip
     assert started is not None
     solved = started.moved(play(started.attempt, started.puzzle.solution))
-    assert await bot.store.finish_attempt(dataclasses.replace(solved, state="solved"), started)
+    assert await PuzzleStore(bot.store).finish_attempt(
+        dataclasses.replace(solved, state="solved"), started
+    )
     result = await marie.slash(channel, "tictactoe-stats")
     text = result.response.content
     assert "Elo au fil du temps : 🟦 Classique" in text
     assert "Classement aux énigmes : **" in text and "(1 énigme)" in text
     [picture] = result.response.attachments
-    series = await bot.store.rating_history(guild.id, marie.id)
+    series = await HistoryStore(bot.store).rating_history(guild.id, marie.id)
     assert picture.description == chart_alt(series, KIND_NAMES, "fr")
     assert picture.description.startswith("Un graphique du classement Elo")
     assert "Classique : 1 partie classée, de 15" in picture.description

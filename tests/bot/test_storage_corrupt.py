@@ -10,7 +10,7 @@ import pytest
 import simcord
 
 from bot.__main__ import main
-from bot.client import create_bot
+from bot.assembly import create_bot
 from bot.config import Settings
 from bot.storage.base import StorageError
 from tests.bot.test_startup import SETTINGS

@@ -9,12 +9,12 @@ from typing import Any
 import pytest
 from simcord import Env
 
+from bot.assembly import sqlite_store
 from bot.cogs.games import retry
 from bot.cogs.games.texts import NOT_SAVED
 from bot.cogs.games.watch import RETRY
 from bot.config import Settings
 from bot.storage.base import StorageError
-from bot.storage.sqlite import SQLiteStore
 from tests.bot.game_support import board_message, cells, free, guild_with, people_game, resign, text
 from tests.bot.storage_support import locked, one_clear_line, problems, read_only, spy_on_errors
 from tests.bot.store_support import game
@@ -236,7 +236,7 @@ async def test_an_outage_is_two_lines_whatever_fails_meanwhile(
     """Saves that fail while another process locks the file: one error line when the database
     stops answering, one line when it answers again, nothing for each failure in between."""
     path = tmp_path / "games.db"
-    store = SQLiteStore(path, busy_timeout=0.05)
+    store = sqlite_store(path, busy_timeout=0.05)
     await store.open()
     try:
         with caplog.at_level(logging.DEBUG, logger="bot"):

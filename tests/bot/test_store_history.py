@@ -7,10 +7,12 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+from bot.assembly import STEPS, sqlite_store
 from bot.games.record import Ending, Status
-from bot.storage import history_sql, schema
+from bot.history import store as history_sql
+from bot.history.store import HistoryStore
+from bot.storage import schema
 from bot.storage.base import Store
-from bot.storage.sqlite import SQLiteStore
 from tests.bot.store_support import GUILD, finished, game
 
 ANN, BOB, CY = 1, 2, 3
@@ -26,23 +28,31 @@ async def test_player_games_newest_first_in_one_server(store: Store) -> None:
     await store.save_game(finished(6, ANN, BOB, None, ending=Ending.DECLINED))  # never played
     await store.save_game(finished(7, CY, ANN, "X", kind="ultimate", size=9, k=3))
     await store.save_game(finished(8, ANN, BOB, "O", ending=Ending.RESIGN, moves=()))
-    found = await store.player_games(GUILD, ANN)
+    found = await HistoryStore(store).player_games(GUILD, ANN)
     assert [g.id for g in found] == [8, 7, 2, 1]
     assert all(g.status is Status.FINISHED for g in found)
-    assert [g.id for g in await store.player_games(GUILD, ANN, limit=2, offset=1)] == [7, 2]
-    assert [g.id for g in await store.player_games(GUILD, ANN, kind="ultimate")] == [7]
-    assert [g.id for g in await store.player_games(GUILD, ANN, kind="classic")] == [8, 2, 1]
-    assert [g.id for g in await store.player_games(GUILD, ANN, with_id=CY)] == [7]
-    assert [g.id for g in await store.player_games(GUILD + 1, ANN)] == [4]
-    assert await store.player_games(None, ANN) == []
+    assert [
+        g.id for g in await HistoryStore(store).player_games(GUILD, ANN, limit=2, offset=1)
+    ] == [7, 2]
+    assert [g.id for g in await HistoryStore(store).player_games(GUILD, ANN, kind="ultimate")] == [
+        7
+    ]
+    assert [g.id for g in await HistoryStore(store).player_games(GUILD, ANN, kind="classic")] == [
+        8,
+        2,
+        1,
+    ]
+    assert [g.id for g in await HistoryStore(store).player_games(GUILD, ANN, with_id=CY)] == [7]
+    assert [g.id for g in await HistoryStore(store).player_games(GUILD + 1, ANN)] == [4]
+    assert await HistoryStore(store).player_games(None, ANN) == []
 
 
 async def test_direct_messages_are_server_zero(store: Store) -> None:
     """Games outside servers are listed together, apart from every server's."""
     await store.save_game(finished(1, ANN, BOB, "X", guild_id=None))
     await store.save_game(finished(2, ANN, BOB, "X"))
-    assert [g.id for g in await store.player_games(None, ANN)] == [1]
-    assert [g.id for g in await store.player_games(None, BOB, with_id=ANN)] == [1]
+    assert [g.id for g in await HistoryStore(store).player_games(None, ANN)] == [1]
+    assert [g.id for g in await HistoryStore(store).player_games(None, BOB, with_id=ANN)] == [1]
 
 
 async def test_rating_history_follows_every_rated_game(store: Store) -> None:
@@ -54,22 +64,22 @@ async def test_rating_history_follows_every_rated_game(store: Store) -> None:
     await store.save_game(finished(3, ANN, ANN, "X"))  # against themselves: not rated
     await store.save_game(finished(4, ANN, 999, "X", ai_side="O", ai_level="easy"))
     await store.save_game(finished(5, ANN, CY, None, kind="ultimate", size=9, k=3))
-    history = await store.rating_history(GUILD, ANN)
+    history = await HistoryStore(store).rating_history(GUILD, ANN)
     assert set(history) == {"classic", "ultimate"}
     classic = [value for _, value in history["classic"]]
     assert len(classic) == 2 and classic[0] > 1500 > classic[1]
     assert [at for at, _ in history["classic"]] == sorted(at for at, _ in history["classic"])
     assert classic[-1] == (await store.player_stats(GUILD, ANN)).rating
     assert [v for _, v in history["ultimate"]] == [1500.0]
-    assert await store.rating_history(GUILD + 1, ANN) == {}
-    assert len((await store.rating_history(GUILD, BOB))["classic"]) == 2
+    assert await HistoryStore(store).rating_history(GUILD + 1, ANN) == {}
+    assert len((await HistoryStore(store).rating_history(GUILD, BOB))["classic"]) == 2
 
 
 async def test_version_7_file_migrates_to_8(tmp_path: Path) -> None:
     """A file of schema 7 with games gets the players' indexes and an empty history."""
     path = tmp_path / "old.db"
     conn = sqlite3.connect(path)
-    for step in schema.MIGRATIONS[:7]:
+    for step in (s.sqlite for s in STEPS[:7]):
         for statement in step:
             conn.execute(statement)
     conn.execute("PRAGMA user_version = 7")
@@ -79,16 +89,16 @@ async def test_version_7_file_migrates_to_8(tmp_path: Path) -> None:
     )
     conn.commit()
     conn.close()
-    store = SQLiteStore(path)
+    store = sqlite_store(path)
     await store.open()
     try:
-        assert [g.id for g in await store.player_games(GUILD, BOB)] == [1]
-        assert await store.rating_history(GUILD, ANN) == {}
+        assert [g.id for g in await HistoryStore(store).player_games(GUILD, BOB)] == [1]
+        assert await HistoryStore(store).rating_history(GUILD, ANN) == {}
     finally:
         await store.close()
     conn = sqlite3.connect(path)
     assert conn.execute("PRAGMA user_version").fetchone()[0] == 8
-    query = f"EXPLAIN QUERY PLAN SELECT {schema.COLUMNS} FROM games {history_sql.PLAYER_GAMES}"
+    query = f"EXPLAIN QUERY PLAN {history_sql.PLAYER_GAMES.sqlite}"
     args = history_sql.games_args(GUILD, BOB, None, None, 11, 0)
     plan = " ".join(row[3] for row in conn.execute(query, args))
     assert "INDEX games_x_player (x_id=?)" in plan and "INDEX games_o_player (o_id=?)" in plan

@@ -11,12 +11,11 @@ from pathlib import Path
 
 import asyncpg
 
+from bot.assembly import STEPS, postgres_store, sqlite_store
 from bot.games import rating
 from bot.games.record import GameRecord, Status
-from bot.storage import pg_schema, schema
+from bot.storage import schema
 from bot.storage.base import Store
-from bot.storage.postgres import PostgresStore
-from bot.storage.sqlite import SQLiteStore
 from tests.bot.store_support import BOT_ID, GUILD, finished, game
 
 
@@ -54,7 +53,7 @@ async def test_an_ultimate_game_round_trips_and_counts_apart(
 def sqlite_at(path: Path, version: int) -> sqlite3.Connection:
     """A connection to a new SQLite file at schema `version` (the caller adds rows, commits)."""
     conn = sqlite3.connect(path)
-    for step in schema.MIGRATIONS[:version]:
+    for step in (s.sqlite for s in STEPS[:version]):
         for statement in step:
             conn.execute(statement)
     conn.execute(f"PRAGMA user_version = {version}")
@@ -68,7 +67,7 @@ async def postgres_at(url: str, version: int, *rows: tuple[str, *tuple[object, .
         async with conn.transaction():
             await conn.execute("CREATE TABLE schema_version (version INTEGER)")
             await conn.execute("INSERT INTO schema_version VALUES ($1)", version)
-            for step in pg_schema.MIGRATIONS[:version]:
+            for step in (s.postgres for s in STEPS[:version]):
                 for statement in step:
                     await conn.execute(statement)
             for statement, *args in rows:
@@ -111,7 +110,7 @@ def version_four_file(path: Path) -> None:
 async def test_a_version_four_sqlite_file_keeps_its_rows_as_classic(tmp_path: Path) -> None:
     path = tmp_path / "old.db"
     version_four_file(path)
-    store = SQLiteStore(path)
+    store = sqlite_store(path)
     await store.open()
     try:
         old = await store.load_game(7)
@@ -123,7 +122,7 @@ async def test_a_version_four_sqlite_file_keeps_its_rows_as_classic(tmp_path: Pa
     finally:
         await store.close()
     with sqlite3.connect(path) as conn:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION == 8
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == len(STEPS) == 8
         assert conn.execute("PRAGMA quick_check").fetchone()[0] == "ok"
 
 
@@ -136,7 +135,7 @@ async def test_a_version_four_postgres_database_keeps_its_rows_as_classic(
         ("INSERT INTO records VALUES ($1, 1, 'people', 3, 1, 2), ($1, 1, 'hard', 0, 4, 5)", GUILD),
         ("INSERT INTO ratings VALUES ($1, 1, 1234.5, 6)", GUILD),
     )
-    store = PostgresStore(postgres_url)
+    store = postgres_store(postgres_url)
     await store.open()
     try:
         stats = await store.player_stats(GUILD, 1)

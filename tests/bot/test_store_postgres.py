@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator
 import asyncpg
 import pytest
 
-from bot.client import create_bot, open_store
+from bot.assembly import STEPS, create_bot, open_store, postgres_store
 from bot.config import Settings
 from bot.games import rating
 from bot.games.look import Look
@@ -18,7 +18,6 @@ from bot.games.record import Status
 from bot.games.settings import ServerSettings
 from bot.games.stats import Record
 from bot.storage.base import StorageError
-from bot.storage.pg_schema import SCHEMA_VERSION
 from bot.storage.postgres import PostgresStore
 from tests.bot.store_support import GUILD, finished, game
 from tests.support.postgres import PgServer
@@ -28,7 +27,7 @@ from tests.support.postgres import PgServer
 async def two(postgres_url: str) -> AsyncIterator[tuple[PostgresStore, PostgresStore]]:
     """Two stores on one database, as two bot processes would have. These tests are about
     correctness under contention, not speed: a busy test machine gets ten seconds a statement."""
-    a, b = PostgresStore(postgres_url, timeout=10), PostgresStore(postgres_url, timeout=10)
+    a, b = postgres_store(postgres_url, timeout=10), postgres_store(postgres_url, timeout=10)
     await asyncio.gather(a.open(), b.open())
     yield a, b
     await asyncio.gather(a.close(), b.close())
@@ -63,23 +62,23 @@ async def test_settings_with_a_url_choose_postgresql(postgres_url: str) -> None:
 
 async def test_processes_starting_together_migrate_once(postgres_url: str) -> None:
     """Eight stores opened at once on an empty database all work; the schema is made once."""
-    stores = [PostgresStore(postgres_url) for _ in range(8)]
+    stores = [postgres_store(postgres_url) for _ in range(8)]
     await asyncio.gather(*(s.open() for s in stores))
     ids = await asyncio.gather(*(s.next_game_id() for s in stores))
     await asyncio.gather(*(s.close() for s in stores))
     assert sorted(ids) == list(range(1, 9))
-    assert await sql(postgres_url, "SELECT version FROM schema_version") == SCHEMA_VERSION
+    assert await sql(postgres_url, "SELECT version FROM schema_version") == len(STEPS)
     assert await sql(postgres_url, "SELECT COUNT(*) FROM schema_version") == 1
 
 
 async def test_newer_schema_is_refused(postgres_url: str) -> None:
     """A database written by a newer bot raises StorageError naming both versions."""
-    s = PostgresStore(postgres_url)
+    s = postgres_store(postgres_url)
     await s.open()
     await s.close()
-    await sql(postgres_url, "UPDATE schema_version SET version = $1", SCHEMA_VERSION + 1)
-    with pytest.raises(StorageError, match=rf"schema version {SCHEMA_VERSION + 1}, newer"):
-        await PostgresStore(postgres_url).open()
+    await sql(postgres_url, "UPDATE schema_version SET version = $1", len(STEPS) + 1)
+    with pytest.raises(StorageError, match=rf"schema version {len(STEPS) + 1}, newer"):
+        await postgres_store(postgres_url).open()
 
 
 async def test_a_channel_may_hold_several_live_games_and_settings_are_shared(
@@ -142,7 +141,7 @@ async def test_ratings_keep_every_update_when_games_end_at_once(
 
 async def test_failed_save_rolls_back_the_whole_game(postgres_url: str) -> None:
     """A save that fails midway (here: writing the ratings) leaves no trace of the game."""
-    s = PostgresStore(postgres_url)
+    s = postgres_store(postgres_url)
     await s.open()
     await s.save_game(game(1, moves=(0, 4, 8)))
     await script(
@@ -163,7 +162,7 @@ async def test_failed_save_rolls_back_the_whole_game(postgres_url: str) -> None:
 async def test_locked_table_fails_fast_then_recovers(postgres_url: str) -> None:
     """A save stuck behind another session's lock fails within the timeout with one line;
     nothing is half written, and it works once the lock is gone."""
-    s = PostgresStore(postgres_url, timeout=0.3)
+    s = postgres_store(postgres_url, timeout=0.3)
     await s.open()
     await s.save_game(game(1))
     other = await asyncpg.connect(postgres_url)
@@ -186,7 +185,7 @@ async def test_locked_table_fails_fast_then_recovers(postgres_url: str) -> None:
 
 async def test_connections_killed_by_the_server_are_replaced(postgres_url: str) -> None:
     """When the server drops every idle connection (a restart, an admin), the next save works."""
-    s = PostgresStore(postgres_url, pool_size=2)
+    s = postgres_store(postgres_url, pool_size=2)
     await s.open()
     await asyncio.gather(s.save_game(game(1)), s.save_game(game(2)))
     await sql(
@@ -205,7 +204,7 @@ async def test_server_down_then_back_without_reopening(
     """With the server stopped every call fails with one line naming it (no password); once it
     is back, the same store works again."""
     url = postgres_url.replace("postgres@", "postgres:hunter2@")
-    s = PostgresStore(url, timeout=0.5)
+    s = postgres_store(url, timeout=0.5)
     await s.open()
     await s.save_game(game(1))
     postgres_server.stop("immediate")
@@ -226,7 +225,7 @@ async def test_unreachable_server_at_open_is_one_line(postgres_server: PgServer)
     """Opening a store on a port nobody listens on raises StorageError naming the server."""
     from tests.support.postgres import free_port
 
-    s = PostgresStore(f"postgresql://bot:pw@127.0.0.1:{free_port()}/games")
+    s = postgres_store(f"postgresql://bot:pw@127.0.0.1:{free_port()}/games")
     with pytest.raises(StorageError, match=r"cannot open the database: .*cannot be reached"):
         await s.open()
     await s.close()

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import asyncpg
 
-from bot.games.puzzles import AttemptRecord, puzzle_start
-from bot.storage import queries, schema
+from bot.assembly import STEPS, postgres_store, sqlite_store
+from bot.puzzles.model import AttemptRecord, puzzle_start
+from bot.puzzles.store import PuzzleStore
+from bot.storage import queries
 from bot.storage.base import Store
-from bot.storage.postgres import PostgresStore
-from bot.storage.sqlite import SQLiteStore
 from engine.puzzles import play, puzzles
 from tests.bot.store_support import GUILD, game
 from tests.bot.test_store_kinds import assert_kept, file_with_a_game, postgres_at
@@ -38,13 +38,13 @@ async def test_server_puzzles_are_kept_once_oldest_first(new_store: Callable[[],
     store = new_store()
     await store.open()
     try:
-        await store.add_server_puzzle(GUILD, SET[5], 17)
-        await store.add_server_puzzle(GUILD, SET[2], 18)
-        await store.add_server_puzzle(GUILD, SET[5], 19)
-        await store.add_server_puzzle(222, SET[9], 20)
-        assert await store.server_puzzles(GUILD) == [SET[5], SET[2]]
-        assert await store.server_puzzles(222) == [SET[9]]
-        assert await store.server_puzzles(333) == []
+        await PuzzleStore(store).add_server_puzzle(GUILD, SET[5], 17)
+        await PuzzleStore(store).add_server_puzzle(GUILD, SET[2], 18)
+        await PuzzleStore(store).add_server_puzzle(GUILD, SET[5], 19)
+        await PuzzleStore(store).add_server_puzzle(222, SET[9], 20)
+        assert await PuzzleStore(store).server_puzzles(GUILD) == [SET[5], SET[2]]
+        assert await PuzzleStore(store).server_puzzles(222) == [SET[9]]
+        assert await PuzzleStore(store).server_puzzles(333) == []
     finally:
         await store.close()
 
@@ -57,16 +57,16 @@ async def test_attempts_started_at_once_with_game_saves_are_as_stored(
     store = new_store()
     await store.open()
     try:
-        starts = [store.start_attempt(record(user, n=user)) for user in range(1, 9)]
+        starts = [PuzzleStore(store).start_attempt(record(user, n=user)) for user in range(1, 9)]
         saves = [store.save_game(game(gid)) for gid in (901, 902)]
         started = [s for s in (await asyncio.gather(*starts, *saves))[:8] if s is not None]
         assert len({s.id for s in started}) == 8
         for new in started:
-            assert await store.load_attempt(new.id) == new
+            assert await PuzzleStore(store).load_attempt(new.id) == new
         moved = [s.moved(play(s.attempt, s.puzzle.solution)) for s in started]
-        saves = [store.save_attempt(m, s) for m, s in zip(moved, started, strict=True)]
+        saves = [PuzzleStore(store).save_attempt(m, s) for m, s in zip(moved, started, strict=True)]
         assert await asyncio.gather(*saves) == [True] * 8
-        assert [await store.load_attempt(m.id) for m in moved] == moved
+        assert [await PuzzleStore(store).load_attempt(m.id) for m in moved] == moved
         assert await store.load_game(901) is not None and await store.load_game(902) is not None
     finally:
         await store.close()
@@ -98,11 +98,13 @@ async def test_a_daily_post_is_claimed_once_across_stores(new_store: Callable[[]
     await a.open()
     await b.open()
     try:
-        claims = await asyncio.gather(*(s.claim_daily_post(GUILD, DAY) for s in (a, b, a, b)))
+        claims = await asyncio.gather(
+            *(PuzzleStore(s).claim_daily_post(GUILD, DAY) for s in (a, b, a, b))
+        )
         assert sorted(claims) == [False, False, False, True]
-        assert await b.claim_daily_post(GUILD, DAY + 1)
-        assert await a.claim_daily_post(222, DAY)
-        assert not await a.claim_daily_post(GUILD, DAY + 1)
+        assert await PuzzleStore(b).claim_daily_post(GUILD, DAY + 1)
+        assert await PuzzleStore(a).claim_daily_post(222, DAY)
+        assert not await PuzzleStore(a).claim_daily_post(GUILD, DAY + 1)
     finally:
         await a.close()
         await b.close()
@@ -116,33 +118,35 @@ async def test_an_attempt_survives_a_restart_and_counts_once(
     store = new_store()
     await store.open()
     try:
-        started = await store.start_attempt(record())
+        started = await PuzzleStore(store).start_attempt(record())
         assert started is not None and started.id > 0 and started.locale == "fr"
         assert started.puzzle == SET[0] and started.created_at is not None
-        again = await store.start_attempt(record())
+        again = await PuzzleStore(store).start_attempt(record())
         assert again is not None and again.id != started.id
         moved = started.moved(play(started.attempt, SET[0].solution))
-        assert moved.ply == 2 and await store.save_attempt(moved, started)
-        assert not await store.save_attempt(moved, started)  # a second click on the old board
+        assert moved.ply == 2 and await PuzzleStore(store).save_attempt(moved, started)
+        assert not await PuzzleStore(store).save_attempt(
+            moved, started
+        )  # a second click on the old board
     finally:
         await store.close()
     store = new_store()
     await store.open()
     try:
-        assert await store.load_attempt(started.id) == moved
-        assert await store.load_attempt(started.id + 100) is None
+        assert await PuzzleStore(store).load_attempt(started.id) == moved
+        assert await PuzzleStore(store).load_attempt(started.id + 100) is None
         failed = dataclasses.replace(moved, moves=(*moved.moves, 99), state="draw")
-        settled = await store.finish_attempt(failed, moved)
+        settled = await PuzzleStore(store).finish_attempt(failed, moved)
         assert settled is not None and settled.before.attempts == 0
         player = settled.after
         assert player.attempts == 1 and player.solved == 0
         assert player.rating.rating < 1500
-        assert await store.finish_attempt(failed, moved) is None  # counted once
-        assert await store.puzzle_player(GUILD, 1) == player
-        ratings = await store.puzzle_ratings()
+        assert await PuzzleStore(store).finish_attempt(failed, moved) is None  # counted once
+        assert await PuzzleStore(store).puzzle_player(GUILD, 1) == player
+        ratings = await PuzzleStore(store).puzzle_ratings()
         assert ratings[SET[0].id] == settled.puzzle.rating > puzzle_start(SET[0]).rating
-        assert await store.puzzles_tried(GUILD, 1) == {SET[0].id}
-        assert await store.puzzles_tried(None, 1) == set()
+        assert await PuzzleStore(store).puzzles_tried(GUILD, 1) == {SET[0].id}
+        assert await PuzzleStore(store).puzzles_tried(None, 1) == set()
     finally:
         await store.close()
 
@@ -156,27 +160,30 @@ async def test_the_daily_attempt_is_one_a_day_and_moves_the_streak(
     await store.open()
     try:
         for offset, user, solve in ((0, 1, True), (1, 1, True), (2, 1, False), (0, 2, True)):
-            new = await store.start_attempt(record(user, day=DAY + offset, n=offset))
+            new = await PuzzleStore(store).start_attempt(record(user, day=DAY + offset, n=offset))
             assert new is not None
-            assert await store.start_attempt(record(user, day=DAY + offset)) is None
-            assert await store.daily_attempt(GUILD, user, DAY + offset) == new
+            assert await PuzzleStore(store).start_attempt(record(user, day=DAY + offset)) is None
+            assert await PuzzleStore(store).daily_attempt(GUILD, user, DAY + offset) == new
             end = dataclasses.replace(new, moves=(1,), state="solved" if solve else "loses")
-            assert await store.finish_attempt(end, new) is not None
-        one, two = await store.puzzle_player(GUILD, 1), await store.puzzle_player(GUILD, 2)
+            assert await PuzzleStore(store).finish_attempt(end, new) is not None
+        one, two = (
+            await PuzzleStore(store).puzzle_player(GUILD, 1),
+            await PuzzleStore(store).puzzle_player(GUILD, 2),
+        )
         assert (one.attempts, one.solved, one.streak, one.best_streak) == (3, 2, 0, 2)
         assert (two.streak, two.last_solved, two.streak_on(DAY + 1), two.streak_on(DAY + 2)) == (
             1, DAY, 1, 0)  # fmt: skip
-        dm = await store.start_attempt(record(1, guild=None, day=DAY))
+        dm = await PuzzleStore(store).start_attempt(record(1, guild=None, day=DAY))
         assert dm is not None and dm.guild_id is None
-        assert await store.start_attempt(record(1, guild=None, day=DAY)) is None
-        top = await store.puzzle_leaderboard(GUILD)
+        assert await PuzzleStore(store).start_attempt(record(1, guild=None, day=DAY)) is None
+        top = await PuzzleStore(store).puzzle_leaderboard(GUILD)
         assert [row.rank for row in top] == [1, 2] and {row.user_id for row in top} == {1, 2}
         assert top[0].rating > top[1].rating
         assert {(row.user_id, row.best_streak, row.attempts) for row in top} == {
             (1, 2, 3),
             (2, 1, 1),
         }
-        assert await store.puzzle_leaderboard(None) == []
+        assert await PuzzleStore(store).puzzle_leaderboard(None) == []
     finally:
         await store.close()
 
@@ -191,11 +198,11 @@ async def test_an_older_daily_board_finished_late_leaves_the_streak(
     await store.open()
     try:
         for offset, solve in ((1, True), (0, True), (-1, False)):
-            new = await store.start_attempt(record(day=DAY + offset, n=offset + 1))
+            new = await PuzzleStore(store).start_attempt(record(day=DAY + offset, n=offset + 1))
             assert new is not None
             end = dataclasses.replace(new, moves=(1,), state="solved" if solve else "loses")
-            assert await store.finish_attempt(end, new) is not None
-        one = await store.puzzle_player(GUILD, 1)
+            assert await PuzzleStore(store).finish_attempt(end, new) is not None
+        one = await PuzzleStore(store).puzzle_player(GUILD, 1)
         assert (one.streak, one.best_streak, one.last_solved) == (1, 1, DAY + 1)
         assert (one.attempts, one.solved) == (3, 2)
     finally:
@@ -208,13 +215,16 @@ async def test_a_copy_read_before_a_hint_writes_nothing(new_store: Callable[[], 
     store = new_store()
     await store.open()
     try:
-        new = await store.start_attempt(record())
+        new = await PuzzleStore(store).start_attempt(record())
         assert new is not None
         hinted = dataclasses.replace(new, hints=1)
-        assert await store.save_attempt(hinted, new)
-        assert not await store.save_attempt(dataclasses.replace(new, moves=(1,)), new)
-        assert await store.finish_attempt(dataclasses.replace(new, state="solved"), new) is None
-        assert await store.load_attempt(new.id) == hinted
+        assert await PuzzleStore(store).save_attempt(hinted, new)
+        assert not await PuzzleStore(store).save_attempt(dataclasses.replace(new, moves=(1,)), new)
+        assert (
+            await PuzzleStore(store).finish_attempt(dataclasses.replace(new, state="solved"), new)
+            is None
+        )
+        assert await PuzzleStore(store).load_attempt(new.id) == hinted
     finally:
         await store.close()
 
@@ -223,16 +233,16 @@ async def test_a_version_five_sqlite_file_gains_puzzles_and_keeps_its_rows(tmp_p
     """A file from before puzzles (a finished game, a rating) keeps both and takes attempts."""
     path = tmp_path / "old.db"
     played = file_with_a_game(path, 5)
-    store = SQLiteStore(path)
+    store = sqlite_store(path)
     await store.open()
     try:
         await assert_kept(store, played)
-        assert await store.start_attempt(record()) is not None
-        assert await store.claim_daily_post(GUILD, DAY)
+        assert await PuzzleStore(store).start_attempt(record()) is not None
+        assert await PuzzleStore(store).claim_daily_post(GUILD, DAY)
     finally:
         await store.close()
     with sqlite3.connect(path) as conn:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION == 8
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == len(STEPS) == 8
         assert conn.execute("PRAGMA quick_check").fetchone()[0] == "ok"
 
 
@@ -241,13 +251,13 @@ async def test_a_version_five_postgres_database_gains_puzzles_and_keeps_its_rows
 ) -> None:
     rating = ("INSERT INTO ratings VALUES ($1, 1, 1234.5, 6, 'classic')", GUILD)
     await postgres_at(postgres_url, 5, rating)
-    store = PostgresStore(postgres_url)
+    store = postgres_store(postgres_url)
     await store.open()
     try:
         assert (await store.player_stats(GUILD, 1)).rating == 1234.5
-        started = await store.start_attempt(record())
-        assert started is not None and await store.load_attempt(started.id) == started
-        assert await store.claim_daily_post(GUILD, DAY)
+        started = await PuzzleStore(store).start_attempt(record())
+        assert started is not None and await PuzzleStore(store).load_attempt(started.id) == started
+        assert await PuzzleStore(store).claim_daily_post(GUILD, DAY)
     finally:
         await store.close()
     conn = await asyncpg.connect(postgres_url)
@@ -263,29 +273,37 @@ async def test_migrate_db_copies_the_puzzles(tmp_path: Path, postgres_url: str) 
     from bot.storage.migrate import copy
 
     path = tmp_path / "games.db"
-    source = SQLiteStore(path)
+    source = sqlite_store(path)
     await source.open()
     try:
-        first = await source.start_attempt(record(day=DAY))
-        playing = await source.start_attempt(record(2, guild=None, n=3))
+        first = await PuzzleStore(source).start_attempt(record(day=DAY))
+        playing = await PuzzleStore(source).start_attempt(record(2, guild=None, n=3))
         assert first is not None and playing is not None
         end = dataclasses.replace(first, moves=(1,), state="solved")
-        await source.finish_attempt(end, first)
-        await source.add_server_puzzle(GUILD, SET[7], 3)
-        await source.claim_daily_post(GUILD, DAY)
+        await PuzzleStore(source).finish_attempt(end, first)
+        await PuzzleStore(source).add_server_puzzle(GUILD, SET[7], 3)
+        await PuzzleStore(source).claim_daily_post(GUILD, DAY)
     finally:
         await source.close()
-    counts, copied = await copy(path, postgres_url)
-    assert copied and counts.puzzle_rows == 2 + 1 + 1 + 1 + 1
-    target = PostgresStore(postgres_url)
+    counts, copied = await copy(path, postgres_url, STEPS)
+    rows = dict(counts.rows)
+    tables = (
+        "puzzle_players",
+        "puzzle_ratings",
+        "puzzle_attempts",
+        "server_puzzles",
+        "daily_posts",
+    )
+    assert copied and [rows[t] for t in tables] == [1, 1, 2, 1, 1]
+    target = postgres_store(postgres_url)
     await target.open()
     try:
-        assert await target.load_attempt(first.id) == end
-        assert await target.load_attempt(playing.id) == playing
-        assert (await target.puzzle_player(GUILD, 1)).streak == 1
-        assert await target.server_puzzles(GUILD) == [SET[7]]
-        assert not await target.claim_daily_post(GUILD, DAY)
-        later = await target.start_attempt(record(3))
+        assert await PuzzleStore(target).load_attempt(first.id) == end
+        assert await PuzzleStore(target).load_attempt(playing.id) == playing
+        assert (await PuzzleStore(target).puzzle_player(GUILD, 1)).streak == 1
+        assert await PuzzleStore(target).server_puzzles(GUILD) == [SET[7]]
+        assert not await PuzzleStore(target).claim_daily_post(GUILD, DAY)
+        later = await PuzzleStore(target).start_attempt(record(3))
         assert later is not None and later.id > playing.id
     finally:
         await target.close()

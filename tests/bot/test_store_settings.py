@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from bot.assembly import STEPS, sqlite_store
 from bot.games.look import Look
 from bot.games.record import GameRecord
 from bot.games.settings import MAX_LISTED, ServerSettings
 from bot.storage import schema
-from bot.storage.sqlite import SQLiteStore
 
 
 def game(gid: int, **changes: object) -> GameRecord:
@@ -30,13 +30,13 @@ async def test_a_version_one_file_is_migrated_and_its_games_read_as_english(
     again with one."""
     path = tmp_path / "old.db"
     with sqlite3.connect(path) as conn:
-        for statement in schema.MIGRATIONS[0]:
+        for statement in STEPS[0].sqlite:
             conn.execute(statement)
         conn.execute("PRAGMA user_version = 1")
         columns = schema.COLUMNS.removesuffix(", locale, interactions_only, look, kind")
         row = schema.to_row(game(7))[:-4]
         conn.execute(f"INSERT INTO games ({columns}) VALUES ({', '.join('?' * len(row))})", row)
-    store = SQLiteStore(path)
+    store = sqlite_store(path)
     await store.open()
     try:
         old = await store.load_game(7)
@@ -55,20 +55,20 @@ async def test_a_version_one_file_is_migrated_and_its_games_read_as_english(
     finally:
         await store.close()
     with sqlite3.connect(path) as conn:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION == 8
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == len(STEPS) == 8
 
 
 async def test_server_settings_are_stored_per_server_and_replaced(tmp_path: Path) -> None:
     """Each server's settings come back as saved, after a reopen; a save replaces them."""
     path = tmp_path / "s.db"
-    store = SQLiteStore(path)
+    store = sqlite_store(path)
     await store.open()
     first = ServerSettings(channels=(5, 6), size=4, turn_timeout=60, language="fr")
     await store.save_server_settings(1, first)
     await store.save_server_settings(2, ServerSettings(games_per_channel=3))
     await store.save_server_settings(2, ServerSettings(difficulty="easy"))
     await store.close()
-    store = SQLiteStore(path)
+    store = sqlite_store(path)
     await store.open()
     try:
         assert await store.server_settings() == {

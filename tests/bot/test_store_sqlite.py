@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from bot.assembly import STEPS, sqlite_store
 from bot.games.record import Status
 from bot.games.stats import Record
 from bot.storage.base import StorageError
-from bot.storage.schema import SCHEMA_VERSION
+from bot.storage.dialect import Step
 from bot.storage.sqlite import SQLiteStore
 from tests.bot.store_support import GUILD, finished, game
 
@@ -20,12 +21,12 @@ from tests.bot.store_support import GUILD, finished, game
 async def test_creates_folder_file_wal_and_schema(tmp_path: Path) -> None:
     """First run creates the folder and file, turns on WAL and records the schema version."""
     path = tmp_path / "new" / "folder" / "t.db"
-    s = SQLiteStore(path)
+    s = sqlite_store(path)
     await s.open()
     await s.close()
     with sqlite3.connect(path) as conn:
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == len(STEPS)
         tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
     assert {"games", "records", "ratings", "counter", "games_status"} <= tables
 
@@ -34,21 +35,21 @@ async def test_migrates_an_empty_file(tmp_path: Path) -> None:
     """A zero-byte file (a valid empty database) is migrated to the current schema."""
     path = tmp_path / "empty.db"
     path.write_bytes(b"")
-    s = SQLiteStore(path)
+    s = sqlite_store(path)
     await s.open()
     await s.save_game(game(1))
     await s.close()
     with sqlite3.connect(path) as conn:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == len(STEPS)
 
 
 async def test_newer_schema_is_refused(tmp_path: Path) -> None:
     """A database written by a newer bot raises StorageError naming both versions."""
     path = tmp_path / "future.db"
     with sqlite3.connect(path) as conn:
-        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
-    s = SQLiteStore(path)
-    with pytest.raises(StorageError, match=rf"schema version {SCHEMA_VERSION + 1}, newer"):
+        conn.execute(f"PRAGMA user_version = {len(STEPS) + 1}")
+    s = sqlite_store(path)
+    with pytest.raises(StorageError, match=rf"schema version {len(STEPS) + 1}, newer"):
         await s.open()
     await s.close()
 
@@ -57,7 +58,7 @@ async def test_corrupt_file_is_refused_at_open(tmp_path: Path) -> None:
     """Garbage in the database file raises a one-line StorageError at open, cause chained."""
     path = tmp_path / "garbage.db"
     path.write_bytes(b"this is not a database at all\n" * 200)
-    s = SQLiteStore(path)
+    s = sqlite_store(path)
     with pytest.raises(StorageError) as info:
         await s.open()
     await s.close()
@@ -71,7 +72,7 @@ async def test_folder_in_place_of_file_is_refused(tmp_path: Path) -> None:
     """A path that is a folder raises StorageError saying it cannot be opened."""
     path = tmp_path / "db"
     path.mkdir()
-    s = SQLiteStore(path)
+    s = sqlite_store(path)
     with pytest.raises(StorageError, match="cannot be opened"):
         await s.open()
     await s.close()
@@ -120,7 +121,7 @@ async def test_failed_save_rolls_back_the_whole_game(sqlite_store: SQLiteStore) 
 async def test_close_checkpoints_the_log(tmp_path: Path) -> None:
     """After close the write-ahead log is empty: everything is in the main file."""
     path = tmp_path / "t.db"
-    s = SQLiteStore(path)
+    s = sqlite_store(path)
     await s.open()
     await s.save_game(game(1))
     await s.close()
@@ -129,25 +130,19 @@ async def test_close_checkpoints_the_log(tmp_path: Path) -> None:
     await s.close()  # closing twice is harmless
 
 
-async def test_migrations_run_in_order_from_version_one(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+async def test_migrations_run_in_order_from_version_one(tmp_path: Path) -> None:
     """A file at the current version gets only the later steps, in order, and ends at the last."""
-    import bot.storage.schema
-
     path = tmp_path / "t.db"
-    s = SQLiteStore(path)
+    s = sqlite_store(path)
     await s.open()
     await s.save_game(game(1))
     await s.close()
     steps = [
-        *bot.storage.schema.MIGRATIONS,
-        ("ALTER TABLE games ADD COLUMN note TEXT", "UPDATE games SET note = 'v2'"),
-        ("UPDATE games SET note = note || '+v3'",),
+        *STEPS,
+        Step(("ALTER TABLE games ADD COLUMN note TEXT", "UPDATE games SET note = 'v2'"), ()),
+        Step(("UPDATE games SET note = note || '+v3'",), ()),
     ]
-    monkeypatch.setattr(bot.storage.schema, "MIGRATIONS", steps)
-    monkeypatch.setattr(bot.storage.schema, "SCHEMA_VERSION", len(steps))
-    s = SQLiteStore(path)
+    s = SQLiteStore(path, steps=steps)
     await s.open()
     assert (await s.load_game(1)) is not None
     await s.close()
@@ -156,17 +151,11 @@ async def test_migrations_run_in_order_from_version_one(
         assert conn.execute("SELECT note FROM games").fetchone()[0] == "v2+v3"
 
 
-async def test_failed_migration_changes_nothing(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+async def test_failed_migration_changes_nothing(tmp_path: Path) -> None:
     """A migration step that fails rolls back every step, and the version stays where it was."""
-    import bot.storage.schema
-
-    steps = [*bot.storage.schema.MIGRATIONS, ("CREATE TABLE extra (a)", "NOT SQL AT ALL")]
-    monkeypatch.setattr(bot.storage.schema, "MIGRATIONS", steps)
-    monkeypatch.setattr(bot.storage.schema, "SCHEMA_VERSION", len(steps))
+    steps = [*STEPS, Step(("CREATE TABLE extra (a)", "NOT SQL AT ALL"), ())]
     path = tmp_path / "t.db"
-    s = SQLiteStore(path)
+    s = SQLiteStore(path, steps=steps)
     with pytest.raises(StorageError, match="cannot migrate the database"):
         await s.open()
     await s.close()
@@ -236,7 +225,7 @@ async def test_a_failed_batch_fails_every_save_in_it_and_writes_none(
 
 async def test_close_writes_the_saves_still_queued(tmp_path: Path) -> None:
     """Saves issued just before close are all on disk when it returns."""
-    s = SQLiteStore(tmp_path / "g.db")
+    s = sqlite_store(tmp_path / "g.db")
     await s.open()
     saves = [asyncio.ensure_future(s.save_game(game(gid))) for gid in range(1, 31)]
     await asyncio.sleep(0)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.client import open_store
+from bot.assembly import open_store, sqlite_store
 from bot.config import load_settings
 from bot.games.record import Status
 from bot.storage.sqlite import SQLiteStore
@@ -46,7 +46,7 @@ async def test_the_settings_database_sync_is_the_connections(
 def test_another_sync_is_refused_by_the_store(tmp_path: Path) -> None:
     """The store takes the two modes only (the setting is checked at start-up: test_config)."""
     with pytest.raises(ValueError, match="normal, full"):
-        SQLiteStore(tmp_path / "t.db", sync="off")
+        sqlite_store(tmp_path / "t.db", sync="off")
 
 
 async def test_a_move_writes_one_page_to_the_log(tmp_path: Path) -> None:
@@ -54,7 +54,7 @@ async def test_a_move_writes_one_page_to_the_log(tmp_path: Path) -> None:
     page in the log. One that changes the status rewrites its index entries too. Both store the
     game whole."""
     path = tmp_path / "t.db"
-    store = SQLiteStore(path)
+    store = sqlite_store(path)
     await store.open()
     other = sqlite3.connect(path, isolation_level=None)
     try:

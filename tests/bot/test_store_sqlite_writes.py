@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.assembly import sqlite_store
 from bot.storage.sqlite import SQLiteStore
 from bot.storage.sqlite_writes import CHECKPOINT_EVERY, HERE_AT_MOST
 from tests.bot.store_support import game
@@ -46,7 +47,7 @@ async def test_saves_one_at_a_time_are_written_on_the_loops_thread_unless_each_i
     """At people's pace each save finds the store's thread idle: with DATABASE_SYNC=normal it
     is committed on the loop's thread (no trip to the thread and back); with full (an fsync a
     commit) always on the store's thread. Either way it is stored."""
-    store = SQLiteStore(tmp_path / "t.db", sync=sync)
+    store = sqlite_store(tmp_path / "t.db", sync=sync)
     await store.open()
     try:
         with traced(store) as seen:
@@ -63,7 +64,7 @@ async def test_saves_one_at_a_time_are_written_on_the_loops_thread_unless_each_i
 async def test_a_burst_of_saves_goes_to_the_thread_in_few_commits(tmp_path: Path) -> None:
     """More saves at once than the loop's thread takes (`HERE_AT_MOST`) are written on the
     store's thread, grouped: the loop goes on meanwhile."""
-    store = SQLiteStore(tmp_path / "t.db")
+    store = sqlite_store(tmp_path / "t.db")
     await store.open()
     try:
         with traced(store) as seen:
@@ -82,7 +83,7 @@ async def test_a_save_on_a_locked_file_waits_on_the_thread_while_the_loop_goes_o
     ticker keeps ticking), it waits on the store's thread for ``busy_timeout`` and is written
     once the lock is free."""
     path = tmp_path / "t.db"
-    store = SQLiteStore(path, busy_timeout=2.0)
+    store = sqlite_store(path, busy_timeout=2.0)
     await store.open()
     other = sqlite3.connect(path, isolation_level=None)
     try:
@@ -117,7 +118,7 @@ async def test_the_log_is_checkpointed_on_the_thread_only(tmp_path: Path) -> Non
     store's thread copies the log into the file every `CHECKPOINT_EVERY` transactions, so the
     log stays shorter than the transactions written (each at least one page)."""
     path = tmp_path / "t.db"
-    store = SQLiteStore(path)
+    store = sqlite_store(path)
     await store.open()
     saves = 2 * CHECKPOINT_EVERY + 50
     try:

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bot.games.tournaments.tournament import AUTO_ROUNDS, Stage, swiss_rounds
 from bot.storage.base import Store
+from bot.tournaments.store import TournamentStore
+from bot.tournaments.tournament import AUTO_ROUNDS, Stage, swiss_rounds
 from tests.bot.store_support import GUILD, WHEN, arena_of, running, swiss_of
 
 
@@ -16,21 +17,30 @@ async def test_the_finished_tournaments_a_player_entered(new_store: Callable[[],
     await store.open()
     try:
         done = await running(store, swiss_of(), range(1, 5))
-        assert await store.finish_tournament(done.id)
+        assert await TournamentStore(store).finish_tournament(done.id)
         live = await running(store, arena_of(), range(1, 5))
         elsewhere = await running(store, swiss_of(GUILD + 1), range(1, 5))
-        assert await store.finish_tournament(elsewhere.id)
+        assert await TournamentStore(store).finish_tournament(elsewhere.id)
         left = await running(store, swiss_of(), range(3, 7))
-        assert await store.leave_tournament(left.id, 3)
-        assert await store.finish_tournament(left.id)
+        assert await TournamentStore(store).leave_tournament(left.id, 3)
+        assert await TournamentStore(store).finish_tournament(left.id)
         cancelled = await running(store, swiss_of(), range(1, 3))
-        assert await store.finish_tournament(cancelled.id, Stage.CANCELLED)
+        assert await TournamentStore(store).finish_tournament(cancelled.id, Stage.CANCELLED)
 
-        assert [t.id for t in await store.tournaments_entered(GUILD, 1)] == [done.id]
-        assert [t.id for t in await store.tournaments_entered(GUILD, 3)] == [done.id, left.id]
-        assert await store.tournaments_entered(GUILD, 9) == []
-        assert [t.id for t in await store.tournaments_entered(GUILD + 1, 2)] == [elsewhere.id]
-        assert live.id not in [t.id for t in await store.tournaments_entered(GUILD, 2)]
+        assert [t.id for t in await TournamentStore(store).tournaments_entered(GUILD, 1)] == [
+            done.id
+        ]
+        assert [t.id for t in await TournamentStore(store).tournaments_entered(GUILD, 3)] == [
+            done.id,
+            left.id,
+        ]
+        assert await TournamentStore(store).tournaments_entered(GUILD, 9) == []
+        assert [t.id for t in await TournamentStore(store).tournaments_entered(GUILD + 1, 2)] == [
+            elsewhere.id
+        ]
+        assert live.id not in [
+            t.id for t in await TournamentStore(store).tournaments_entered(GUILD, 2)
+        ]
     finally:
         await store.close()
 
@@ -41,18 +51,18 @@ async def test_rounds_fixed_at_the_start(new_store: Callable[[], Store]) -> None
     store = new_store()
     await store.open()
     try:
-        made = await store.create_tournament(swiss_of(rounds=AUTO_ROUNDS))
+        made = await TournamentStore(store).create_tournament(swiss_of(rounds=AUTO_ROUNDS))
         for player in range(1, 6):
-            await store.join_tournament(made.id, player)
+            await TournamentStore(store).join_tournament(made.id, player)
         rounds = swiss_rounds(AUTO_ROUNDS, 5)
         assert rounds == 4
-        assert await store.start_tournament(made.id, at=WHEN, rounds=rounds)
-        assert not await store.start_tournament(made.id, at=WHEN, rounds=9)
-        stored = await store.get_tournament(made.id)
+        assert await TournamentStore(store).start_tournament(made.id, at=WHEN, rounds=rounds)
+        assert not await TournamentStore(store).start_tournament(made.id, at=WHEN, rounds=9)
+        stored = await TournamentStore(store).get_tournament(made.id)
         assert stored is not None and stored.rounds == 4 and stored.stage is Stage.RUNNING
-        kept = await store.create_tournament(swiss_of(rounds=2))
-        assert await store.start_tournament(kept.id, at=WHEN)
-        again = await store.get_tournament(kept.id)
+        kept = await TournamentStore(store).create_tournament(swiss_of(rounds=2))
+        assert await TournamentStore(store).start_tournament(kept.id, at=WHEN)
+        again = await TournamentStore(store).get_tournament(kept.id)
         assert again is not None and again.rounds == 2
     finally:
         await store.close()

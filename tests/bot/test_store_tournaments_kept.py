@@ -17,14 +17,16 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from bot.games.tournaments.record import Bye, Game
-from bot.games.tournaments.tournament import Join, Presence, RoundError, Stage
-from bot.storage import schema
-from bot.storage import tournament_sql as sql
+from bot.assembly import STEPS, postgres_store, sqlite_store
+from bot.puzzles.store import PuzzleStore
 from bot.storage.base import StorageError, Store
+from bot.storage.dialect import numbered
 from bot.storage.postgres import PostgresStore
-from bot.storage.puzzle_sql import numbered
 from bot.storage.sqlite import SQLiteStore
+from bot.tournaments import sql
+from bot.tournaments.record import Bye, Game
+from bot.tournaments.store import TournamentStore
+from bot.tournaments.tournament import Join, Presence, RoundError, Stage
 from tests.bot.store_support import GUILD, WHEN, arena_of, running, swiss_of
 from tests.bot.test_store_kinds import assert_kept, file_with_a_game, postgres_at
 from tests.support.round_kill_driver import BYE, PAIRS, STATEMENTS
@@ -41,17 +43,17 @@ async def test_a_version_six_sqlite_file_gains_tournaments_and_keeps_its_rows(
     played = file_with_a_game(path, 6)
     with sqlite3.connect(path) as conn:
         conn.execute("INSERT INTO daily_posts VALUES (?, 739580)", (GUILD,))
-    store = SQLiteStore(path)
+    store = sqlite_store(path)
     await store.open()
     try:
         await assert_kept(store, played)
-        assert not await store.claim_daily_post(GUILD, 739580)
+        assert not await PuzzleStore(store).claim_daily_post(GUILD, 739580)
         t = await running(store, swiss_of(), range(1, 4))
-        assert await store.start_round(t.id, 1, ((1, 2),), 3)
+        assert await TournamentStore(store).start_round(t.id, 1, ((1, 2),), 3)
     finally:
         await store.close()
     with sqlite3.connect(path) as conn:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION == 8
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == len(STEPS) == 8
         assert conn.execute("PRAGMA quick_check").fetchone()[0] == "ok"
         assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
 
@@ -64,14 +66,14 @@ async def test_a_version_six_postgres_database_gains_tournaments_and_keeps_its_r
     rating = ("INSERT INTO ratings VALUES ($1, 1, 1234.5, 6, 'classic')", GUILD)
     post = ("INSERT INTO daily_posts VALUES ($1, 739580)", GUILD)
     await postgres_at(postgres_url, 6, rating, post)
-    store = PostgresStore(postgres_url)
+    store = postgres_store(postgres_url)
     await store.open()
     try:
         assert (await store.player_stats(GUILD, 1)).rating == 1234.5
-        assert not await store.claim_daily_post(GUILD, 739580)
+        assert not await PuzzleStore(store).claim_daily_post(GUILD, 739580)
         t = await running(store, swiss_of(), range(1, 4))
-        assert await store.start_round(t.id, 1, ((1, 2),), 3)
-        assert await store.byes_of(t.id) == [Bye(1, 3)]
+        assert await TournamentStore(store).start_round(t.id, 1, ((1, 2),), 3)
+        assert await TournamentStore(store).byes_of(t.id) == [Bye(1, 3)]
     finally:
         await store.close()
     conn = await asyncpg.connect(postgres_url)
@@ -107,23 +109,31 @@ async def test_a_kill_while_a_round_is_stored_leaves_all_of_it_or_none(
     """SIGKILL before each statement of the round's transaction, and after it: a restart finds
     the round whole (and storing it again stores nothing) or absent (and stores it once)."""
     db = tmp_path / "games.db"
-    store = SQLiteStore(db)
+    store = sqlite_store(db)
     await store.open()
     tournament = await running(store, swiss_of(), range(1, 6))
     await store.close()
     where = kill_during_round(db, tournament.id, statement)
     committed = statement > STATEMENTS
     assert where.startswith("after" if committed else f"{statement} "), where
-    store = SQLiteStore(db)
+    store = sqlite_store(db)
     await store.open()
     try:
-        after = await store.get_tournament(tournament.id)
+        after = await TournamentStore(store).get_tournament(tournament.id)
         whole = [Game(1, 1, 4), Game(1, 5, 2)], [Bye(1, BYE)]
-        stored = await store.games_of(tournament.id), await store.byes_of(tournament.id)
+        stored = (
+            await TournamentStore(store).games_of(tournament.id),
+            await TournamentStore(store).byes_of(tournament.id),
+        )
         assert after is not None and after.round == (1 if committed else 0)
         assert stored == (whole if committed else ([], []))
-        assert await store.start_round(tournament.id, 1, PAIRS, BYE) is not committed
-        assert (await store.games_of(tournament.id), await store.byes_of(tournament.id)) == whole
+        assert (
+            await TournamentStore(store).start_round(tournament.id, 1, PAIRS, BYE) is not committed
+        )
+        assert (
+            await TournamentStore(store).games_of(tournament.id),
+            await TournamentStore(store).byes_of(tournament.id),
+        ) == whole
     finally:
         await store.close()
     with sqlite3.connect(db) as conn:
@@ -152,9 +162,9 @@ async def test_a_locked_database_is_one_line_and_writes_nothing(
             await pg.execute("LOCK TABLE tournaments IN ACCESS EXCLUSIVE MODE")
         try:
             for call in (
-                store.start_round(t.id, 1, ((1, 2), (3, 4))),
-                store.join_tournament(t.id, 9),
-                store.leave_tournament(t.id, 1),
+                TournamentStore(store).start_round(t.id, 1, ((1, 2), (3, 4))),
+                TournamentStore(store).join_tournament(t.id, 9),
+                TournamentStore(store).leave_tournament(t.id, 1),
             ):
                 with pytest.raises(StorageError) as info:
                     await call
@@ -166,10 +176,12 @@ async def test_a_locked_database_is_one_line_and_writes_nothing(
             else:
                 await locked.rollback()
                 await pg.close()
-        assert await store.games_of(t.id) == []
-        assert [e.presence for e in await store.entrants(t.id)] == [Presence.IN] * 4
-        assert await store.start_round(t.id, 1, ((1, 2), (3, 4)))
-        assert await store.leave_tournament(t.id, 1)
+        assert await TournamentStore(store).games_of(t.id) == []
+        assert [e.presence for e in await TournamentStore(store).entrants(t.id)] == [
+            Presence.IN
+        ] * 4
+        assert await TournamentStore(store).start_round(t.id, 1, ((1, 2), (3, 4)))
+        assert await TournamentStore(store).leave_tournament(t.id, 1)
     finally:
         await store.close()
 
@@ -182,10 +194,10 @@ async def test_the_database_itself_refuses_anything_twice(new_store: Callable[[]
     await store.open()
     try:
         t = await running(store, swiss_of(), range(1, 6))
-        assert await store.start_round(t.id, 1, ((1, 4), (5, 2)), 3)
+        assert await TournamentStore(store).start_round(t.id, 1, ((1, 4), (5, 2)), 3)
     finally:
         await store.close()
-    seat, bye, game = sql.SEAT, sql.BYE, sql.GAME  # the store's own statements
+    seat, bye, game = (q.sqlite for q in (sql.SEAT, sql.BYE, sql.GAME))  # the store's own
     refused = [
         [(seat, t.id, 1, 1, False)],  # a second seat in round 1
         [(seat, t.id, 2, 1, True)],  # a second game at once (round 1's still goes on)
@@ -220,10 +232,10 @@ async def test_the_database_itself_refuses_anything_twice(new_store: Callable[[]
 async def held(store: Store, tournament_id: int) -> tuple[object, ...]:
     """Everything a store holds of a tournament."""
     return (
-        await store.get_tournament(tournament_id),
-        await store.entrants(tournament_id),
-        await store.pairings(tournament_id),
-        await store.byes_of(tournament_id),
+        await TournamentStore(store).get_tournament(tournament_id),
+        await TournamentStore(store).entrants(tournament_id),
+        await TournamentStore(store).pairings(tournament_id),
+        await TournamentStore(store).byes_of(tournament_id),
     )
 
 
@@ -234,38 +246,44 @@ async def test_migrate_db_copies_the_tournaments(tmp_path: Path, postgres_url: s
     from bot.storage.migrate import copy
 
     path = tmp_path / "games.db"
-    source = SQLiteStore(path)
+    source = sqlite_store(path)
     await source.open()
     try:
         t = await running(source, swiss_of(capacity=8), range(1, 6))
-        assert await source.start_round(t.id, 1, PAIRS, BYE)
-        first, second = await source.pairings(t.id)
-        await source.attach_game(first, game_id=41, thread_id=9001)
-        assert await source.record_result(first, 0.5)
+        assert await TournamentStore(source).start_round(t.id, 1, PAIRS, BYE)
+        first, second = await TournamentStore(source).pairings(t.id)
+        await TournamentStore(source).attach_game(first, game_id=41, thread_id=9001)
+        assert await TournamentStore(source).record_result(first, 0.5)
         arena = await running(source, arena_of(), range(1, 4))
-        assert await source.pause_entrant(arena.id, 3, True)
-        (playing,) = await source.pair_arena(arena.id, ((1, 2),))
-        cancelled = await source.create_tournament(swiss_of(starts_at=WHEN))
-        assert await source.finish_tournament(cancelled.id, Stage.CANCELLED)
+        assert await TournamentStore(source).pause_entrant(arena.id, 3, True)
+        (playing,) = await TournamentStore(source).pair_arena(arena.id, ((1, 2),))
+        cancelled = await TournamentStore(source).create_tournament(swiss_of(starts_at=WHEN))
+        assert await TournamentStore(source).finish_tournament(cancelled.id, Stage.CANCELLED)
         ids = (t.id, arena.id, cancelled.id)
         want = [await held(source, x) for x in ids]
     finally:
         await source.close()
-    counts, copied = await copy(path, postgres_url)
+    counts, copied = await copy(path, postgres_url, STEPS)
     # 3 tournaments; 5 + 3 entrants; 5 + 2 seats; 2 + 1 games; 1 bye.
-    assert copied and counts.tournament_rows == 3 + 8 + 7 + 3 + 1
-    target = PostgresStore(postgres_url)
+    rows = dict(counts.rows)
+    tables = ("tournaments", "tournament_entrants", "tournament_seats", "tournament_games")
+    assert copied and [rows[t] for t in (*tables, "tournament_byes")] == [3, 8, 7, 3, 1]
+    target = postgres_store(postgres_url)
     await target.open()
     try:
         assert [await held(target, x) for x in ids] == want
-        assert not await target.record_result(first, 1.0)
-        assert await target.record_result(second, 1.0)
+        assert not await TournamentStore(target).record_result(first, 1.0)
+        assert await TournamentStore(target).record_result(second, 1.0)
         with pytest.raises(RoundError):
-            await target.pair_arena(arena.id, ((2, 1),))  # still playing, as in the file
-        assert await target.record_result(playing, 0.0)
-        assert [p.round for p in await target.pair_arena(arena.id, ((2, 1),))] == [2]
-        later = await target.create_tournament(swiss_of())
+            await TournamentStore(target).pair_arena(
+                arena.id, ((2, 1),)
+            )  # still playing, as in the file
+        assert await TournamentStore(target).record_result(playing, 0.0)
+        assert [p.round for p in await TournamentStore(target).pair_arena(arena.id, ((2, 1),))] == [
+            2
+        ]
+        later = await TournamentStore(target).create_tournament(swiss_of())
         assert later.id > max(ids)
-        assert await target.join_tournament(later.id, 1) is Join.JOINED
+        assert await TournamentStore(target).join_tournament(later.id, 1) is Join.JOINED
     finally:
         await target.close()

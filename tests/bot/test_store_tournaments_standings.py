@@ -7,13 +7,14 @@ import asyncio
 import random
 from collections.abc import Callable
 
-from bot.games.tournaments import arena, standings, swiss
-from bot.games.tournaments.record import Bye, Game, Tally, tally
-from bot.games.tournaments.tournament import (
+from bot.storage.base import Store
+from bot.tournaments import arena, standings, swiss
+from bot.tournaments.record import Bye, Game, Tally, tally
+from bot.tournaments.store import TournamentStore
+from bot.tournaments.tournament import (
     Presence,
     seeded,
 )
-from bot.storage.base import Store
 from tests.bot.store_support import arena_of, running, swiss_of
 
 SCORES = (1.0, 0.5, 0.0)
@@ -34,19 +35,26 @@ async def test_standings_from_the_stored_games_equal_those_played(
         byes: list[Bye] = []
         for round_ in range(1, 6):
             if round_ == 3:
-                assert await store.leave_tournament(t.id, 4)
-            entrants = seeded(await store.entrants(t.id))
+                assert await TournamentStore(store).leave_tournament(t.id, 4)
+            entrants = seeded(await TournamentStore(store).entrants(t.id))
             still = [e.user_id for e in entrants if e.presence is Presence.IN]
-            paired = swiss.pair(still, await store.games_of(t.id), await store.byes_of(t.id))
-            assert await store.start_round(t.id, round_, paired.pairs, paired.bye)
+            paired = swiss.pair(
+                still,
+                await TournamentStore(store).games_of(t.id),
+                await TournamentStore(store).byes_of(t.id),
+            )
+            assert await TournamentStore(store).start_round(t.id, round_, paired.pairs, paired.bye)
             byes += [Bye(round_, paired.bye)] if paired.bye is not None else []
-            for pairing in await store.pairings(t.id):
+            for pairing in await TournamentStore(store).pairings(t.id):
                 if pairing.round == round_:
                     result = rng.choice(SCORES)
-                    assert await store.record_result(pairing, result)
+                    assert await TournamentStore(store).record_result(pairing, result)
                     played.append(Game(round_, pairing.x, pairing.o, result))
-        ids = [e.user_id for e in seeded(await store.entrants(t.id))]
-        stored, stored_byes = await store.games_of(t.id), await store.byes_of(t.id)
+        ids = [e.user_id for e in seeded(await TournamentStore(store).entrants(t.id))]
+        stored, stored_byes = (
+            await TournamentStore(store).games_of(t.id),
+            await TournamentStore(store).byes_of(t.id),
+        )
         assert stored == played and stored_byes == byes and len(byes) == 3
         assert standings.swiss(ids, stored, stored_byes) == standings.swiss(ids, played, byes)
         assert len({bye.player for bye in byes}) == 3
@@ -68,20 +76,21 @@ async def test_arena_standings_from_the_stored_games_equal_those_played(
         t = await running(a, arena_of(), range(1, 7))
         played: list[Game] = []
         for _ in range(12):  # every game is over before the next pairing: all are free
-            everyone = tally(await a.games_of(t.id))
+            everyone = tally(await TournamentStore(a).games_of(t.id))
             records = {p: everyone.get(p, Tally()) for p in range(1, 7)}
             pairs = tuple(arena.pair_free(range(1, 7), records, playing=0))
-            for pairing in await a.pair_arena(t.id, pairs):
+            for pairing in await TournamentStore(a).pair_arena(t.id, pairs):
                 result = rng.choice(SCORES)
                 raced = await asyncio.gather(
-                    a.record_result(pairing, result), b.record_result(pairing, 1.0 - result)
+                    TournamentStore(a).record_result(pairing, result),
+                    TournamentStore(b).record_result(pairing, 1.0 - result),
                 )
                 assert sorted(raced) == [False, True]
-                kept = (await b.games_of(t.id))[pairing.round - 1].result
+                kept = (await TournamentStore(b).games_of(t.id))[pairing.round - 1].result
                 assert kept in (result, 1.0 - result)
                 played.append(Game(pairing.round, pairing.x, pairing.o, kept))
         ids = list(range(1, 7))
-        stored = await b.games_of(t.id)
+        stored = await TournamentStore(b).games_of(t.id)
         assert stored == played and len(played) >= 24
         assert standings.arena_standings(ids, stored) == standings.arena_standings(ids, played)
     finally:

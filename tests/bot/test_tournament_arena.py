@@ -15,9 +15,9 @@ from pathlib import Path
 
 import discord
 
-from bot.games.tournaments import standings
-from bot.games.tournaments.tournament import Stage
 from bot.storage.schema import iso
+from bot.tournaments import standings
+from bot.tournaments.tournament import Stage
 from tests.bot.tournament_support import (
     announcement,
     boards,

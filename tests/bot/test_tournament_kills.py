@@ -21,8 +21,8 @@ from typing import Literal
 
 import pytest
 
-from bot.discord_ui.tournament_board import score
-from bot.games.tournaments.tournament import Pairing, Stage
+from bot.tournaments.board import score
+from bot.tournaments.tournament import Pairing, Stage
 from tests.bot.tournament_support import (
     COMMAND,
     Club,

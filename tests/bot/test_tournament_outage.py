@@ -11,8 +11,8 @@ from pathlib import Path
 
 import asyncpg
 
-from bot.games.tournaments import standings
-from bot.games.tournaments.tournament import Stage
+from bot.tournaments import standings
+from bot.tournaments.tournament import Stage
 from tests.bot.tournament_support import (
     COMMAND,
     announcement,

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from bot.assembly import sqlite_store
 from bot.games.settings import ServerSettings
-from bot.games.tournaments.tournament import Stage
-from bot.storage.sqlite import SQLiteStore
+from bot.tournaments.tournament import Stage
 from tests.bot.picture_support import check, needs_font
 from tests.bot.test_user_install_pictures import board_png
 from tests.bot.tournament_support import (
@@ -36,7 +36,7 @@ async def test_a_tournament_game_in_a_picture_server_is_a_picture(tmp_path: Path
     await fake.start()
     bot, table = await started(fake, tmp_path)
     await bot.stop()  # the database made; the server's settings written as an admin would
-    store = SQLiteStore(bot.database)
+    store = sqlite_store(bot.database)
     await store.open()
     try:
         await store.save_server_settings(c.games.guild_id, ServerSettings(board_style="picture"))

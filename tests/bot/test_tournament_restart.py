@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.games.tournaments.tournament import Stage
+from bot.tournaments.tournament import Stage
 from tests.bot.tournament_support import (
     boards,
     club,

@@ -8,9 +8,10 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 
-from bot.games.tournaments import swiss
-from bot.games.tournaments.tournament import Stage, seeded
-from bot.storage.sqlite import SQLiteStore
+from bot.assembly import sqlite_store
+from bot.tournaments import swiss
+from bot.tournaments.store import TournamentStore
+from bot.tournaments.tournament import Stage, seeded
 from tests.bot.tournament_support import (
     announcement,
     boards,
@@ -32,14 +33,14 @@ pytestmark = NEEDS_PROCESSES
 async def pair_first_round(bot: LocalBot) -> None:
     """Start the stored tournament and store its first round, as a bot that died right after
     pairing it would have left it."""
-    store = SQLiteStore(bot.database)
+    store = sqlite_store(bot.database)
     await store.open()
     try:
-        (t,) = await store.tournaments_running()
-        assert await store.start_tournament(t.id, at=datetime.now(UTC), rounds=2)
-        players = [e.user_id for e in seeded(await store.entrants(t.id))]
+        (t,) = await TournamentStore(store).tournaments_running()
+        assert await TournamentStore(store).start_tournament(t.id, at=datetime.now(UTC), rounds=2)
+        players = [e.user_id for e in seeded(await TournamentStore(store).entrants(t.id))]
         first = swiss.pair(players, [])
-        assert await store.start_round(t.id, 1, first.pairs, first.bye)
+        assert await TournamentStore(store).start_round(t.id, 1, first.pairs, first.bye)
     finally:
         await store.close()
 

@@ -11,10 +11,10 @@ import asyncio
 import time
 from pathlib import Path
 
-from bot.discord_ui.tournament_board import standing_line
-from bot.games.tournaments import standings
-from bot.games.tournaments.tournament import Stage
-from bot.storage.sqlite import SQLiteStore
+from bot.assembly import sqlite_store
+from bot.tournaments import standings
+from bot.tournaments.board import standing_line
+from bot.tournaments.tournament import Stage
 from tests.bot.tournament_support import (
     COMMAND,
     announcement,
@@ -138,7 +138,7 @@ async def test_a_swiss_of_four_from_create_to_podium(tmp_path: Path) -> None:
         assert f"🥇 <@{ranked[0].player}>" in words
 
         # Rated as any game, and the win in the winner's stats.
-        store = SQLiteStore(bot.database)
+        store = sqlite_store(bot.database)
         await store.open()
         try:
             for member in c.members:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from bot.games.tournaments.tournament import Stage
+from bot.tournaments.tournament import Stage
 from tests.bot.tournament_support import (
     Club,
     announcement,

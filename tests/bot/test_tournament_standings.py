@@ -7,8 +7,8 @@ from __future__ import annotations
 import itertools
 import random
 
-from bot.games.tournaments import arena, standings, swiss
-from bot.games.tournaments.record import Bye, Game, Tally, tally
+from bot.tournaments import arena, standings, swiss
+from bot.tournaments.record import Bye, Game, Tally, tally
 
 
 def test_swiss_tiebreaks_in_the_order_stated() -> None:

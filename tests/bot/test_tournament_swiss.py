@@ -9,8 +9,8 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from bot.games.tournaments import swiss
-from bot.games.tournaments.record import CROSS, NOUGHT, Bye, Game, tally
+from bot.tournaments import swiss
+from bot.tournaments.record import CROSS, NOUGHT, Bye, Game, tally
 
 
 def play(rng: random.Random, pairs: tuple[tuple[int, int], ...], number: int) -> list[Game]:

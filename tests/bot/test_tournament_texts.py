@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from bot.cogs.tournaments.checks import start_time
-from bot.discord_ui import tournament_board as shown
-from bot.games.tournaments.standings import Standing
-from bot.games.tournaments.tournament import Format, Pairing, Stage, Tournament
 from bot.i18n import Text
+from bot.tournaments import board as shown
+from bot.tournaments.checks import start_time
+from bot.tournaments.standings import Standing
+from bot.tournaments.tournament import Format, Pairing, Stage, Tournament
 from tests.support.local_game import texts
 
 NOW = datetime(2026, 11, 27, 12, 0, tzinfo=UTC)

@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from bot.games.tournaments.tournament import Stage
+from bot.tournaments.tournament import Stage
 from tests.bot.tournament_support import (
     COMMAND,
     Club,

@@ -11,10 +11,10 @@ from typing import Any
 
 from PIL import Image
 
+from bot.assembly import sqlite_store
 from bot.games.record import Ending
 from bot.games.settings import ServerSettings
 from bot.pictures import board as drawing
-from bot.storage.sqlite import SQLiteStore
 from tests.bot.picture_support import check, decode, needs_font
 from tests.bot.user_install_support import (
     NEEDS_PROCESSES,
@@ -113,7 +113,7 @@ async def test_custom_emoji_marks_are_fetched_once_and_a_lost_one_drawn_as_its_d
     gone = local_discord.add_emoji(guild, "lostdog", None)
     bot, table = await started(local_discord, tmp_path)
     await bot.stop()  # the database made; the server's settings written as an admin would
-    store = SQLiteStore(bot.database)
+    store = sqlite_store(bot.database)
     await store.open()
     try:
         conf = ServerSettings(mark_x=cat, mark_o=gone, board_style="picture")

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import aiohttp
 
+from bot.assembly import sqlite_store
 from bot.games.record import Ending, Status
-from bot.storage.sqlite import SQLiteStore
 from tests.bot.user_install_support import (
     NEEDS_PROCESSES,
     no_channel_route,
@@ -67,7 +67,7 @@ async def test_a_friend_game_in_a_dm_between_two_people(
     assert no_channel_route(local_discord)
     game = await stored(bot, table.game_id(board))
     assert game is not None and game.ending is Ending.WIN and game.interactions_only
-    store = SQLiteStore(bot.database)
+    store = sqlite_store(bot.database)
     await store.open()
     try:
         assert (await store.player_stats(None, alice.id)).vs_people.wins == 1

@@ -10,10 +10,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bot.games.tournaments.tournament import LIVE, Pairing, Tournament
+from bot.assembly import postgres_store, sqlite_store
 from bot.storage.base import Store
-from bot.storage.postgres import PostgresStore
-from bot.storage.sqlite import SQLiteStore
+from bot.tournaments.store import TournamentStore
+from bot.tournaments.tournament import LIVE, Pairing, Tournament
 from tests.support.local_game import WAIT, LocalBot, Table, buttons, texts, until
 from tests.support.localdiscord import Channel, FakeDiscord, User
 from tests.support.localdiscord.model import EPHEMERAL
@@ -51,15 +51,15 @@ async def stored(bot: LocalBot) -> tuple[list[Tournament], dict[int, list[Pairin
     """Every tournament the bot's store holds (live or not), and their pairings: its SQLite
     file, or its PostgreSQL database where ``DATABASE_URL`` is set."""
     url = bot.env.get("DATABASE_URL")
-    store: Store = SQLiteStore(bot.database) if url is None else PostgresStore(url)
+    store: Store = sqlite_store(bot.database) if url is None else postgres_store(url)
     await store.open()
     try:
         found = []
         for tid in range(1, 20):
-            t = await store.get_tournament(tid)
+            t = await TournamentStore(store).get_tournament(tid)
             if t is not None:
                 found.append(t)
-        return found, {t.id: await store.pairings(t.id) for t in found}
+        return found, {t.id: await TournamentStore(store).pairings(t.id) for t in found}
     finally:
         await store.close()
 

@@ -7,14 +7,14 @@ from pathlib import Path
 
 import pytest
 
+from bot.assembly import sqlite_store
 from bot.games.record import GameRecord
-from bot.storage.sqlite import SQLiteStore
 from tests.support.local_game import LocalBot, Table
 from tests.support.localdiscord import FakeDiscord, User
 
 
 async def stored(bot: LocalBot, game_id: int) -> GameRecord | None:
-    store = SQLiteStore(bot.database)
+    store = sqlite_store(bot.database)
     await store.open()
     try:
         return await store.load_game(game_id)

@@ -36,9 +36,7 @@ def _faced(size: int, k: int, ply: int) -> set[Board]:
             for move in ENTRIES[size, k, board.x, board.o][1]:
                 after = board.play(move)
                 following |= {
-                    child
-                    for c in after.legal_moves()
-                    if (child := after.play(c)).outcome() is None
+                    child for c in after.legal_moves() if (child := after.play(c)).outcome() is None
                 }
         level = following
     return level

@@ -13,7 +13,8 @@ from typing import Any
 import simcord
 from simcord.builders import ChannelHandle
 
-from bot.client import TicTacToeBot, create_bot
+from bot.assembly import create_bot
+from bot.client import TicTacToeBot
 from bot.config import Settings
 from bot.playground.threads import follow_discord
 from bot.playground.world import Server, build_server

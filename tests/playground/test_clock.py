@@ -14,7 +14,7 @@ import simcord
 from simcord import MemberActor
 from simcord.builders import ChannelHandle
 
-from bot.client import create_bot
+from bot.assembly import create_bot
 from bot.config import Settings
 from bot.playground.clock import WallClock, start_at_wall_clock
 from bot.playground.world import build_server

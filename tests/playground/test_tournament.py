@@ -15,10 +15,10 @@ import discord
 import pytest
 from simcord.results import ResponseMessage
 
-from bot.discord_ui import tournament_board
 from bot.playground.channels import threads_under
 from bot.playground.regulars import Regulars, asked, buttons, words
 from bot.playground.tournaments import FIELD, join_tournaments, players
+from bot.tournaments import board as tournament_board
 from tests.playground.simulated import World, simulated
 from tests.playground.test_regulars import ENDED, alice_moves, newest
 

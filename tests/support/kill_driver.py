@@ -17,7 +17,7 @@ from typing import Any
 
 import simcord
 
-from bot.client import create_bot
+from bot.assembly import create_bot
 from bot.config import Settings
 from tests.bot.game_support import board_message, cells, challenge_buttons, free
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import simcord
 
-from bot.client import create_bot
+from bot.assembly import create_bot
 from bot.cogs.games import flow
 from bot.config import Settings
 from tests.support.postgres import PgServer

@@ -15,8 +15,8 @@ import sys
 import time
 from typing import Any
 
+from bot.assembly import postgres_store
 from bot.storage import pg_queries
-from bot.storage.postgres import PostgresStore
 from tests.bot.store_support import finished, game
 
 MOVES = (0, 3, 1, 4)
@@ -50,7 +50,7 @@ class Killer:
 
 
 async def main(url: str, at: int) -> None:
-    store = PostgresStore(url)
+    store = postgres_store(url)
     await store.open()
     await store.save_game(game(1, moves=MOVES))
     real = pg_queries.upsert

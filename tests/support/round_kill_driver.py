@@ -14,7 +14,8 @@ import asyncio
 import sys
 from pathlib import Path
 
-from bot.storage.sqlite import SQLiteStore
+from bot.assembly import sqlite_store
+from bot.tournaments.store import TournamentStore
 from tests.support.save_kill_driver import die
 
 PAIRS, BYE = ((1, 4), (5, 2)), 3  # round 1 of five players
@@ -25,7 +26,7 @@ STATEMENTS = 2 + 2 + 3 * len(PAIRS) + 2 + 1
 
 async def main(db: Path, tournament: int, statement: int) -> None:
     """Store round 1, dying where asked."""
-    store = SQLiteStore(db)
+    store = sqlite_store(db)
     await store.open()
     count = 0
 
@@ -39,7 +40,7 @@ async def main(db: Path, tournament: int, statement: int) -> None:
 
     # The connection lives on the store's own thread; install the hook there.
     await store._run(lambda: store._db().set_trace_callback(trace))
-    await store.start_round(tournament, 1, PAIRS, BYE)
+    await TournamentStore(store).start_round(tournament, 1, PAIRS, BYE)
     die("after round")
 
 

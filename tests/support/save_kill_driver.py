@@ -22,7 +22,7 @@ from pathlib import Path
 
 import simcord
 
-from bot.client import create_bot
+from bot.assembly import create_bot
 from bot.compute.runner import EngineRunner
 from bot.config import Settings
 from bot.games.record import GameRecord

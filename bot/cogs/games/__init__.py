@@ -3,7 +3,8 @@
 ``setup`` builds what the game cogs share (this process's registry of live games and the flow
 that changes them) and hands it to each; no part holds a pointer back to what built it. A
 deadline coming due is an event the registry raises through ``bot.dispatch``, and so are a live
-game that ends and a board that falls behind its game.
+game that ends and a board that falls behind its game (``events``). The features build on it:
+each registers its buttons with the click router (``router``), reached as ``GameCog.router``.
 """
 
 from __future__ import annotations
@@ -13,16 +14,17 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.cogs.games.advice import Advice
-from bot.cogs.games.behind import BEHIND, BoardCatchUp
+from bot.cogs.games.behind import BoardCatchUp
 from bot.cogs.games.clicks import ClickCog
 from bot.cogs.games.command import GameCog
+from bot.cogs.games.events import BEHIND, DEADLINE, ENDED
 from bot.cogs.games.flow import GameFlow
 from bot.cogs.games.keys import KeyCog
 from bot.cogs.games.marks import MarkCog
-from bot.cogs.games.missed import ENDED, MissedWins
 from bot.cogs.games.reactions import ReactionCog
+from bot.cogs.games.router import Router
 from bot.cogs.games.settings import SettingsCog
-from bot.cogs.games.watch import DEADLINE, BoardWatch
+from bot.cogs.games.watch import BoardWatch
 from bot.live.registry import GameRegistry
 
 if TYPE_CHECKING:
@@ -46,14 +48,21 @@ async def setup(bot: TicTacToeBot) -> None:
         settings=bot.settings,
         servers=servers,
     )
+    router = Router()  # each feature's setup registers its buttons' prefix
     await bot.add_cog(
-        GameCog(client=bot, games=games, flow=flow, settings=bot.settings, servers=servers)
+        GameCog(
+            client=bot,
+            games=games,
+            flow=flow,
+            settings=bot.settings,
+            servers=servers,
+            router=router,
+        )
     )
     await bot.add_cog(SettingsCog(store=bot.store, settings=bot.settings, servers=servers))
-    await bot.add_cog(ClickCog(games=games, flow=flow, advice=Advice(bot.engine)))
+    await bot.add_cog(ClickCog(games=games, flow=flow, advice=Advice(bot.engine), router=router))
     await bot.add_cog(BoardWatch(client=bot, games=games, flow=flow))
     await bot.add_cog(BoardCatchUp(client=bot, games=games, flow=flow))
     await bot.add_cog(KeyCog(client=bot, games=games, flow=flow))
     await bot.add_cog(ReactionCog(client=bot, games=games, flow=flow))
     await bot.add_cog(MarkCog(store=bot.store, games=games, flow=flow, servers=servers))
-    await bot.add_cog(MissedWins(store=bot.store, engine=bot.engine))

@@ -21,6 +21,7 @@ import random
 import discord
 from discord.ext import commands
 
+from bot.cogs.games.events import BEHIND
 from bot.cogs.games.flow import GameFlow
 from bot.discord_ui import access, readback
 from bot.games.record import Ending, GameRecord
@@ -29,7 +30,6 @@ from bot.storage.base import StorageError
 
 log = logging.getLogger(__name__)
 
-BEHIND = "ttt_board_behind"  # the event: a game's board fails to show the stored game (its id)
 PAUSES = (0.25, 0.5, 1.0, 2.0)  # seconds before each of the first tries
 PAUSE_MAX = 3.0  # and before each later one (give or take a fifth, so boards spread out)
 READ_WAIT = 5.0  # seconds a board read back at start-up may take

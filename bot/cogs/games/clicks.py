@@ -20,10 +20,10 @@ from bot.cogs.games.flow import GameFlow, Shown
 from bot.cogs.games.opening import open_game
 from bot.cogs.games.replays import Replays
 from bot.cogs.games.resigning import Resigns, asks
+from bot.cogs.games.router import Router
 from bot.cogs.games.texts import NOT_SAVED, UNSHOWN
 from bot.compute import drawing
-from bot.discord_ui import access, board, grid, history, puzzle_board, readback, replies, window
-from bot.discord_ui.tournament_board import CLICK, PREFIX
+from bot.discord_ui import access, board, grid, readback, replies, window
 from bot.games import asking, kinds, rules
 from bot.games.record import Ending, GameRecord, Status
 from bot.games.rules import Refused
@@ -42,17 +42,16 @@ OFF_BOARD = N_("That cell is not on this board; pick an empty cell of the board.
 NOT_MINE = N_("That is not a button of mine, so it does nothing. Start a game with /tictactoe.")
 DEAD = N_("That button no longer does anything.")
 CLOSED = N_("That small board is closed; pick an open one.")
-# Buttons of other cogs (a puzzle's, a tournament's, a history's), handed on as events.
-ROUTED = ((puzzle_board.PREFIX, puzzle_board.CLICK), (PREFIX, CLICK),
-          (history.PREFIX, history.CLICK))  # fmt: skip
 CHANGES = frozenset({board.ACCEPT, board.DECLINE, board.WITHDRAW, board.RESIGN})
 
 
 class ClickCog(commands.Cog):
     """Routes every click on a board to what its button does."""
 
-    def __init__(self, *, games: GameRegistry, flow: GameFlow, advice: Advice) -> None:
-        self.games, self.flow, self.advice = games, flow, advice
+    def __init__(
+        self, *, games: GameRegistry, flow: GameFlow, advice: Advice, router: Router
+    ) -> None:
+        self.games, self.flow, self.advice, self.router = games, flow, advice, router
         self.replays = Replays(flow.painter)
         self.resigns = Resigns(flow)  # Resign asks for a second click
 
@@ -66,7 +65,7 @@ class ClickCog(commands.Cog):
             return
         data: Any = interaction.data or {}
         custom_id = str(data.get("custom_id", ""))
-        for prefix, event in ROUTED:  # a puzzle's, a tournament's, a history's: its cog answers
+        for prefix, event in self.router.routes:  # a feature's button: its cog answers
             if custom_id.startswith(prefix):
                 interaction.client.dispatch(event, interaction, custom_id)
                 return

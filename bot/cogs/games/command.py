@@ -17,6 +17,8 @@ import engine
 from bot.cogs.games import server
 from bot.cogs.games.flow import GameFlow
 from bot.cogs.games.opening import open_game
+from bot.cogs.games.router import Router
+from bot.cogs.games.stat_lines import StatLines
 from bot.config import Settings
 from bot.discord_ui import access, replies
 from bot.games import kinds
@@ -68,10 +70,13 @@ class GameCog(commands.Cog):
         flow: GameFlow,
         settings: Settings,
         servers: dict[int, ServerSettings],
+        router: Router | None = None,
     ) -> None:
         self.client = client
         self.games = games
         self.flow = flow
+        self.router = Router() if router is None else router  # the features' buttons
+        self.stat_lines = StatLines()  # the features' lines in /tictactoe-stats
         self.settings = settings
         self.servers = servers  # each server's own settings, by server id
 

@@ -22,6 +22,7 @@ from typing import Any
 import discord
 
 from bot.cogs.games import retry
+from bot.cogs.games.events import KEYED_SAVE
 from bot.cogs.games.painter import Painter
 from bot.cogs.games.texts import BOARD_GONE, NOT_SAVED, UNSHOWN
 from bot.compute.runner import EngineRunner, Thinking
@@ -41,9 +42,6 @@ MAX_ID = 2**63 - 1  # the largest id a game can have (SQLite's integer)
 # then go in the one response; else the reply follows in an edit). None: each kind's own wait
 # (``Kind.reply_wait``, docs/figures.md); tests set 0 to show every such reply in an edit.
 REPLY_WAIT: float | None = None
-# The event: a game whose board is moved by reactions was saved (the game record): the keys
-# under the board follow it (``bot.cogs.games.reactions``).
-KEYED_SAVE = "ttt_keyed_game_saved"
 
 
 class Shown(Enum):

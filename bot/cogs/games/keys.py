@@ -22,8 +22,8 @@ import logging
 import discord
 from discord.ext import commands
 
-from bot.cogs.games.flow import KEYED_SAVE, GameFlow
-from bot.cogs.games.opening import POSTED
+from bot.cogs.games.events import KEYED_SAVE, POSTED
+from bot.cogs.games.flow import GameFlow
 from bot.discord_ui import access
 from bot.games import kinds, rules
 from bot.games.kinds.base import plain

@@ -26,6 +26,7 @@ from typing import Any
 import discord
 
 from bot.cogs.games import server
+from bot.cogs.games.events import POSTED
 from bot.cogs.games.flow import GameFlow
 from bot.cogs.games.texts import NOT_SAVED
 from bot.discord_ui import access, readback, replies
@@ -36,7 +37,6 @@ from bot.storage.base import StorageError
 
 log = logging.getLogger(__name__)
 
-POSTED = "ttt_board_posted"  # the event: a new board is on screen (its game id)
 FIND_LIMIT = 20  # a game's own channel's first messages read when looking for its board
 
 Interaction = discord.Interaction[Any]

@@ -19,6 +19,7 @@ from datetime import datetime, timedelta
 import discord
 from discord.ext import commands
 
+from bot.cogs.games.events import DEADLINE
 from bot.cogs.games.flow import GameFlow
 from bot.discord_ui import readback
 from bot.games import rules
@@ -28,7 +29,6 @@ from bot.storage.base import StorageError
 
 log = logging.getLogger(__name__)
 
-DEADLINE = "ttt_deadline"  # the event: a game's deadline has come (its id)
 RETRY = 2.0  # seconds before a deadline whose result could not be saved is tried again
 DRAIN = 5.0  # seconds a shutdown waits for the changes in flight
 
