@@ -21,8 +21,8 @@ from bot.storage.dialect import ordered
 from bot.storage.sqlite import SQLiteStore
 from bot.tournaments import sql as tournaments
 
-# Every schema step, 1 to 8: the games' (1 to 5), puzzles (6), tournaments (7), the history of
-# ratings (8).
+# Every schema step, 1 to 9: the games' (1 to 5, 9), puzzles (6), tournaments (7), the history
+# of ratings (8).
 STEPS = ordered([*steps.STEPS.items(), (6, puzzles.STEP), (7, tournaments.STEP)])
 
 

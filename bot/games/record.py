@@ -79,6 +79,9 @@ class GameRecord:
     # The kind of game (``bot.games.kinds``): "classic", or "ultimate" (nine boards in one,
     # stored as size 9, k 3).
     kind: str = "classic"
+    # Seconds a move may take in this game, its own (a tournament's); None: the server's turn
+    # timeout, else the bot's.
+    move_seconds: int | None = None
 
     @property
     def vs_bot(self) -> bool:

@@ -65,10 +65,11 @@ def board_png(game: GameRecord, *, side: int = SIDE) -> bytes:
 def kept_png(game: GameRecord, *, side: int = SIDE) -> bytes | None:
     """The picture of a classic board from strips kept alone (None if one is missing, or the
     board is another kind's): cheap enough for the event loop, where a thread's hop costs more."""
-    if game.kind != "classic":
+    kind = kinds.of(game)
+    if not kind.one_grid:
         return None
     x, o = resolve(game.look.x, game.look.o)
-    return png.board(kinds.of(game).sketch(game), x, o, side, kept=True)
+    return png.board(kind.sketch(game), x, o, side, kept=True)
 
 
 def picture(game: GameRecord, cache: PictureCache, *, side: int = SIDE) -> bytes:

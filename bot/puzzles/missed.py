@@ -19,6 +19,7 @@ from discord.ext import commands
 from bot.cogs.games.events import ENDED
 from bot.compute import jobs
 from bot.compute.runner import EngineRunner
+from bot.games import kinds
 from bot.games.record import PLAYED, GameRecord
 from bot.puzzles.store import PuzzleStore
 from bot.storage.base import StorageError, Store
@@ -35,7 +36,7 @@ def worth_searching(game: GameRecord) -> bool:
     """Whether a finished game can leave its server puzzles: a played classic game on 4x4 or
     5x5, in a server the bot is in."""
     return (
-        game.kind == "classic"
+        kinds.of(game).missed_wins
         and game.size > 3
         and game.ending in PLAYED
         and game.guild_id is not None

@@ -11,7 +11,8 @@ game's kind, and the kind in the keys of records and ratings. Version 6 too: puz
 and puzzles' ratings, attempts, server puzzles, daily posts); attempt and server-puzzle ids are
 sequences. Version 7 too: tournaments, their entrants, seats, games and byes (``schema`` says
 what each holds and which constraints hold there); a tournament's id is a sequence. Version 8
-too: the players' indexes on games and each rated game's new ratings (``history_sql``).
+too: the players' indexes on games and each rated game's new ratings (``rating_history``).
+Version 9 too: each game's own move time.
 """
 
 from __future__ import annotations
@@ -117,7 +118,7 @@ UPDATE = (
     "UPDATE games SET guild_id = $2, channel_id = $3, x_id = $4, o_id = $5, "
     "challenger_id = $6, size = $7, k = $8, ai_side = $9, ai_level = $10, moves = $11, "
     "status = $12, ending = $13, winner = $14, message_id = $15, deadline = $16, "
-    "locale = $18, interactions_only = $19, look = $20, kind = $21, "
+    "locale = $18, interactions_only = $19, look = $20, kind = $21, move_seconds = $22, "
     f"created_at = CASE WHEN {GIVEN} THEN $17 ELSE created_at END WHERE id = $1 AND "
     + _rank("$11::text", "$12::text")
     + " >= "

@@ -31,7 +31,7 @@ UPSERT = (
     "winner = excluded.winner, message_id = excluded.message_id, "
     "deadline = excluded.deadline, locale = excluded.locale, "
     "interactions_only = excluded.interactions_only, look = excluded.look, "
-    "kind = excluded.kind, "
+    "kind = excluded.kind, move_seconds = excluded.move_seconds, "
     "created_at = CASE WHEN ? THEN excluded.created_at ELSE games.created_at END"
 )
 

@@ -1,6 +1,6 @@
 """The database's tables, their migrations, and games as rows (run on the store's own thread).
 
-Layout (schema version 8, kept in ``PRAGMA user_version``):
+Layout (schema version 9, kept in ``PRAGMA user_version``):
 
 - ``games``: one row per game; ``moves`` is a comma-separated list of cells ("0,4,8"),
   ``deadline`` and ``created_at`` are ISO 8601 UTC text with microseconds (exact round trip).
@@ -19,13 +19,14 @@ empty: the default look, as older rows read).
 Version 5 gave ``games`` its ``kind`` ("classic" or "ultimate": ``bot.games.kinds``; older rows
 read as classic), and put the kind in the keys of ``records`` and ``ratings`` (each kind of game
 has its own records, Elo and leaderboard; the rows before it are classic games').
-Version 6 added puzzles (``bot.puzzles.model``; SQL in ``puzzle_sql``), every older row untouched:
+Version 6 added puzzles (``bot.puzzles.model``; SQL in ``bot.puzzles.sql``), every older row
+untouched:
 ``puzzle_players`` (a player's Glicko-2 puzzle rating and daily streak per server, direct
 messages as server 0), ``puzzle_ratings`` (each puzzle's, by puzzle id, across servers),
 ``puzzle_attempts`` (each attempt, its puzzle as a data-file line; at most one per player and
 daily puzzle), ``server_puzzles`` (puzzles made from a server's games, oldest first) and
 ``daily_posts`` (the days a server's daily puzzle was posted, claimed once).
-Version 7 added tournaments (``bot.tournaments``; SQL in ``tournament_sql``), every older
+Version 7 added tournaments (``bot.tournaments``; SQL in ``bot.tournaments.sql``), every older
 row untouched:
 
 - ``tournaments``: one row each, its own id (a sequence); server, channel, creator, the
@@ -48,7 +49,9 @@ row untouched:
 - ``tournament_byes``: at most one per player per tournament and one per round, each on a seat.
 
 Version 8 added each player's games found by an index, and ``rating_history``: a player's Elo
-after each rated game (``history_sql`` says what and why), every older row untouched.
+after each rated game (``rating_history`` says what and why), every older row untouched.
+Version 9 gave ``games`` its ``move_seconds`` (a game's own move time: a tournament's; NULL, as
+older rows read: the server's turn timeout).
 
 A Swiss round is stored in one transaction with the tournament's ``round`` moving on from the
 round before (seats, games, bye): a crash leaves the whole round or none of it, and a round
@@ -161,13 +164,14 @@ MIGRATIONS: list[Sequence[str]] = [
         "CREATE INDEX ratings_rank ON ratings "
         "(kind, guild_id, rating DESC, rated_games DESC, user_id)",
     ),
-    # Steps 6 (puzzles) and 7 (tournaments) are the features'; 8 is ``rating_history``'s.
+    # Steps 6 (puzzles) and 7 (tournaments) are the features'; 8 is ``rating_history``'s, 9
+    # each game's own move time (``steps.MOVE_TIME``).
 ]
 
 COLUMNS = (
     "id, guild_id, channel_id, x_id, o_id, challenger_id, size, k, ai_side, ai_level, moves, "
     "status, ending, winner, message_id, deadline, created_at, locale, interactions_only, look, "
-    "kind"
+    "kind, move_seconds"
 )
 WIDTH = len(COLUMNS.split(", "))
 
@@ -234,6 +238,7 @@ def to_row(game: GameRecord, *, when: Callable[[datetime | None], Any] = iso) ->
         game.interactions_only,
         game.look.to_text(),
         game.kind,
+        game.move_seconds,
     )
 
 
@@ -241,8 +246,30 @@ def from_row(
     row: Sequence[Any], *, when: Callable[[Any], datetime] = datetime.fromisoformat
 ) -> GameRecord:
     """A game from a row of ``COLUMNS``; ``when`` reads a stored time."""
-    (gid, guild, channel, x, o, challenger, size, k, ai_side, ai_level, moves, status, ending,
-     winner, message, deadline, created, locale, interactions_only, look, kind) = row  # fmt: skip
+    (
+        gid,
+        guild,
+        channel,
+        x,
+        o,
+        challenger,
+        size,
+        k,
+        ai_side,
+        ai_level,
+        moves,
+        status,
+        ending,
+        winner,
+        message,
+        deadline,
+        created,
+        locale,
+        interactions_only,
+        look,
+        kind,
+        move_seconds,
+    ) = row
     return GameRecord(
         id=gid,
         guild_id=guild,
@@ -265,4 +292,5 @@ def from_row(
         interactions_only=bool(interactions_only),
         look=Look.from_text(look),
         kind=kind,
+        move_seconds=move_seconds,
     )

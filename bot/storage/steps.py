@@ -1,6 +1,7 @@
-"""The core's schema steps, numbered: the games' own (1 to 5, each database's text) and the
-history of ratings the games' save writes (8). Each feature brings its own numbered step, and
-``bot.stores`` puts them all in order for the stores (``dialect.ordered``)."""
+"""The core's schema steps, numbered: the games' own (1 to 5, each database's text; 9, a game's
+own move time) and the history of ratings the games' save writes (8). Each feature brings its
+own numbered step, and ``bot.assembly`` puts them all in order for the stores
+(``dialect.ordered``)."""
 
 from __future__ import annotations
 
@@ -27,3 +28,6 @@ STEPS: dict[int, Step] = {
 STEPS[1] = Step(STEPS[1].sqlite, STEPS[1].postgres, (GAMES, RECORDS, RATINGS))
 STEPS[2] = Step(STEPS[2].sqlite, STEPS[2].postgres, (SETTINGS,))
 STEPS[8] = rating_history.STEP
+# A game's own move time (a tournament's), stored with it; older games read NULL: the server's.
+MOVE_TIME = Step.both(("ALTER TABLE games ADD COLUMN move_seconds INTEGER",))
+STEPS[9] = MOVE_TIME

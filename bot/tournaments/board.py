@@ -16,6 +16,7 @@ from typing import Any
 import discord
 
 from bot.discord_ui.board import BoardView
+from bot.games import kinds
 from bot.games.kinds.base import ACTION_ROW, BUTTON, TEXT_DISPLAY
 from bot.i18n import N_, NP_, Text, translation
 from bot.tournaments.standings import Standing
@@ -39,8 +40,6 @@ TEXT_LIMIT = 3900  # characters of a message's texts (Discord: 4,000 in one layo
 SWISS_HEAD = N_("🏆 **Swiss tournament**: {game}, {seconds} s a move, {rounds}.")
 ARENA_HEAD = N_("🏆 **Arena**: {game}, {seconds} s a move, {minutes} minutes.")
 AUTO = N_("rounds set by the number of players")
-CLASSIC_GAME = N_("Tic-tac-toe · {size}×{size}, {k} in a row")
-ULTIMATE_GAME = N_("Ultimate tic-tac-toe · nine boards in one")
 STARTS_AT = N_("Starts {when} ({relative}).")
 STARTS_BY_HAND = N_("Starts when {player} presses Start.")
 ROUND = N_("Round {round} of {rounds}.")
@@ -80,9 +79,7 @@ def score(value: float) -> str:
 
 def game_of(t: Tournament) -> Text:
     """What is played, in words."""
-    if t.kind == "classic":
-        return N_(CLASSIC_GAME.msgid, size=t.size, k=t.k)
-    return ULTIMATE_GAME
+    return kinds.KINDS[t.kind].title(t.size, t.k)
 
 
 def head(t: Tournament) -> Text:

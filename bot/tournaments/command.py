@@ -285,5 +285,7 @@ class TournamentCog(commands.Cog):
     async def on_game_ended(self, game: GameRecord) -> None:
         """A game that ended: a tournament's result, if it is one of theirs (the director's
         work: stopped with it when the bot stops, and gone on with at the next start)."""
-        if game.guild_id is not None and not game.interactions_only:
+        # A tournament's games are between two entrants, in a server the bot is in: a game
+        # against the bot, or shown only through interactions, is never one (no read for it).
+        if game.guild_id is not None and not game.interactions_only and not game.vs_bot:
             self.director.spawn(self.director.game_ended(game))

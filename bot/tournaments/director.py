@@ -222,7 +222,6 @@ class Director:
                 if p.result is None:
                     game = self.flow.games.get(p.game_id) or await self.store.load_game(p.game_id)
                     if game is None or game.status is not Status.FINISHED:
-                        self.flow.turn_times[p.game_id] = t.move_seconds
                         continue
                     await self.tournament_store.record_result(p, game.cross_score)
                 # Its thread archived, unless Discord failed or a stop came first: now.

@@ -10,7 +10,7 @@ is posted in the thread (``opening.post_board``, with the game's nonce; after a 
 ``opening.find_board`` finds it there) after the two players are added to the thread, and pings
 them once: its first line names both, and it is the one message posted there. From
 then on it is a game like any other: the same clicks, reactions and clock (the tournament's time
-for a move: ``GameFlow.turn_times``), and it is rated.
+for a move, stored with the game: ``GameRecord.move_seconds``), and it is rated.
 """
 
 from __future__ import annotations
@@ -94,7 +94,6 @@ class Tables:
             taken = None if p.game_id is not None else await self.store.next_game_id()
             p = await self.tournament_store.attach_game(p, thread_id=made, game_id=taken) or p
         assert p.game_id is not None and p.thread_id is not None
-        self.flow.turn_times[p.game_id] = t.move_seconds
         game = self.flow.games.get(p.game_id)
         if game is None and p.game_id != taken:
             game = await self.store.load_game(p.game_id)
@@ -144,6 +143,7 @@ class Tables:
             created_at=self.flow.games.now(),
             locale=t.locale,
             kind=t.kind,
+            move_seconds=t.move_seconds,
             look=Look(rematch=False),  # the server's look, without Rematch (see `opening`)
         )
 
@@ -153,7 +153,6 @@ class Tables:
         """Archive a finished game's thread, once its board shows the end (the game's lock: the
         change that ended it is shown under it); with `guild_id`, only if Discord still shows
         it open (Discord lists a server's open threads). False if Discord failed (one line)."""
-        self.flow.turn_times.pop(game_id, None)
         if thread_id is None or (guild_id is not None and not self._open(guild_id, thread_id)):
             return True
         async with self.flow.games.lock(game_id):

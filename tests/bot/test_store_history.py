@@ -83,10 +83,9 @@ async def test_version_7_file_migrates_to_8(tmp_path: Path) -> None:
         for statement in step:
             conn.execute(statement)
     conn.execute("PRAGMA user_version = 7")
-    conn.execute(
-        f"INSERT INTO games ({schema.COLUMNS}) VALUES ({', '.join('?' * schema.WIDTH)})",
-        schema.to_row(finished(1, ANN, BOB, "X")),
-    )
+    columns = schema.COLUMNS.removesuffix(", move_seconds")  # as version 7 left them
+    row = schema.to_row(finished(1, ANN, BOB, "X"))[:-1]
+    conn.execute(f"INSERT INTO games ({columns}) VALUES ({', '.join('?' * len(row))})", row)
     conn.commit()
     conn.close()
     store = sqlite_store(path)
@@ -97,7 +96,7 @@ async def test_version_7_file_migrates_to_8(tmp_path: Path) -> None:
     finally:
         await store.close()
     conn = sqlite3.connect(path)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == 8
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == 9
     query = f"EXPLAIN QUERY PLAN {history_sql.PLAYER_GAMES.sqlite}"
     args = history_sql.games_args(GUILD, BOB, None, None, 11, 0)
     plan = " ".join(row[3] for row in conn.execute(query, args))

@@ -4,6 +4,7 @@ rows kept as classic games', on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
+import dataclasses
 import sqlite3
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -80,10 +81,11 @@ def file_with_a_game(path: Path, version: int) -> GameRecord:
     """A SQLite file at schema `version` (5 or later: records and ratings by kind) holding a
     game won by player 1 and player 1's rating (1234.5 after 6 games); the game."""
     played = finished(7, 1, 2, "X")
+    columns = schema.COLUMNS if version >= 9 else schema.COLUMNS.removesuffix(", move_seconds")
     with sqlite_at(path, version) as conn:
-        values = schema.to_row(played)
+        values = schema.to_row(played)[: len(columns.split(", "))]
         conn.execute(
-            f"INSERT INTO games ({schema.COLUMNS}) VALUES ({', '.join('?' * len(values))})", values
+            f"INSERT INTO games ({columns}) VALUES ({', '.join('?' * len(values))})", values
         )
         conn.execute("INSERT INTO ratings VALUES ('classic', ?, 1, 1234.5, 6)", (GUILD,))
     return played
@@ -99,8 +101,8 @@ async def assert_kept(store: Store, played: GameRecord) -> None:
 def version_four_file(path: Path) -> None:
     """A SQLite file as schema version 4 left it: a finished game, its records and ratings."""
     with sqlite_at(path, 4) as conn:
-        columns = schema.COLUMNS.removesuffix(", kind")
-        row = schema.to_row(finished(7, 1, 2, "X"))[:-1]
+        columns = schema.COLUMNS.removesuffix(", kind, move_seconds")
+        row = schema.to_row(finished(7, 1, 2, "X"))[:-2]
         conn.execute(f"INSERT INTO games ({columns}) VALUES ({', '.join('?' * len(row))})", row)
         conn.execute("INSERT INTO records VALUES (?, 1, 'people', 3, 1, 2)", (GUILD,))
         conn.execute("INSERT INTO records VALUES (?, 1, 'hard', 0, 4, 5)", (GUILD,))
@@ -122,7 +124,7 @@ async def test_a_version_four_sqlite_file_keeps_its_rows_as_classic(tmp_path: Pa
     finally:
         await store.close()
     with sqlite3.connect(path) as conn:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == len(STEPS) == 8
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == len(STEPS) == 9
         assert conn.execute("PRAGMA quick_check").fetchone()[0] == "ok"
 
 
@@ -144,5 +146,45 @@ async def test_a_version_four_postgres_database_keeps_its_rows_as_classic(
         await store.save_game(finished(8, 1, 2, "X", kind="ultimate", size=9, k=3))
         assert (await store.player_stats(GUILD, 1, "ultimate")).vs_people.wins == 1
         assert (await store.player_stats(GUILD, 1)).vs_people.wins == 3
+    finally:
+        await store.close()
+
+
+async def test_a_version_eight_file_gains_move_times_and_keeps_its_rows(tmp_path: Path) -> None:
+    """A file from before games kept their own move time keeps its game and rating, reads the
+    game with none (the server's turn timeout), and stores a new game's with it."""
+    path = tmp_path / "old.db"
+    played = file_with_a_game(path, 8)
+    store = sqlite_store(path)
+    await store.open()
+    try:
+        await assert_kept(store, played)
+        assert (await store.load_game(played.id) or played).move_seconds is None
+        await store.save_game(dataclasses.replace(played, id=8, move_seconds=45))
+    finally:
+        await store.close()
+    store = sqlite_store(path)
+    await store.open()
+    try:
+        assert (await store.load_game(8) or played).move_seconds == 45
+    finally:
+        await store.close()
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == len(STEPS) == 9
+        assert conn.execute("PRAGMA quick_check").fetchone()[0] == "ok"
+
+
+async def test_a_version_eight_postgres_database_gains_move_times_and_keeps_its_rows(
+    postgres_url: str,
+) -> None:
+    """The same on PostgreSQL: the rating kept, a new game's move time stored and read back."""
+    rating = "INSERT INTO ratings (kind, guild_id, user_id, rating, rated_games) VALUES"
+    await postgres_at(postgres_url, 8, (f"{rating} ('classic', $1, 1, 1234.5, 6)", GUILD))
+    store = postgres_store(postgres_url)
+    await store.open()
+    try:
+        assert (await store.player_stats(GUILD, 1)).rating == 1234.5
+        await store.save_game(finished(8, 1, 2, "X", move_seconds=30))
+        assert (await store.load_game(8) or finished(8, 1, 2, "X")).move_seconds == 30
     finally:
         await store.close()

@@ -242,7 +242,7 @@ async def test_a_version_five_sqlite_file_gains_puzzles_and_keeps_its_rows(tmp_p
     finally:
         await store.close()
     with sqlite3.connect(path) as conn:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == len(STEPS) == 8
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == len(STEPS) == 9
         assert conn.execute("PRAGMA quick_check").fetchone()[0] == "ok"
 
 
@@ -262,7 +262,7 @@ async def test_a_version_five_postgres_database_gains_puzzles_and_keeps_its_rows
         await store.close()
     conn = await asyncpg.connect(postgres_url)
     try:
-        assert await conn.fetchval("SELECT version FROM schema_version") == 8
+        assert await conn.fetchval("SELECT version FROM schema_version") == len(STEPS) == 9
     finally:
         await conn.close()
 

@@ -33,8 +33,10 @@ async def test_a_version_one_file_is_migrated_and_its_games_read_as_english(
         for statement in STEPS[0].sqlite:
             conn.execute(statement)
         conn.execute("PRAGMA user_version = 1")
-        columns = schema.COLUMNS.removesuffix(", locale, interactions_only, look, kind")
-        row = schema.to_row(game(7))[:-4]
+        columns = schema.COLUMNS.removesuffix(
+            ", locale, interactions_only, look, kind, move_seconds"
+        )
+        row = schema.to_row(game(7))[:-5]
         conn.execute(f"INSERT INTO games ({columns}) VALUES ({', '.join('?' * len(row))})", row)
     store = sqlite_store(path)
     await store.open()
@@ -55,7 +57,7 @@ async def test_a_version_one_file_is_migrated_and_its_games_read_as_english(
     finally:
         await store.close()
     with sqlite3.connect(path) as conn:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == len(STEPS) == 8
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == len(STEPS) == 9
 
 
 async def test_server_settings_are_stored_per_server_and_replaced(tmp_path: Path) -> None:

@@ -53,7 +53,7 @@ async def test_a_version_six_sqlite_file_gains_tournaments_and_keeps_its_rows(
     finally:
         await store.close()
     with sqlite3.connect(path) as conn:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == len(STEPS) == 8
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == len(STEPS) == 9
         assert conn.execute("PRAGMA quick_check").fetchone()[0] == "ok"
         assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
 
@@ -78,7 +78,7 @@ async def test_a_version_six_postgres_database_gains_tournaments_and_keeps_its_r
         await store.close()
     conn = await asyncpg.connect(postgres_url)
     try:
-        assert await conn.fetchval("SELECT version FROM schema_version") == 8
+        assert await conn.fetchval("SELECT version FROM schema_version") == len(STEPS) == 9
     finally:
         await conn.close()
 

@@ -69,7 +69,6 @@ class GameFlow:
         # game id -> the newest interaction whose response is its board, for games shown only
         # through interactions; memory only, so a token is never stored.
         self._boards: dict[int, Interaction] = {}
-        self.turn_times: dict[int, float] = {}  # game id -> its seconds a move (a tournament's)
 
     # ------------------------------------------------------------ storage
 
@@ -85,7 +84,7 @@ class GameFlow:
         that is no move, such as the board's look) the deadline stays as it is."""
         if clock:
             conf = self.servers.get(game.guild_id or 0, DEFAULTS)  # the server's own timeouts
-            turn = self.turn_times.get(game.id) or conf.turn_timeout or self.settings.turn_timeout
+            turn = game.move_seconds or conf.turn_timeout or self.settings.turn_timeout
             wait = conf.challenge_timeout or self.settings.challenge_timeout
             game = rules.clocked(game, self.games.now(), turn_timeout=turn, challenge_timeout=wait)
         await self.store.save_game(game)

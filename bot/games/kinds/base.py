@@ -108,6 +108,12 @@ class Kind(ABC):
     # Whether its searches run in compiled code that lets go of the GIL: a thread of the bot's
     # process then runs them without slowing the event loop, with no process pool's round trip.
     native: ClassVar[bool] = False
+    # Whether its picture is one grid of cells, drawn from strips ``bot.pictures.png`` keeps
+    # (cheap enough for the event loop), rather than boards within a board.
+    one_grid: ClassVar[bool] = False
+    # Whether its finished games on the big boards are searched for wins a player missed, kept
+    # as the server's puzzles (the engine's missed-win search is classic's).
+    missed_wins: ClassVar[bool] = False
 
     # ---------------------------------------------------------------- rules
 

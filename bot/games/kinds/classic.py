@@ -50,6 +50,8 @@ class Classic(Kind):
     reply_wait: ClassVar[float] = 0.05
     budget: ClassVar[float] = engine.MOVE_BUDGET
     quick: ClassVar[bool] = True  # a win, a forced block, the opening book
+    one_grid: ClassVar[bool] = True
+    missed_wins: ClassVar[bool] = True
 
     def build(self, game: GameRecord) -> engine.Board:
         return engine.Board.from_moves(game.moves, size=game.size, k=game.k)
