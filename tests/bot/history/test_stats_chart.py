@@ -19,9 +19,9 @@ from bot.puzzles.model import AttemptRecord
 from bot.puzzles.store import PuzzleStore
 from engine.puzzles import play, puzzles
 from tests.bot.game_support import guild_with
+from tests.bot.history.test_stats_cog import finish
 from tests.bot.store_support import finished
 from tests.bot.test_locales import client_locales as client_locales  # the fixture
-from tests.bot.test_stats_cog import finish
 
 
 def colour_rows(image: Image.Image, colour: tuple[int, int, int]) -> list[int]:

@@ -13,7 +13,7 @@ from bot.puzzles.store import PuzzleStore
 from engine import cell_name
 from engine.puzzles import Attempt, hint, play
 from tests.bot.game_support import board_message, cells, controls, guild_with, rows, text
-from tests.bot.puzzle_support import attempt_id, click_cell, puzzle_of, solve, solve_rest
+from tests.bot.puzzles.puzzle_support import attempt_id, click_cell, puzzle_of, solve, solve_rest
 
 
 async def test_a_puzzle_is_solved_by_clicking_and_the_defence_answers(simcord_env: Env) -> None:

@@ -12,7 +12,7 @@ from bot.assembly import sqlite_store
 from bot.tournaments import swiss
 from bot.tournaments.store import TournamentStore
 from bot.tournaments.tournament import Stage, seeded
-from tests.bot.tournament_support import (
+from tests.bot.tournaments.tournament_support import (
     announcement,
     boards,
     club,

@@ -31,7 +31,7 @@ from tests.bot.store_support import GUILD, WHEN, arena_of, running, swiss_of
 from tests.bot.test_store_kinds import assert_kept, file_with_a_game, postgres_at
 from tests.support.round_kill_driver import BYE, PAIRS, STATEMENTS
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 async def test_a_version_six_sqlite_file_gains_tournaments_and_keeps_its_rows(

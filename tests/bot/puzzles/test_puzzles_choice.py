@@ -11,7 +11,7 @@ from bot.puzzles.model import setup_moves
 from bot.puzzles.store import PuzzleStore
 from engine.puzzles import Attempt, hint, play
 from tests.bot.game_support import board_message, guild_with, text
-from tests.bot.puzzle_support import attempt_id, click_cell, puzzle_of, solve
+from tests.bot.puzzles.puzzle_support import attempt_id, click_cell, puzzle_of, solve
 
 
 async def test_the_daily_puzzle_is_private_the_same_for_all_and_once_a_day(
