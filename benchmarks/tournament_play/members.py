@@ -14,7 +14,7 @@ import time
 from typing import Any
 
 from benchmarks.measure.boards import read_board, walk_components
-from tests.bot.tournament_support import COMMAND, boards, custom_id, public
+from tests.bot.tournaments.tournament_support import COMMAND, boards, custom_id, public
 from tests.support.local_game import texts
 from tests.support.localdiscord import Channel, FakeDiscord, Timing, User
 

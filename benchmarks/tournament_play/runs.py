@@ -18,7 +18,7 @@ from benchmarks.measure.scenario import build_world
 from benchmarks.measure.traffic import spread
 from benchmarks.tournament_play.members import Swiss, created, shown
 from benchmarks.wire.client import WireBot, WireDriver
-from tests.bot.tournament_support import boards, public, threads
+from tests.bot.tournaments.tournament_support import boards, public, threads
 from tests.support.local_game import texts
 from tests.support.localdiscord import FakeDiscord, Timing
 

@@ -45,11 +45,12 @@ def arena_of(**changes: object) -> Tournament:
 
 async def running(store: Store, tournament: Tournament, players: range) -> Tournament:
     """`tournament` stored, `players` joined (the first the strongest), and started."""
-    made = await TournamentStore(store).create_tournament(tournament)
+    tournaments = TournamentStore(store)
+    made = await tournaments.create_tournament(tournament)
     for player in players:
         assert (
-            await TournamentStore(store).join_tournament(made.id, player, rating=2000.0 - player)
+            await tournaments.join_tournament(made.id, player, rating=2000.0 - player)
             is Join.JOINED
         )
-    assert await TournamentStore(store).start_tournament(made.id, at=WHEN)
+    assert await tournaments.start_tournament(made.id, at=WHEN)
     return made

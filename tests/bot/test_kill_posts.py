@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from bot.assembly import sqlite_store
-from tests.bot.tournament_support import public
+from tests.bot.tournaments.tournament_support import public
 from tests.bot.user_install_support import NEEDS_PROCESSES
 from tests.support.local_game import LocalBot, Table, texts, until
 from tests.support.localdiscord import Channel, FakeDiscord, User

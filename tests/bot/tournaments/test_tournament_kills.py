@@ -23,7 +23,7 @@ import pytest
 
 from bot.tournaments.board import score
 from bot.tournaments.tournament import Pairing, Stage
-from tests.bot.tournament_support import (
+from tests.bot.tournaments.tournament_support import (
     COMMAND,
     Club,
     announcement,

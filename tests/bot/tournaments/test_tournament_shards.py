@@ -11,7 +11,7 @@ import asyncio
 from pathlib import Path
 
 from bot.tournaments.tournament import Stage
-from tests.bot.tournament_support import (
+from tests.bot.tournaments.tournament_support import (
     Club,
     announcement,
     boards,

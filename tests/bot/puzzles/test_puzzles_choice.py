@@ -11,7 +11,7 @@ from bot.puzzles.model import setup_moves
 from bot.puzzles.store import PuzzleStore
 from engine.puzzles import Attempt, hint, play
 from tests.bot.game_support import board_message, guild_with, text
-from tests.bot.puzzle_support import attempt_id, click_cell, puzzle_of, solve
+from tests.bot.puzzles.puzzle_support import attempt_id, click_cell, puzzle_of, solve
 
 
 async def test_the_daily_puzzle_is_private_the_same_for_all_and_once_a_day(
@@ -189,16 +189,16 @@ async def test_the_next_puzzle_is_near_the_rating_the_last_one_left(simcord_env:
     the next puzzle is chosen near the rating the solve left (as stored), and none is offered
     twice."""
     _, channel, (alice,) = guild_with(simcord_env, "alice")
-    store = simcord_env.bot.store
+    puzzles = PuzzleStore(simcord_env.bot.store)
     seen = []
     for _ in range(3):
         await alice.slash(channel, "tictactoe-puzzle")
         message = board_message(channel)
         puzzle = puzzle_of(simcord_env, message)
-        rating = (await PuzzleStore(store).puzzle_player(channel.guild.id, alice.id)).rating.rating
-        ratings = await PuzzleStore(store).puzzle_ratings()
+        rating = (await puzzles.puzzle_player(channel.guild.id, alice.id)).rating.rating
+        ratings = await puzzles.puzzle_ratings()
         assert abs(ratings.get(puzzle.id, puzzle.difficulty) - rating) <= 100, (seen, rating)
         seen.append(puzzle.id)
         assert (await solve(simcord_env, alice, message)).state == "solved"
     assert len(set(seen)) == 3
-    assert (await PuzzleStore(store).puzzle_player(channel.guild.id, alice.id)).solved == 3
+    assert (await puzzles.puzzle_player(channel.guild.id, alice.id)).solved == 3

@@ -11,7 +11,7 @@ from bot.games.settings import ServerSettings
 from bot.tournaments.tournament import Stage
 from tests.bot.picture_support import check, needs_font
 from tests.bot.test_user_install_pictures import board_png
-from tests.bot.tournament_support import (
+from tests.bot.tournaments.tournament_support import (
     announcement,
     boards,
     club,

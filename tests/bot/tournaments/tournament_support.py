@@ -53,13 +53,14 @@ async def stored(bot: LocalBot) -> tuple[list[Tournament], dict[int, list[Pairin
     url = bot.env.get("DATABASE_URL")
     store: Store = sqlite_store(bot.database) if url is None else postgres_store(url)
     await store.open()
+    tournaments = TournamentStore(store)
     try:
         found = []
         for tid in range(1, 20):
-            t = await TournamentStore(store).get_tournament(tid)
+            t = await tournaments.get_tournament(tid)
             if t is not None:
                 found.append(t)
-        return found, {t.id: await TournamentStore(store).pairings(t.id) for t in found}
+        return found, {t.id: await tournaments.pairings(t.id) for t in found}
     finally:
         await store.close()
 

@@ -13,7 +13,7 @@ from bot.puzzles.store import PuzzleStore
 from engine import cell_name
 from engine.puzzles import Attempt, hint, play
 from tests.bot.game_support import board_message, cells, controls, guild_with, rows, text
-from tests.bot.puzzle_support import attempt_id, click_cell, puzzle_of, solve, solve_rest
+from tests.bot.puzzles.puzzle_support import attempt_id, click_cell, puzzle_of, solve, solve_rest
 
 
 async def test_a_puzzle_is_solved_by_clicking_and_the_defence_answers(simcord_env: Env) -> None:
@@ -105,18 +105,18 @@ async def test_others_are_refused_privately_and_a_stale_click_is_not_played(
     assert result.ephemeral and f"This puzzle is {alice.mention}'s" in result.response.content
     # The attempt moves on without this board (its answer never showed: a crash between the
     # save and the edit): a click on the old board shows the attempt as stored, plays nothing.
-    store = simcord_env.bot.store
-    stored = await PuzzleStore(store).load_attempt(attempt_id(simcord_env, message, size))
+    puzzles = PuzzleStore(simcord_env.bot.store)
+    stored = await puzzles.load_attempt(attempt_id(simcord_env, message, size))
     assert stored is not None and stored.ply == 0
     moved = stored.moved(play(stored.attempt, puzzle.solution))
-    assert await PuzzleStore(store).save_attempt(moved, stored)
+    assert await puzzles.save_attempt(moved, stored)
     other = next(c for c in puzzle.board.legal_moves() if c not in moved.moves)
     shown = await click_cell(simcord_env, alice, message, size, other)
     assert shown.acknowledged and not shown.ephemeral
     board = cells(simcord_env, message, size)
     assert board[other].mark is None and board[other].custom_id.endswith(f"@{moved.ply}")
     assert all(board[c].mark is not None for c in moved.moves)
-    assert await PuzzleStore(store).load_attempt(stored.id) == moved
+    assert await puzzles.load_attempt(stored.id) == moved
 
 
 async def test_a_puzzle_in_the_bots_dm(simcord_env: Env) -> None:

@@ -12,7 +12,7 @@ from bot.assembly import sqlite_store
 from bot.tournaments import swiss
 from bot.tournaments.store import TournamentStore
 from bot.tournaments.tournament import Stage, seeded
-from tests.bot.tournament_support import (
+from tests.bot.tournaments.tournament_support import (
     announcement,
     boards,
     club,
@@ -35,12 +35,13 @@ async def pair_first_round(bot: LocalBot) -> None:
     pairing it would have left it."""
     store = sqlite_store(bot.database)
     await store.open()
+    tournaments = TournamentStore(store)
     try:
-        (t,) = await TournamentStore(store).tournaments_running()
-        assert await TournamentStore(store).start_tournament(t.id, at=datetime.now(UTC), rounds=2)
-        players = [e.user_id for e in seeded(await TournamentStore(store).entrants(t.id))]
+        (t,) = await tournaments.tournaments_running()
+        assert await tournaments.start_tournament(t.id, at=datetime.now(UTC), rounds=2)
+        players = [e.user_id for e in seeded(await tournaments.entrants(t.id))]
         first = swiss.pair(players, [])
-        assert await TournamentStore(store).start_round(t.id, 1, first.pairs, first.bye)
+        assert await tournaments.start_round(t.id, 1, first.pairs, first.bye)
     finally:
         await store.close()
 

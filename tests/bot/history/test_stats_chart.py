@@ -19,9 +19,9 @@ from bot.puzzles.model import AttemptRecord
 from bot.puzzles.store import PuzzleStore
 from engine.puzzles import play, puzzles
 from tests.bot.game_support import guild_with
+from tests.bot.history.test_stats_cog import finish
 from tests.bot.store_support import finished
 from tests.bot.test_locales import client_locales as client_locales  # the fixture
-from tests.bot.test_stats_cog import finish
 
 
 def colour_rows(image: Image.Image, colour: tuple[int, int, int]) -> list[int]:
@@ -104,13 +104,12 @@ async def test_the_chart_and_puzzle_rating_in_french(
                  winner="X")  # fmt: skip
     bot = simcord_env.bot
     assert isinstance(bot, TicTacToeBot)
-    started = await PuzzleStore(bot.store).start_attempt(
+    puzzle_store = PuzzleStore(bot.store)
+    started = await puzzle_store.start_attempt(
         AttemptRecord(0, guild.id, channel.id, marie.id, puzzles()[0], locale="fr"))  # fmt: skip
     assert started is not None
     solved = started.moved(play(started.attempt, started.puzzle.solution))
-    assert await PuzzleStore(bot.store).finish_attempt(
-        dataclasses.replace(solved, state="solved"), started
-    )
+    assert await puzzle_store.finish_attempt(dataclasses.replace(solved, state="solved"), started)
     result = await marie.slash(channel, "tictactoe-stats")
     text = result.response.content
     assert "Elo au fil du temps : 🟦 Classique" in text

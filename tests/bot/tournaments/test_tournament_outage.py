@@ -13,7 +13,7 @@ import asyncpg
 
 from bot.tournaments import standings
 from bot.tournaments.tournament import Stage
-from tests.bot.tournament_support import (
+from tests.bot.tournaments.tournament_support import (
     COMMAND,
     announcement,
     boards,

@@ -12,7 +12,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from bot.tournaments.tournament import Stage
-from tests.bot.tournament_support import (
+from tests.bot.tournaments.tournament_support import (
     COMMAND,
     Club,
     announcement,

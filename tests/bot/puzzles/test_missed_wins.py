@@ -35,12 +35,13 @@ def _a_miss() -> tuple[Puzzle, list[int]]:
 
 async def _found(store: Store, guild_id: int, want: int) -> list[Puzzle]:
     """The server's puzzles once `want` of them are there (the search runs in the background)."""
+    puzzles = PuzzleStore(store)
     for _ in range(200):
-        kept = await PuzzleStore(store).server_puzzles(guild_id)
+        kept = await puzzles.server_puzzles(guild_id)
         if len(kept) >= want:
             return kept
         await asyncio.sleep(0.05)
-    return await PuzzleStore(store).server_puzzles(guild_id)
+    return await puzzles.server_puzzles(guild_id)
 
 
 async def _play_then_resign(env: Env, moves: list[int]) -> tuple[Any, Any]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from tests.bot.tournament_support import (
+from tests.bot.tournaments.tournament_support import (
     announcement,
     club,
     create,

@@ -21,7 +21,7 @@ from bot.puzzles.store import PuzzleStore
 from engine.puzzles import daily, prove
 from tests.bot.faults_support import deny, set_bot_overwrite
 from tests.bot.game_support import rows, text
-from tests.bot.puzzle_support import puzzle_of
+from tests.bot.puzzles.puzzle_support import puzzle_of
 from tests.bot.storage_support import locked
 from tests.bot.test_server_settings import server_with_admin
 

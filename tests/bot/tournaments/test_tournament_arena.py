@@ -18,7 +18,7 @@ import discord
 from bot.storage.schema import iso
 from bot.tournaments import standings
 from bot.tournaments.tournament import Stage
-from tests.bot.tournament_support import (
+from tests.bot.tournaments.tournament_support import (
     announcement,
     boards,
     club,

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.tournaments.tournament import Stage
-from tests.bot.tournament_support import (
+from tests.bot.tournaments.tournament_support import (
     boards,
     club,
     first_game_played,

@@ -37,14 +37,15 @@ async def test_server_puzzles_are_kept_once_oldest_first(new_store: Callable[[],
     server's are apart."""
     store = new_store()
     await store.open()
+    puzzles = PuzzleStore(store)
     try:
-        await PuzzleStore(store).add_server_puzzle(GUILD, SET[5], 17)
-        await PuzzleStore(store).add_server_puzzle(GUILD, SET[2], 18)
-        await PuzzleStore(store).add_server_puzzle(GUILD, SET[5], 19)
-        await PuzzleStore(store).add_server_puzzle(222, SET[9], 20)
-        assert await PuzzleStore(store).server_puzzles(GUILD) == [SET[5], SET[2]]
-        assert await PuzzleStore(store).server_puzzles(222) == [SET[9]]
-        assert await PuzzleStore(store).server_puzzles(333) == []
+        await puzzles.add_server_puzzle(GUILD, SET[5], 17)
+        await puzzles.add_server_puzzle(GUILD, SET[2], 18)
+        await puzzles.add_server_puzzle(GUILD, SET[5], 19)
+        await puzzles.add_server_puzzle(222, SET[9], 20)
+        assert await puzzles.server_puzzles(GUILD) == [SET[5], SET[2]]
+        assert await puzzles.server_puzzles(222) == [SET[9]]
+        assert await puzzles.server_puzzles(333) == []
     finally:
         await store.close()
 
@@ -56,17 +57,18 @@ async def test_attempts_started_at_once_with_game_saves_are_as_stored(
     one commit), each come back from the store as it was handed back, and the games too."""
     store = new_store()
     await store.open()
+    puzzles = PuzzleStore(store)
     try:
-        starts = [PuzzleStore(store).start_attempt(record(user, n=user)) for user in range(1, 9)]
+        starts = [puzzles.start_attempt(record(user, n=user)) for user in range(1, 9)]
         saves = [store.save_game(game(gid)) for gid in (901, 902)]
         started = [s for s in (await asyncio.gather(*starts, *saves))[:8] if s is not None]
         assert len({s.id for s in started}) == 8
         for new in started:
-            assert await PuzzleStore(store).load_attempt(new.id) == new
+            assert await puzzles.load_attempt(new.id) == new
         moved = [s.moved(play(s.attempt, s.puzzle.solution)) for s in started]
-        saves = [PuzzleStore(store).save_attempt(m, s) for m, s in zip(moved, started, strict=True)]
+        saves = [puzzles.save_attempt(m, s) for m, s in zip(moved, started, strict=True)]
         assert await asyncio.gather(*saves) == [True] * 8
-        assert [await PuzzleStore(store).load_attempt(m.id) for m in moved] == moved
+        assert [await puzzles.load_attempt(m.id) for m in moved] == moved
         assert await store.load_game(901) is not None and await store.load_game(902) is not None
     finally:
         await store.close()
@@ -97,14 +99,13 @@ async def test_a_daily_post_is_claimed_once_across_stores(new_store: Callable[[]
     a, b = new_store(), new_store()
     await a.open()
     await b.open()
+    pa, pb = PuzzleStore(a), PuzzleStore(b)
     try:
-        claims = await asyncio.gather(
-            *(PuzzleStore(s).claim_daily_post(GUILD, DAY) for s in (a, b, a, b))
-        )
+        claims = await asyncio.gather(*(s.claim_daily_post(GUILD, DAY) for s in (pa, pb, pa, pb)))
         assert sorted(claims) == [False, False, False, True]
-        assert await PuzzleStore(b).claim_daily_post(GUILD, DAY + 1)
-        assert await PuzzleStore(a).claim_daily_post(222, DAY)
-        assert not await PuzzleStore(a).claim_daily_post(GUILD, DAY + 1)
+        assert await pb.claim_daily_post(GUILD, DAY + 1)
+        assert await pa.claim_daily_post(222, DAY)
+        assert not await pa.claim_daily_post(GUILD, DAY + 1)
     finally:
         await a.close()
         await b.close()
@@ -117,36 +118,36 @@ async def test_an_attempt_survives_a_restart_and_counts_once(
     writes nothing; finishing counts the result once, moving both ratings."""
     store = new_store()
     await store.open()
+    puzzles = PuzzleStore(store)
     try:
-        started = await PuzzleStore(store).start_attempt(record())
+        started = await puzzles.start_attempt(record())
         assert started is not None and started.id > 0 and started.locale == "fr"
         assert started.puzzle == SET[0] and started.created_at is not None
-        again = await PuzzleStore(store).start_attempt(record())
+        again = await puzzles.start_attempt(record())
         assert again is not None and again.id != started.id
         moved = started.moved(play(started.attempt, SET[0].solution))
-        assert moved.ply == 2 and await PuzzleStore(store).save_attempt(moved, started)
-        assert not await PuzzleStore(store).save_attempt(
-            moved, started
-        )  # a second click on the old board
+        assert moved.ply == 2 and await puzzles.save_attempt(moved, started)
+        assert not await puzzles.save_attempt(moved, started)  # a second click on the old board
     finally:
         await store.close()
     store = new_store()
     await store.open()
+    puzzles = PuzzleStore(store)
     try:
-        assert await PuzzleStore(store).load_attempt(started.id) == moved
-        assert await PuzzleStore(store).load_attempt(started.id + 100) is None
+        assert await puzzles.load_attempt(started.id) == moved
+        assert await puzzles.load_attempt(started.id + 100) is None
         failed = dataclasses.replace(moved, moves=(*moved.moves, 99), state="draw")
-        settled = await PuzzleStore(store).finish_attempt(failed, moved)
+        settled = await puzzles.finish_attempt(failed, moved)
         assert settled is not None and settled.before.attempts == 0
         player = settled.after
         assert player.attempts == 1 and player.solved == 0
         assert player.rating.rating < 1500
-        assert await PuzzleStore(store).finish_attempt(failed, moved) is None  # counted once
-        assert await PuzzleStore(store).puzzle_player(GUILD, 1) == player
-        ratings = await PuzzleStore(store).puzzle_ratings()
+        assert await puzzles.finish_attempt(failed, moved) is None  # counted once
+        assert await puzzles.puzzle_player(GUILD, 1) == player
+        ratings = await puzzles.puzzle_ratings()
         assert ratings[SET[0].id] == settled.puzzle.rating > puzzle_start(SET[0]).rating
-        assert await PuzzleStore(store).puzzles_tried(GUILD, 1) == {SET[0].id}
-        assert await PuzzleStore(store).puzzles_tried(None, 1) == set()
+        assert await puzzles.puzzles_tried(GUILD, 1) == {SET[0].id}
+        assert await puzzles.puzzles_tried(None, 1) == set()
     finally:
         await store.close()
 
@@ -158,32 +159,30 @@ async def test_the_daily_attempt_is_one_a_day_and_moves_the_streak(
     grows the streak, a failure ends it; the leaderboard ranks by puzzle rating."""
     store = new_store()
     await store.open()
+    puzzles = PuzzleStore(store)
     try:
         for offset, user, solve in ((0, 1, True), (1, 1, True), (2, 1, False), (0, 2, True)):
-            new = await PuzzleStore(store).start_attempt(record(user, day=DAY + offset, n=offset))
+            new = await puzzles.start_attempt(record(user, day=DAY + offset, n=offset))
             assert new is not None
-            assert await PuzzleStore(store).start_attempt(record(user, day=DAY + offset)) is None
-            assert await PuzzleStore(store).daily_attempt(GUILD, user, DAY + offset) == new
+            assert await puzzles.start_attempt(record(user, day=DAY + offset)) is None
+            assert await puzzles.daily_attempt(GUILD, user, DAY + offset) == new
             end = dataclasses.replace(new, moves=(1,), state="solved" if solve else "loses")
-            assert await PuzzleStore(store).finish_attempt(end, new) is not None
-        one, two = (
-            await PuzzleStore(store).puzzle_player(GUILD, 1),
-            await PuzzleStore(store).puzzle_player(GUILD, 2),
-        )
+            assert await puzzles.finish_attempt(end, new) is not None
+        one, two = await puzzles.puzzle_player(GUILD, 1), await puzzles.puzzle_player(GUILD, 2)
         assert (one.attempts, one.solved, one.streak, one.best_streak) == (3, 2, 0, 2)
         assert (two.streak, two.last_solved, two.streak_on(DAY + 1), two.streak_on(DAY + 2)) == (
             1, DAY, 1, 0)  # fmt: skip
-        dm = await PuzzleStore(store).start_attempt(record(1, guild=None, day=DAY))
+        dm = await puzzles.start_attempt(record(1, guild=None, day=DAY))
         assert dm is not None and dm.guild_id is None
-        assert await PuzzleStore(store).start_attempt(record(1, guild=None, day=DAY)) is None
-        top = await PuzzleStore(store).puzzle_leaderboard(GUILD)
+        assert await puzzles.start_attempt(record(1, guild=None, day=DAY)) is None
+        top = await puzzles.puzzle_leaderboard(GUILD)
         assert [row.rank for row in top] == [1, 2] and {row.user_id for row in top} == {1, 2}
         assert top[0].rating > top[1].rating
         assert {(row.user_id, row.best_streak, row.attempts) for row in top} == {
             (1, 2, 3),
             (2, 1, 1),
         }
-        assert await PuzzleStore(store).puzzle_leaderboard(None) == []
+        assert await puzzles.puzzle_leaderboard(None) == []
     finally:
         await store.close()
 
@@ -196,13 +195,14 @@ async def test_an_older_daily_board_finished_late_leaves_the_streak(
     end the streak."""
     store = new_store()
     await store.open()
+    puzzles = PuzzleStore(store)
     try:
         for offset, solve in ((1, True), (0, True), (-1, False)):
-            new = await PuzzleStore(store).start_attempt(record(day=DAY + offset, n=offset + 1))
+            new = await puzzles.start_attempt(record(day=DAY + offset, n=offset + 1))
             assert new is not None
             end = dataclasses.replace(new, moves=(1,), state="solved" if solve else "loses")
-            assert await PuzzleStore(store).finish_attempt(end, new) is not None
-        one = await PuzzleStore(store).puzzle_player(GUILD, 1)
+            assert await puzzles.finish_attempt(end, new) is not None
+        one = await puzzles.puzzle_player(GUILD, 1)
         assert (one.streak, one.best_streak, one.last_solved) == (1, 1, DAY + 1)
         assert (one.attempts, one.solved) == (3, 2)
     finally:
@@ -214,17 +214,15 @@ async def test_a_copy_read_before_a_hint_writes_nothing(new_store: Callable[[], 
     save a move over it, so a hinted solve is never rated as clean."""
     store = new_store()
     await store.open()
+    puzzles = PuzzleStore(store)
     try:
-        new = await PuzzleStore(store).start_attempt(record())
+        new = await puzzles.start_attempt(record())
         assert new is not None
         hinted = dataclasses.replace(new, hints=1)
-        assert await PuzzleStore(store).save_attempt(hinted, new)
-        assert not await PuzzleStore(store).save_attempt(dataclasses.replace(new, moves=(1,)), new)
-        assert (
-            await PuzzleStore(store).finish_attempt(dataclasses.replace(new, state="solved"), new)
-            is None
-        )
-        assert await PuzzleStore(store).load_attempt(new.id) == hinted
+        assert await puzzles.save_attempt(hinted, new)
+        assert not await puzzles.save_attempt(dataclasses.replace(new, moves=(1,)), new)
+        assert await puzzles.finish_attempt(dataclasses.replace(new, state="solved"), new) is None
+        assert await puzzles.load_attempt(new.id) == hinted
     finally:
         await store.close()
 
@@ -235,10 +233,11 @@ async def test_a_version_five_sqlite_file_gains_puzzles_and_keeps_its_rows(tmp_p
     played = file_with_a_game(path, 5)
     store = sqlite_store(path)
     await store.open()
+    puzzles = PuzzleStore(store)
     try:
         await assert_kept(store, played)
-        assert await PuzzleStore(store).start_attempt(record()) is not None
-        assert await PuzzleStore(store).claim_daily_post(GUILD, DAY)
+        assert await puzzles.start_attempt(record()) is not None
+        assert await puzzles.claim_daily_post(GUILD, DAY)
     finally:
         await store.close()
     with sqlite3.connect(path) as conn:
@@ -253,11 +252,12 @@ async def test_a_version_five_postgres_database_gains_puzzles_and_keeps_its_rows
     await postgres_at(postgres_url, 5, rating)
     store = postgres_store(postgres_url)
     await store.open()
+    puzzles = PuzzleStore(store)
     try:
         assert (await store.player_stats(GUILD, 1)).rating == 1234.5
-        started = await PuzzleStore(store).start_attempt(record())
-        assert started is not None and await PuzzleStore(store).load_attempt(started.id) == started
-        assert await PuzzleStore(store).claim_daily_post(GUILD, DAY)
+        started = await puzzles.start_attempt(record())
+        assert started is not None and await puzzles.load_attempt(started.id) == started
+        assert await puzzles.claim_daily_post(GUILD, DAY)
     finally:
         await store.close()
     conn = await asyncpg.connect(postgres_url)
@@ -275,14 +275,15 @@ async def test_migrate_db_copies_the_puzzles(tmp_path: Path, postgres_url: str) 
     path = tmp_path / "games.db"
     source = sqlite_store(path)
     await source.open()
+    source_puzzles = PuzzleStore(source)
     try:
-        first = await PuzzleStore(source).start_attempt(record(day=DAY))
-        playing = await PuzzleStore(source).start_attempt(record(2, guild=None, n=3))
+        first = await source_puzzles.start_attempt(record(day=DAY))
+        playing = await source_puzzles.start_attempt(record(2, guild=None, n=3))
         assert first is not None and playing is not None
         end = dataclasses.replace(first, moves=(1,), state="solved")
-        await PuzzleStore(source).finish_attempt(end, first)
-        await PuzzleStore(source).add_server_puzzle(GUILD, SET[7], 3)
-        await PuzzleStore(source).claim_daily_post(GUILD, DAY)
+        await source_puzzles.finish_attempt(end, first)
+        await source_puzzles.add_server_puzzle(GUILD, SET[7], 3)
+        await source_puzzles.claim_daily_post(GUILD, DAY)
     finally:
         await source.close()
     counts, copied = await copy(path, postgres_url, STEPS)
@@ -297,13 +298,14 @@ async def test_migrate_db_copies_the_puzzles(tmp_path: Path, postgres_url: str) 
     assert copied and [rows[t] for t in tables] == [1, 1, 2, 1, 1]
     target = postgres_store(postgres_url)
     await target.open()
+    target_puzzles = PuzzleStore(target)
     try:
-        assert await PuzzleStore(target).load_attempt(first.id) == end
-        assert await PuzzleStore(target).load_attempt(playing.id) == playing
-        assert (await PuzzleStore(target).puzzle_player(GUILD, 1)).streak == 1
-        assert await PuzzleStore(target).server_puzzles(GUILD) == [SET[7]]
-        assert not await PuzzleStore(target).claim_daily_post(GUILD, DAY)
-        later = await PuzzleStore(target).start_attempt(record(3))
+        assert await target_puzzles.load_attempt(first.id) == end
+        assert await target_puzzles.load_attempt(playing.id) == playing
+        assert (await target_puzzles.puzzle_player(GUILD, 1)).streak == 1
+        assert await target_puzzles.server_puzzles(GUILD) == [SET[7]]
+        assert not await target_puzzles.claim_daily_post(GUILD, DAY)
+        later = await target_puzzles.start_attempt(record(3))
         assert later is not None and later.id > playing.id
     finally:
         await target.close()

@@ -15,7 +15,7 @@ from bot.assembly import sqlite_store
 from bot.tournaments import standings
 from bot.tournaments.board import standing_line
 from bot.tournaments.tournament import Stage
-from tests.bot.tournament_support import (
+from tests.bot.tournaments.tournament_support import (
     COMMAND,
     announcement,
     boards,

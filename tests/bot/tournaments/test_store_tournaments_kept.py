@@ -31,7 +31,7 @@ from tests.bot.store_support import GUILD, WHEN, arena_of, running, swiss_of
 from tests.bot.test_store_kinds import assert_kept, file_with_a_game, postgres_at
 from tests.support.round_kill_driver import BYE, PAIRS, STATEMENTS
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 async def test_a_version_six_sqlite_file_gains_tournaments_and_keeps_its_rows(
@@ -68,12 +68,13 @@ async def test_a_version_six_postgres_database_gains_tournaments_and_keeps_its_r
     await postgres_at(postgres_url, 6, rating, post)
     store = postgres_store(postgres_url)
     await store.open()
+    tournaments = TournamentStore(store)
     try:
         assert (await store.player_stats(GUILD, 1)).rating == 1234.5
         assert not await PuzzleStore(store).claim_daily_post(GUILD, 739580)
         t = await running(store, swiss_of(), range(1, 4))
-        assert await TournamentStore(store).start_round(t.id, 1, ((1, 2),), 3)
-        assert await TournamentStore(store).byes_of(t.id) == [Bye(1, 3)]
+        assert await tournaments.start_round(t.id, 1, ((1, 2),), 3)
+        assert await tournaments.byes_of(t.id) == [Bye(1, 3)]
     finally:
         await store.close()
     conn = await asyncpg.connect(postgres_url)
@@ -118,21 +119,17 @@ async def test_a_kill_while_a_round_is_stored_leaves_all_of_it_or_none(
     assert where.startswith("after" if committed else f"{statement} "), where
     store = sqlite_store(db)
     await store.open()
+    tournaments = TournamentStore(store)
     try:
-        after = await TournamentStore(store).get_tournament(tournament.id)
+        after = await tournaments.get_tournament(tournament.id)
         whole = [Game(1, 1, 4), Game(1, 5, 2)], [Bye(1, BYE)]
-        stored = (
-            await TournamentStore(store).games_of(tournament.id),
-            await TournamentStore(store).byes_of(tournament.id),
-        )
+        stored = await tournaments.games_of(tournament.id), await tournaments.byes_of(tournament.id)
         assert after is not None and after.round == (1 if committed else 0)
         assert stored == (whole if committed else ([], []))
+        assert await tournaments.start_round(tournament.id, 1, PAIRS, BYE) is not committed
         assert (
-            await TournamentStore(store).start_round(tournament.id, 1, PAIRS, BYE) is not committed
-        )
-        assert (
-            await TournamentStore(store).games_of(tournament.id),
-            await TournamentStore(store).byes_of(tournament.id),
+            await tournaments.games_of(tournament.id),
+            await tournaments.byes_of(tournament.id),
         ) == whole
     finally:
         await store.close()
@@ -149,6 +146,7 @@ async def test_a_locked_database_is_one_line_and_writes_nothing(
     (StorageError, as a game's save does); nothing is written, and each works once it is gone."""
     store = new_store()
     await store.open()
+    tournaments = TournamentStore(store)
     try:
         t = await running(store, swiss_of(), range(1, 5))
         if isinstance(store, SQLiteStore):
@@ -162,9 +160,9 @@ async def test_a_locked_database_is_one_line_and_writes_nothing(
             await pg.execute("LOCK TABLE tournaments IN ACCESS EXCLUSIVE MODE")
         try:
             for call in (
-                TournamentStore(store).start_round(t.id, 1, ((1, 2), (3, 4))),
-                TournamentStore(store).join_tournament(t.id, 9),
-                TournamentStore(store).leave_tournament(t.id, 1),
+                tournaments.start_round(t.id, 1, ((1, 2), (3, 4))),
+                tournaments.join_tournament(t.id, 9),
+                tournaments.leave_tournament(t.id, 1),
             ):
                 with pytest.raises(StorageError) as info:
                     await call
@@ -176,12 +174,10 @@ async def test_a_locked_database_is_one_line_and_writes_nothing(
             else:
                 await locked.rollback()
                 await pg.close()
-        assert await TournamentStore(store).games_of(t.id) == []
-        assert [e.presence for e in await TournamentStore(store).entrants(t.id)] == [
-            Presence.IN
-        ] * 4
-        assert await TournamentStore(store).start_round(t.id, 1, ((1, 2), (3, 4)))
-        assert await TournamentStore(store).leave_tournament(t.id, 1)
+        assert await tournaments.games_of(t.id) == []
+        assert [e.presence for e in await tournaments.entrants(t.id)] == [Presence.IN] * 4
+        assert await tournaments.start_round(t.id, 1, ((1, 2), (3, 4)))
+        assert await tournaments.leave_tournament(t.id, 1)
     finally:
         await store.close()
 
@@ -231,11 +227,12 @@ async def test_the_database_itself_refuses_anything_twice(new_store: Callable[[]
 
 async def held(store: Store, tournament_id: int) -> tuple[object, ...]:
     """Everything a store holds of a tournament."""
+    tournaments = TournamentStore(store)
     return (
-        await TournamentStore(store).get_tournament(tournament_id),
-        await TournamentStore(store).entrants(tournament_id),
-        await TournamentStore(store).pairings(tournament_id),
-        await TournamentStore(store).byes_of(tournament_id),
+        await tournaments.get_tournament(tournament_id),
+        await tournaments.entrants(tournament_id),
+        await tournaments.pairings(tournament_id),
+        await tournaments.byes_of(tournament_id),
     )
 
 
@@ -248,17 +245,18 @@ async def test_migrate_db_copies_the_tournaments(tmp_path: Path, postgres_url: s
     path = tmp_path / "games.db"
     source = sqlite_store(path)
     await source.open()
+    source_tournaments = TournamentStore(source)
     try:
         t = await running(source, swiss_of(capacity=8), range(1, 6))
-        assert await TournamentStore(source).start_round(t.id, 1, PAIRS, BYE)
-        first, second = await TournamentStore(source).pairings(t.id)
-        await TournamentStore(source).attach_game(first, game_id=41, thread_id=9001)
-        assert await TournamentStore(source).record_result(first, 0.5)
+        assert await source_tournaments.start_round(t.id, 1, PAIRS, BYE)
+        first, second = await source_tournaments.pairings(t.id)
+        await source_tournaments.attach_game(first, game_id=41, thread_id=9001)
+        assert await source_tournaments.record_result(first, 0.5)
         arena = await running(source, arena_of(), range(1, 4))
-        assert await TournamentStore(source).pause_entrant(arena.id, 3, True)
-        (playing,) = await TournamentStore(source).pair_arena(arena.id, ((1, 2),))
-        cancelled = await TournamentStore(source).create_tournament(swiss_of(starts_at=WHEN))
-        assert await TournamentStore(source).finish_tournament(cancelled.id, Stage.CANCELLED)
+        assert await source_tournaments.pause_entrant(arena.id, 3, True)
+        (playing,) = await source_tournaments.pair_arena(arena.id, ((1, 2),))
+        cancelled = await source_tournaments.create_tournament(swiss_of(starts_at=WHEN))
+        assert await source_tournaments.finish_tournament(cancelled.id, Stage.CANCELLED)
         ids = (t.id, arena.id, cancelled.id)
         want = [await held(source, x) for x in ids]
     finally:
@@ -270,20 +268,19 @@ async def test_migrate_db_copies_the_tournaments(tmp_path: Path, postgres_url: s
     assert copied and [rows[t] for t in (*tables, "tournament_byes")] == [3, 8, 7, 3, 1]
     target = postgres_store(postgres_url)
     await target.open()
+    target_tournaments = TournamentStore(target)
     try:
         assert [await held(target, x) for x in ids] == want
-        assert not await TournamentStore(target).record_result(first, 1.0)
-        assert await TournamentStore(target).record_result(second, 1.0)
+        assert not await target_tournaments.record_result(first, 1.0)
+        assert await target_tournaments.record_result(second, 1.0)
         with pytest.raises(RoundError):
-            await TournamentStore(target).pair_arena(
+            await target_tournaments.pair_arena(
                 arena.id, ((2, 1),)
             )  # still playing, as in the file
-        assert await TournamentStore(target).record_result(playing, 0.0)
-        assert [p.round for p in await TournamentStore(target).pair_arena(arena.id, ((2, 1),))] == [
-            2
-        ]
-        later = await TournamentStore(target).create_tournament(swiss_of())
+        assert await target_tournaments.record_result(playing, 0.0)
+        assert [p.round for p in await target_tournaments.pair_arena(arena.id, ((2, 1),))] == [2]
+        later = await target_tournaments.create_tournament(swiss_of())
         assert later.id > max(ids)
-        assert await TournamentStore(target).join_tournament(later.id, 1) is Join.JOINED
+        assert await target_tournaments.join_tournament(later.id, 1) is Join.JOINED
     finally:
         await target.close()
