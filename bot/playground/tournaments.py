@@ -2,7 +2,7 @@
 
 A tournament's announcement lists its players while it is open, on a line of their mentions
 alone, and once it runs, one standing a line, each starting with a rank and the player
-(``discord_ui.tournament_board``); its Join button stays while it takes players (an arena's, to
+(``bot.tournaments.board``); its Join button stays while it takes players (an arena's, to
 its end). The regulars
 read it as a person does: while fewer than `FIELD` players are listed, as many regulars as there
 are places left (the first of them not yet listed) click Join, each after their own pause; the

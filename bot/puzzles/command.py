@@ -111,7 +111,7 @@ class PuzzleCog(commands.Cog):
     @commands.Cog.listener()
     async def on_ttt_puzzle_click(self, interaction: Interaction, custom_id: str) -> None:
         """Answer a click on a puzzle's button exactly once (handed on by the games' click
-        listener, which sees every click first: ``puzzle_board.CLICK``)."""
+        listener, which sees every click first: ``board.CLICK``, routed by the click router)."""
         parsed = drawn.parse_id(custom_id)
         if custom_id == drawn.DAILY_ID:
             work = self.puzzles.daily(interaction)

@@ -61,7 +61,7 @@ def post_locale(conf: ServerSettings, guild: discord.Guild) -> str:
 
 def as_game(puzzle: Puzzle) -> GameRecord:
     """The puzzle's position as a game to draw, with the default marks as every puzzle board
-    (``puzzle_board``) has them, so the post and the attempt it opens look alike."""
+    (``board``) has them, so the post and the attempt it opens look alike."""
     board = puzzle.board
     return GameRecord(
         id=0, guild_id=None, channel_id=0, x_id=0, o_id=0, challenger_id=0, size=board.size,

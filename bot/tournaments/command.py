@@ -1,5 +1,5 @@
 """/tictactoe-tournament: create (Manage Server), start, join, leave and standings, and the clicks
-on an announcement's buttons (``tournament_board``'s custom ids, handed on by the game cog's one
+on an announcement's buttons (``board``'s custom ids, handed on by the game cog's one
 click listener as the event ``CLICK``).
 
 Create checks, before anything is stored, that the bot may post in the channel and make public

@@ -2,7 +2,7 @@
 
 Each step is stored before the next and each is done once, so a restart at any point finishes
 what was begun and makes nothing twice: the thread is made (or, after a restart that lost its id,
-found again among the channel's active threads by its label, ``tournament_board.label_of``) and
+found again among the channel's active threads by its label, ``board.label_of``) and
 kept in the pairing with the id the game takes (``Store.attach_game``, both in one write) before
 the game is saved, then the game is opened in the thread the way any game is
 (``opening.open_posted``: the server's look, saved before it is shown); its board
