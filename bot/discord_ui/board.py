@@ -138,15 +138,31 @@ def _who(
 
 def header(game: GameRecord) -> str:
     """Title, board size and line length, and who plays which mark."""
-    return _header(game.locale, game.kind, game.size, game.k, game.x_id, game.o_id,
-                   game.ai_side, game.ai_level, game.look)  # fmt: skip
+    return _header(
+        game.locale,
+        game.kind,
+        game.size,
+        game.k,
+        game.x_id,
+        game.o_id,
+        game.ai_side,
+        game.ai_level,
+        game.look,
+    )
 
 
 @functools.lru_cache(maxsize=1024)
 def _header(
-    locale: str, kind: str, size: int, k: int, x_id: int, o_id: int,
-    ai_side: Side | None, ai_level: str | None, look: looks.Look,
-) -> str:  # fmt: skip
+    locale: str,
+    kind: str,
+    size: int,
+    k: int,
+    x_id: int,
+    o_id: int,
+    ai_side: Side | None,
+    ai_level: str | None,
+    look: looks.Look,
+) -> str:
     # The same for every click of a game: drawn once, while the game is among the newest.
     catalog = translation(locale)
     title = kinds.KINDS[kind].title(size, k).render(catalog)
@@ -234,8 +250,9 @@ LOOKS: dict[str, tuple[Text, str | None, discord.ButtonStyle]] = {
     BACK: (N_("Other boards"), "◀️", _Style.secondary),
     CONFIRM: (N_("Confirm resign"), "⚠️", _Style.danger),
 }
-CONFIRMING = N_("{player}, click Confirm resign within {seconds} seconds to resign; otherwise "
-                "the game goes on.")  # fmt: skip
+CONFIRMING = N_(
+    "{player}, click Confirm resign within {seconds} seconds to resign; otherwise the game goes on."
+)
 
 
 def controls(game: GameRecord) -> tuple[str, ...]:
@@ -268,8 +285,9 @@ def view(
     content = text(game, picked)
     if confirm is not None:
         asked = CONFIRMING.msgid  # the words of whoever asked, in the board's language
-        content += "\n\n" + _t(translation(game.locale), asked, player=f"<@{confirm[1]}>",
-                                seconds=confirm[2])  # fmt: skip
+        content += "\n\n" + _t(
+            translation(game.locale), asked, player=f"<@{confirm[1]}>", seconds=confirm[2]
+        )
     parts: list[dict[str, Any]] = [{"type": TEXT_DISPLAY, "content": content}]
     if gallery is not None:
         parts.append(gallery)

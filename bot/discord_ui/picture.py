@@ -42,8 +42,9 @@ def attachment(filename: str, data: bytes, alt: str) -> discord.File:
     return discord.File(io.BytesIO(data), filename=filename, description=alt)
 
 
-def captioned(words: str, filename: str, alt: str, *, below: list[dict[str, Any]] | None = None
-              ) -> BoardView:  # fmt: skip
+def captioned(
+    words: str, filename: str, alt: str, *, below: list[dict[str, Any]] | None = None
+) -> BoardView:
     """A message of `words` above a picture (and the components `below` it)."""
     parts = [{"type": TEXT_DISPLAY, "content": words}, gallery(filename, alt)]
     return BoardView(parts + (below or []))
@@ -72,10 +73,12 @@ class Drawn:
         """The keywords of an edit: the picture replaces the message's attachments; a board of
         the picture style shown with emoji drops its old picture."""
         if self.data is not None:
-            return {"view": self.view, "attachments": [attachment(BOARD_FILE, self.data,
-                                                                   self.alt)]}  # fmt: skip
-        return {"view": self.view, "attachments": []} if self.fallback is not None else {
-            "view": self.view}  # fmt: skip
+            return {"view": self.view, "attachments": [attachment(BOARD_FILE, self.data, self.alt)]}
+        return (
+            {"view": self.view, "attachments": []}
+            if self.fallback is not None
+            else {"view": self.view}
+        )
 
     def plain(self) -> Drawn:
         """The same board with emoji, no picture (itself when it has none)."""
@@ -89,8 +92,12 @@ def refused_upload(error: BaseException) -> bool:
     (413), its own trouble (5xx), a rate limit (429), no Attach Files (50013)."""
     if not isinstance(error, discord.HTTPException):
         return False
-    return (error.status in (413, 429) or error.status >= 500 or error.code == TOO_LARGE
-            or error.code == MISSING_PERMISSIONS)  # fmt: skip
+    return (
+        error.status in (413, 429)
+        or error.status >= 500
+        or error.code == TOO_LARGE
+        or error.code == MISSING_PERMISSIONS
+    )
 
 
 async def game_files(game: GameRecord, locale: str | None) -> list[discord.File]:
@@ -98,8 +105,8 @@ async def game_files(game: GameRecord, locale: str | None) -> list[discord.File]
     png = await drawing.board(game)
     gif = await drawing.replay(game)
     return [
-        discord.File(io.BytesIO(png), f"game-{game.id}.png",
-                     description=alt_text(game, locale)),
-        discord.File(io.BytesIO(gif), f"game-{game.id}-replay.gif",
-                     description=replay_alt(game, locale)),
-    ]  # fmt: skip
+        discord.File(io.BytesIO(png), f"game-{game.id}.png", description=alt_text(game, locale)),
+        discord.File(
+            io.BytesIO(gif), f"game-{game.id}-replay.gif", description=replay_alt(game, locale)
+        ),
+    ]

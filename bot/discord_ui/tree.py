@@ -66,8 +66,9 @@ class CheckedTree(app_commands.CommandTree[Any]):
         cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
         name = getattr(interaction.command, "name", "?")
         if replies.discords_trouble(cause):
-            log.warning("/%s: Discord failed or could not be reached: %s", name,
-                        replies.describe(cause))  # fmt: skip
+            log.warning(
+                "/%s: Discord failed or could not be reached: %s", name, replies.describe(cause)
+            )
         else:
             log.error("/%s failed", name, exc_info=cause)
         await replies.apologize(interaction)

@@ -89,10 +89,15 @@ def line(game: GameRecord, player: int) -> Text:
     how = HOW.get(game.ending) if game.ending is not None else None
     date = f"<t:{int(game.created_at.timestamp())}:d>" if game.created_at else "?"
     name = kind_name(game.kind)
-    return NP_("{result} against {opponent} · {kind} · {n} move · {date}",
-               "{result} against {opponent} · {kind} · {n} moves · {date}", len(game.moves),
-               result=_ended(result, how) if how else result,
-               opponent=opponent(game, player), kind=name, date=date)  # fmt: skip
+    return NP_(
+        "{result} against {opponent} · {kind} · {n} move · {date}",
+        "{result} against {opponent} · {kind} · {n} moves · {date}",
+        len(game.moves),
+        result=_ended(result, how) if how else result,
+        opponent=opponent(game, player),
+        kind=name,
+        date=date,
+    )
 
 
 def _ended(result: Text, how: Text) -> Text:
@@ -114,15 +119,23 @@ class Plain(discord.ui.View):
         return True
 
 
-def listing(player: int, games: list[GameRecord], *, kind: str | None, offset: int,
-            where: Text, locale: str | None) -> tuple[str, Plain | None]:  # fmt: skip
+def listing(
+    player: int,
+    games: list[GameRecord],
+    *,
+    kind: str | None,
+    offset: int,
+    where: Text,
+    locale: str | None,
+) -> tuple[str, Plain | None]:
     """A page of a player's games (`games`: up to `PAGE` + 1, the last only saying that there is
     an older page) as the message's text and components."""
     catalog = translation(locale)
     shown = games[:PAGE]
     if not shown:
-        empty = N_("{player} has no finished games {where} yet.", player=f"<@{player}>",
-                   where=where)  # fmt: skip
+        empty = N_(
+            "{player} has no finished games {where} yet.", player=f"<@{player}>", where=where
+        )
         return empty.render(catalog), None
     title = N_("**Recent games of {player}** {where}", player=f"<@{player}>", where=where)
     lines = [title.render(catalog)]
@@ -134,8 +147,14 @@ def listing(player: int, games: list[GameRecord], *, kind: str | None, offset: i
         label = f"{number}. {result} · {_said(kind_name(game.kind), catalog)} · {day}"
         options.append({"label": label[:100], "value": str(game.id)})
     placeholder = N_("Open a game: its picture and replay").render(catalog)
-    menu = {"type": STRING_SELECT, "custom_id": open_id(player), "options": options,
-            "min_values": 1, "max_values": 1, "placeholder": placeholder}  # fmt: skip
+    menu = {
+        "type": STRING_SELECT,
+        "custom_id": open_id(player),
+        "options": options,
+        "min_values": 1,
+        "max_values": 1,
+        "placeholder": placeholder,
+    }
     rows: list[dict[str, Any]] = [{"type": ACTION_ROW, "components": [menu]}]
     buttons = []
     if offset > 0:
@@ -152,8 +171,12 @@ def _said(text: Text | str, catalog: Any) -> str:
 
 
 def _button(label: Text, custom_id: str, catalog: Any) -> dict[str, Any]:
-    return {"type": BUTTON, "style": discord.ButtonStyle.secondary.value,
-            "label": label.render(catalog), "custom_id": custom_id}  # fmt: skip
+    return {
+        "type": BUTTON,
+        "style": discord.ButtonStyle.secondary.value,
+        "label": label.render(catalog),
+        "custom_id": custom_id,
+    }
 
 
 def known_kind(kind: str | None) -> str | None:

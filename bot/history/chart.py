@@ -73,8 +73,13 @@ def chart(series: Series) -> bytes:
     left, top, right, bottom = PLOT
 
     def x(at: datetime) -> float:
-        return (left + right) / 2 if end == start else left + INSET + (at.timestamp() - start) / (
-            end - start) * (right - left - 2 * INSET)  # fmt: skip
+        return (
+            (left + right) / 2
+            if end == start
+            else left
+            + INSET
+            + (at.timestamp() - start) / (end - start) * (right - left - 2 * INSET)
+        )
 
     def y(value: float) -> float:
         return bottom - (value - low) / (high - low) * (bottom - top)
@@ -93,8 +98,9 @@ def chart(series: Series) -> bytes:
         along = x(day)
         pen.line((along, top, along, bottom), fill=GRID, width=1)
         anchor = "la" if index == 0 and len(ticks) > 1 else "ra" if index == 3 else "ma"
-        pen.text((along, bottom + 14), day.strftime("%Y-%m-%d"), fill=LABEL, font=small,
-                 anchor=anchor)  # fmt: skip
+        pen.text(
+            (along, bottom + 14), day.strftime("%Y-%m-%d"), fill=LABEL, font=small, anchor=anchor
+        )
     for kind, (colour, _) in colours(list(shown)).items():
         points = [(x(at), y(value)) for at, value in shown[kind]]
         if len(points) > 1:

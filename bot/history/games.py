@@ -47,9 +47,10 @@ class HistoryCog(commands.Cog):
 
     @app_commands.command(
         name=_l("tictactoe-history"),
-        description=_l("Show a player's recent games, and open any of them as a picture and a "
-                       "replay."),
-    )  # fmt: skip
+        description=_l(
+            "Show a player's recent games, and open any of them as a picture and a replay."
+        ),
+    )
     @app_commands.rename(player=_l("player"), variant=_l("variant"))
     @app_commands.describe(
         player=_l("Whose games to show (default: yours)"),
@@ -105,25 +106,47 @@ class HistoryCog(commands.Cog):
             if not replies.too_late(error):
                 await replies.apologize(interaction)
 
-    async def _page(self, interaction: Interaction, player: int, kind: str | None, offset: int,
-                    *, edit: bool = False) -> None:  # fmt: skip
+    async def _page(
+        self,
+        interaction: Interaction,
+        player: int,
+        kind: str | None,
+        offset: int,
+        *,
+        edit: bool = False,
+    ) -> None:
         """A page of the player's games: a new private message, or the clicked one changed."""
         asker = interaction.user.id
         with_id = asker if interaction.guild_id is None and player != asker else None
-        games = await in_time(self.history_store.player_games(
-            interaction.guild_id, player, with_id=with_id, kind=kind,
-            limit=history.PAGE + 1, offset=offset))  # fmt: skip
+        games = await in_time(
+            self.history_store.player_games(
+                interaction.guild_id,
+                player,
+                with_id=with_id,
+                kind=kind,
+                limit=history.PAGE + 1,
+                offset=offset,
+            )
+        )
         locale = str(interaction.locale)
-        text, view = history.listing(player, games, kind=kind, offset=offset,
-                                     where=where_said(interaction), locale=locale)  # fmt: skip
+        text, view = history.listing(
+            player, games, kind=kind, offset=offset, where=where_said(interaction), locale=locale
+        )
         none = discord.AllowedMentions.none()
         if edit:
-            await window.answer(interaction, interaction.response.edit_message(
-                content=text, view=view or history.Plain([]), allowed_mentions=none))  # fmt: skip
+            await window.answer(
+                interaction,
+                interaction.response.edit_message(
+                    content=text, view=view or history.Plain([]), allowed_mentions=none
+                ),
+            )
         else:
-            await window.answer(interaction, interaction.response.send_message(
-                text, view=view or discord.utils.MISSING, ephemeral=True,
-                allowed_mentions=none))  # fmt: skip
+            await window.answer(
+                interaction,
+                interaction.response.send_message(
+                    text, view=view or discord.utils.MISSING, ephemeral=True, allowed_mentions=none
+                ),
+            )
 
     async def _open(self, interaction: Interaction, player: int) -> None:
         """The chosen game's final picture and replay, privately."""
@@ -143,9 +166,15 @@ class HistoryCog(commands.Cog):
         files = await game_files(game, locale)
         said = history.line(game, player).render(translation(locale))
         try:
-            await window.call(interaction.followup.send(
-                f"#{game.id} · {said}", files=files, ephemeral=True,
-                allowed_mentions=discord.AllowedMentions.none()), "the pictures")  # fmt: skip
+            await window.call(
+                interaction.followup.send(
+                    f"#{game.id} · {said}",
+                    files=files,
+                    ephemeral=True,
+                    allowed_mentions=discord.AllowedMentions.none(),
+                ),
+                "the pictures",
+            )
         except discord.HTTPException as error:
             if not refused_upload(error):
                 raise

@@ -19,8 +19,17 @@ def key(game: GameRecord, side: int) -> Key:
     """What a board's picture depends on: the kind, size and line length, the moves, whether
     the game is on (the board to play) and how it ended (the winning line), the marks, the
     picture's size."""
-    return (game.kind, game.size, game.k, game.moves, game.status is Status.ACTIVE,
-            game.ending, game.look.x, game.look.o, side)  # fmt: skip
+    return (
+        game.kind,
+        game.size,
+        game.k,
+        game.moves,
+        game.status is Status.ACTIVE,
+        game.ending,
+        game.look.x,
+        game.look.o,
+        side,
+    )
 
 
 def cost(entry_key: Key, data: bytes) -> int:

@@ -81,8 +81,10 @@ def font() -> ImageFont.FreeTypeFont | None:
             # Raqm shapes a sequence (a flag, a skin tone, a family) into its one glyph.
             engine = ImageFont.Layout.RAQM if features.check("raqm") else ImageFont.Layout.BASIC
             return ImageFont.truetype(str(path), STRIKE, layout_engine=engine)
-    log.warning("pictures: no colour emoji font (install fonts-noto-color-emoji): marks are "
-                "drawn as ❌ and ⭕")  # fmt: skip
+    log.warning(
+        "pictures: no colour emoji font (install fonts-noto-color-emoji): marks are "
+        "drawn as ❌ and ⭕"
+    )
     return None
 
 
@@ -102,8 +104,11 @@ def _drawn(mark: str) -> Image.Image | None:
 def _unfetched(mark: str) -> None:
     """One log line for a custom emoji drawn without its image (each time it is seen again
     after 256 others)."""
-    log.info("pictures: the mark %s cannot be drawn (a custom emoji not fetched): drawn as "
-             "its side's default", mark)  # fmt: skip
+    log.info(
+        "pictures: the mark %s cannot be drawn (a custom emoji not fetched): drawn as "
+        "its side's default",
+        mark,
+    )
 
 
 @functools.lru_cache(maxsize=1024)
@@ -118,14 +123,16 @@ def _unicode(mark: str) -> Image.Image | None:
         reason = "not one glyph of the font"
     else:
         canvas = Image.new("RGBA", (GLYPH * 2, GLYPH * 2), (0, 0, 0, 0))
-        ImageDraw.Draw(canvas).text((GLYPH // 2, GLYPH // 2), mark, font=emoji_font,
-                                    embedded_color=True)  # fmt: skip
+        ImageDraw.Draw(canvas).text(
+            (GLYPH // 2, GLYPH // 2), mark, font=emoji_font, embedded_color=True
+        )
         box = canvas.getbbox()
         if box is not None:
             return canvas.crop(box)
         reason = "not in the font"
-    log.info("pictures: the mark %s cannot be drawn (%s): drawn as its side's default", mark,
-             reason)  # fmt: skip
+    log.info(
+        "pictures: the mark %s cannot be drawn (%s): drawn as its side's default", mark, reason
+    )
     return None
 
 
@@ -167,6 +174,7 @@ def _shape(side: str, px: int) -> Image.Image:
         draw.line((ends[0], ends[0], ends[1], ends[1]), fill=RED, width=big // 6)
         draw.line((ends[0], ends[1], ends[1], ends[0]), fill=RED, width=big // 6)
     else:  # the ring from 0.35 to 0.45 of the side from the centre, as the font's
-        draw.ellipse((big // 20, big // 20, big - big // 20, big - big // 20), outline=RED,
-                     width=big // 10)  # fmt: skip
+        draw.ellipse(
+            (big // 20, big // 20, big - big // 20, big - big // 20), outline=RED, width=big // 10
+        )
     return image.resize((px, px), Image.Resampling.LANCZOS)

@@ -15,18 +15,23 @@ from bot.i18n import N_, NP_, Text
 LIMIT = 1024  # characters of an attachment's description on Discord
 
 
-def alt_text(game: GameRecord, locale: str | None, *,
-             names: Mapping[str, str] | None = None) -> str:  # fmt: skip
+def alt_text(
+    game: GameRecord, locale: str | None, *, names: Mapping[str, str] | None = None
+) -> str:
     """The position in words in a Discord locale; `names`: each side's player by "X" and "O"
     (else the sides are named by their marks)."""
     return fit(" ".join(text.in_locale(locale) for text in lines(game, names or {})))
 
 
-def replay_alt(game: GameRecord, locale: str | None, *,
-               names: Mapping[str, str] | None = None) -> str:  # fmt: skip
+def replay_alt(
+    game: GameRecord, locale: str | None, *, names: Mapping[str, str] | None = None
+) -> str:
     """A replay's alt text: how many moves it shows, then the last position (``alt_text``)."""
-    shows = NP_("A replay of {n} move, one frame a move.",
-                "A replay of {n} moves, one frame a move.", len(game.moves))  # fmt: skip
+    shows = NP_(
+        "A replay of {n} move, one frame a move.",
+        "A replay of {n} moves, one frame a move.",
+        len(game.moves),
+    )
     return fit(shows.in_locale(locale) + " " + alt_text(game, locale, names=names))
 
 
@@ -53,24 +58,38 @@ def lines(game: GameRecord, names: Mapping[str, str]) -> list[Text]:
     for side in ("X", "O"):
         boards = [n for n, won in zip(sketch.block_names, sketch.won, strict=False) if won == side]
         if boards:
-            said.append(N_("{mark} won the small boards {boards}.", mark=who(side),
-                           boards=", ".join(boards)))  # fmt: skip
+            said.append(
+                N_(
+                    "{mark} won the small boards {boards}.",
+                    mark=who(side),
+                    boards=", ".join(boards),
+                )
+            )
     if sketch.last is not None:
         side = "X" if len(game.moves) % 2 else "O"
-        said.append(N_("Last move: {mark} on {cell}.", mark=who(side),
-                       cell=kind.cell_name(game, sketch.last)))  # fmt: skip
+        said.append(
+            N_(
+                "Last move: {mark} on {cell}.",
+                mark=who(side),
+                cell=kind.cell_name(game, sketch.last),
+            )
+        )
     said.append(_end(game, kind, sketch, who))
     return said
 
 
-def _end(game: GameRecord, kind: kinds.Kind, sketch: kinds.Sketch,
-         name: Callable[[str], str]) -> Text:  # fmt: skip
+def _end(
+    game: GameRecord, kind: kinds.Kind, sketch: kinds.Sketch, name: Callable[[str], str]
+) -> Text:
     """Whose turn it is and where, or how the game ended."""
     if game.status is not Status.FINISHED:
         turn = name(kind.position(game).turn)
         if sketch.target is not None:
-            return N_("{mark} to move, in the board {board}.", mark=turn,
-                      board=sketch.block_names[sketch.target])  # fmt: skip
+            return N_(
+                "{mark} to move, in the board {board}.",
+                mark=turn,
+                board=sketch.block_names[sketch.target],
+            )
         return N_("{mark} to move.", mark=turn)
     if game.ending is Ending.DRAW:
         return N_("A draw.")

@@ -159,14 +159,24 @@ class Regulars:
                         custom_id
                         for custom_id, label in offered
                         if self._picks(
-                            Seen(member.id, channel_id, message_id, custom_id, label, text,
-                                 named == member.id)
+                            Seen(
+                                member.id,
+                                channel_id,
+                                message_id,
+                                custom_id,
+                                label,
+                                text,
+                                named == member.id,
+                            )
                         )
-                    ]  # fmt: skip
+                    ]
                     if picked:
                         wanted[(member.id, message_id, state)] = (
-                            member, channel_id, message_id, picked
-                        )  # fmt: skip
+                            member,
+                            channel_id,
+                            message_id,
+                            picked,
+                        )
         return wanted
 
     def _picks(self, seen: Seen) -> bool:

@@ -48,8 +48,13 @@ class Answers:
         stored = answered(attempt, cell)
         if stored is None and isinstance(kept := self._kept.get(self._key(attempt, cell)), tuple):
             moves, state, refutation, better = kept
-            stored = replace(attempt, moves=moves, state=state, refutation=refutation,  # type: ignore[arg-type]
-                             better=better)  # fmt: skip
+            stored = replace(
+                attempt,
+                moves=moves,
+                state=state,  # type: ignore[arg-type]
+                refutation=refutation,
+                better=better,
+            )
         return stored
 
     @staticmethod
@@ -62,8 +67,9 @@ class Answers:
         if isinstance(known, Attempt):
             return known
         after = await self.engine.call(True, play, attempt, cell)
-        self._keep(self._key(attempt, cell), (after.moves, after.state, after.refutation,
-                                              after.better))  # fmt: skip
+        self._keep(
+            self._key(attempt, cell), (after.moves, after.state, after.refutation, after.better)
+        )
         return after
 
     async def hint(self, attempt: Attempt) -> tuple[Attempt, int]:

@@ -64,9 +64,17 @@ def as_game(puzzle: Puzzle) -> GameRecord:
     (``board``) has them, so the post and the attempt it opens look alike."""
     board = puzzle.board
     return GameRecord(
-        id=0, guild_id=None, channel_id=0, x_id=0, o_id=0, challenger_id=0, size=board.size,
-        k=board.k, moves=setup_moves(puzzle), status=Status.ACTIVE,
-    )  # fmt: skip
+        id=0,
+        guild_id=None,
+        channel_id=0,
+        x_id=0,
+        o_id=0,
+        challenger_id=0,
+        size=board.size,
+        k=board.k,
+        moves=setup_moves(puzzle),
+        status=Status.ACTIVE,
+    )
 
 
 def message(puzzle: Puzzle, day: int, locale: str) -> BoardView:
@@ -157,8 +165,10 @@ class DailyPosting(commands.Cog):
             self._done.add((guild.id, day))
             log.warning(
                 "no daily puzzle in server %s: missing %s in channel %s",
-                guild.id, " and ".join(lacking), channel.id,
-            )  # fmt: skip
+                guild.id,
+                " and ".join(lacking),
+                channel.id,
+            )
             return
         try:
             claimed = await self.puzzle_store.claim_daily_post(guild.id, day)

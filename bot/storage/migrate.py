@@ -186,9 +186,13 @@ def command(argv: Sequence[str], env: Mapping[str, str], steps: Sequence[Step]) 
     )
     parser.add_argument("--to", required=True, metavar="URL", help="postgresql://... target")
     parser.add_argument(
-        "--from", dest="source", type=Path, default=None, metavar="PATH",
+        "--from",
+        dest="source",
+        type=Path,
+        default=None,
+        metavar="PATH",
         help="the SQLite file (default: DATABASE_PATH, else data/tictactoe.db)",
-    )  # fmt: skip
+    )
     parser.add_argument(
         "--force", action="store_true", help="replace what the target already holds"
     )

@@ -88,8 +88,10 @@ async def count_result(conn: Connection, game: GameRecord) -> None:
         [(guild, x_id, new_x, kind), (guild, o_id, new_o, kind)],
     )
     at = datetime.now(UTC)
-    rows = [(guild, user_id, kind, game.id, value, at)
-            for user_id, value in ((x_id, new_x), (o_id, new_o))]  # fmt: skip
+    rows = [
+        (guild, user_id, kind, game.id, value, at)
+        for user_id, value in ((x_id, new_x), (o_id, new_o))
+    ]
     await conn.executemany(ADD_RATING, rows)
 
 

@@ -34,8 +34,12 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 RETRIES = 3  # attempts of a transaction that hit a deadlock or a dead idle connection
 # InternalClientError: a connection the server killed, used before it noticed.
-LOST = (asyncpg.ConnectionDoesNotExistError, asyncpg.InterfaceError,
-        asyncpg.InternalClientError, ConnectionError)  # fmt: skip
+LOST = (
+    asyncpg.ConnectionDoesNotExistError,
+    asyncpg.InterfaceError,
+    asyncpg.InternalClientError,
+    ConnectionError,
+)
 
 
 def where(url: str) -> str:

@@ -61,8 +61,12 @@ def upsert(conn: sqlite3.Connection, game: GameRecord) -> None:
         row = conn.execute("SELECT status FROM games WHERE id = ?", (game.id,)).fetchone()
         first_finish = row is None or row[0] != Status.FINISHED.value
     values, created = schema.to_row(game), game.created_at is not None
-    same = (*(values[i] for i in _REST_AT), created, values[_CREATED_AT],
-            *(values[i] for i in _INDEXED_AT))  # fmt: skip
+    same = (
+        *(values[i] for i in _REST_AT),
+        created,
+        values[_CREATED_AT],
+        *(values[i] for i in _INDEXED_AT),
+    )
     if first_finish or conn.execute(SAME_INDEXED, same).rowcount != 1:  # new, or a new status
         conn.execute(UPSERT, (*values, created))
     if first_finish and game.ending in schema.RESULT_ENDINGS:
@@ -199,9 +203,11 @@ def player_stats(
 
 
 def stats_of(
-    user_id: int, records: Iterable[Sequence[Any]], rated: Sequence[Any] | None,
+    user_id: int,
+    records: Iterable[Sequence[Any]],
+    rated: Sequence[Any] | None,
     kind: str = CLASSIC,
-) -> PlayerStats:  # fmt: skip
+) -> PlayerStats:
     """PlayerStats from (opponent, wins, draws, losses) rows and a (rating, rated games) row."""
     by_opponent = {opponent: Record(w, d, lost) for opponent, w, d, lost in records}
     vs_bot: dict[str, Record] = {level: Record() for level in KINDS[kind].levels}

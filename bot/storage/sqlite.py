@@ -154,8 +154,9 @@ class SQLiteStore(SQLiteWrites):
         self, guild_id: int | None, user_id: int, kind: str = "classic"
     ) -> PlayerStats:
         """A player's records (vs people, vs each bot level) and rating in one server."""
-        body = partial(queries.player_stats, guild=schema.guild_key(guild_id), user_id=user_id,
-                       kind=kind)  # fmt: skip
+        body = partial(
+            queries.player_stats, guild=schema.guild_key(guild_id), user_id=user_id, kind=kind
+        )
         what = f"load the stats of player {user_id}"
         return await self._counted("player_stats", self._run(self._read, what, body))
 

@@ -163,8 +163,12 @@ class TournamentCog(commands.Cog):
             try:
                 sent = await self.director.announcer.post(t, where)
             except replies.CALL_FAILED as error:
-                log.warning("could not post tournament %s in %s: %s", t.id, where.id,
-                            replies.describe(error))  # fmt: skip
+                log.warning(
+                    "could not post tournament %s in %s: %s",
+                    t.id,
+                    where.id,
+                    replies.describe(error),
+                )
                 await self.tournament_store.finish_tournament(t.id, Stage.CANCELLED)
                 await replies.tell(interaction, N_(texts.NOT_POSTED.msgid, channel=where.mention))
                 return

@@ -93,7 +93,11 @@ def answered(attempt: Attempt, cell: int) -> Attempt | None:
     moves = (*attempt.moves, cell)
     better = None if state == "solved" else hint_cell  # a move that would have won in time
     return replace(
-        attempt, moves=moves, state=state, refutation=reply, better=better  # type: ignore[arg-type]
+        attempt,
+        moves=moves,
+        state=state,  # type: ignore[arg-type]
+        refutation=reply,
+        better=better,
     )
 
 

@@ -68,11 +68,23 @@ def score(px: list[float], po: list[float], weights: Weights = DEFAULT) -> float
     a0, a1, a2, a3, a4, a5, a6, a7, a8 = px
     b0, b1, b2, b3, b4, b5, b6, b7, b8 = po
     lines = (
-        a0 * a1 * a2 + a3 * a4 * a5 + a6 * a7 * a8 + a0 * a3 * a6
-        + a1 * a4 * a7 + a2 * a5 * a8 + a0 * a4 * a8 + a2 * a4 * a6
-        - b0 * b1 * b2 - b3 * b4 * b5 - b6 * b7 * b8 - b0 * b3 * b6
-        - b1 * b4 * b7 - b2 * b5 * b8 - b0 * b4 * b8 - b2 * b4 * b6
-    )  # fmt: skip
+        a0 * a1 * a2
+        + a3 * a4 * a5
+        + a6 * a7 * a8
+        + a0 * a3 * a6
+        + a1 * a4 * a7
+        + a2 * a5 * a8
+        + a0 * a4 * a8
+        + a2 * a4 * a6
+        - b0 * b1 * b2
+        - b3 * b4 * b5
+        - b6 * b7 * b8
+        - b0 * b3 * b6
+        - b1 * b4 * b7
+        - b2 * b5 * b8
+        - b0 * b4 * b8
+        - b2 * b4 * b6
+    )
     boards = (
         3 * (a0 + a2 + a6 + a8 - b0 - b2 - b6 - b8)
         + 2 * (a1 + a3 + a5 + a7 - b1 - b3 - b5 - b7)

@@ -16,11 +16,16 @@ from __future__ import annotations
 LINES: tuple[int, ...] = tuple(
     sum(1 << i for i in cells)
     for cells in (
-        (0, 1, 2), (3, 4, 5), (6, 7, 8),
-        (0, 3, 6), (1, 4, 7), (2, 5, 8),
-        (0, 4, 8), (2, 4, 6),
+        (0, 1, 2),
+        (3, 4, 5),
+        (6, 7, 8),
+        (0, 3, 6),
+        (1, 4, 7),
+        (2, 5, 8),
+        (0, 4, 8),
+        (2, 4, 6),
     )
-)  # fmt: skip
+)
 LINE_CELLS: tuple[tuple[int, int, int], ...] = tuple(
     tuple(i for i in range(9) if line >> i & 1)  # type: ignore[misc]
     for line in LINES
@@ -64,8 +69,17 @@ def parse_cell(name: str) -> int:
     raise ValueError(f"{name!r} is not a cell name from A1 to I9")
 
 
-BOARD_NAMES = ("top left", "top", "top right", "left", "centre", "right",
-               "bottom left", "bottom", "bottom right")  # fmt: skip
+BOARD_NAMES = (
+    "top left",
+    "top",
+    "top right",
+    "left",
+    "centre",
+    "right",
+    "bottom left",
+    "bottom",
+    "bottom right",
+)
 
 
 def board_cells(board: int) -> tuple[int, ...]:

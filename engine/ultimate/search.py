@@ -117,8 +117,14 @@ class Search:
     def play(self, side: int, move: int) -> tuple[int, int, int, int, float, float] | None:
         """Make `move`; None (and nothing made) if it wins the game, else what `undo` needs."""
         b, c = divmod(move, 9)
-        saved = (self.won[side], self.closed, self.marks[side][b], self.target,
-                 self.chance[0][b], self.chance[1][b])  # fmt: skip
+        saved = (
+            self.won[side],
+            self.closed,
+            self.marks[side][b],
+            self.target,
+            self.chance[0][b],
+            self.chance[1][b],
+        )
         self.marks[side][b] |= 1 << c
         self._rate(b)
         if WON[self.won[side]]:
@@ -209,9 +215,15 @@ def run(
         weights = search.weights
         seconds = None if deadline is None else deadline - time.monotonic()
         return _core.root(
-            search.marks[0], search.marks[1], search.side, search.target, moves, depth, seconds,
+            search.marks[0],
+            search.marks[1],
+            search.side,
+            search.target,
+            moves,
+            depth,
+            seconds,
             (weights.lines, weights.boards, weights.choice),
-        )  # fmt: skip
+        )
     side = search.side
     values = dict.fromkeys(moves, 0)
     best, best_value, done = moves[0], 0, 0

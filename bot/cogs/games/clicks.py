@@ -242,8 +242,10 @@ class ClickCog(commands.Cog):
             await replies.tell(interaction, old.text)
             return
         user_id, now = interaction.user.id, self.games.now()
-        remade = lambda new_id: rules.rematch_of(old, game_id=new_id, challenger_id=user_id,  # noqa: E731
-                                                 now=now)  # fmt: skip
+
+        def remade(new_id: int) -> GameRecord:
+            return rules.rematch_of(old, game_id=new_id, challenger_id=user_id, now=now)
+
         await open_game(self.flow, interaction, old.channel_id, remade, style=old.look.style)
 
 

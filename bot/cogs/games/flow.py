@@ -55,9 +55,16 @@ class Shown(Enum):
 class GameFlow:
     """Applies changes to games and shows them; the click handlers decide which change."""
 
-    def __init__(self, *, client: discord.Client, store: Store, engine: EngineRunner,
-                 games: GameRegistry, settings: Settings, servers: dict[int, ServerSettings]
-                 ) -> None:  # fmt: skip
+    def __init__(
+        self,
+        *,
+        client: discord.Client,
+        store: Store,
+        engine: EngineRunner,
+        games: GameRegistry,
+        settings: Settings,
+        servers: dict[int, ServerSettings],
+    ) -> None:
         self.client = client
         self.store = store
         self.engine = engine

@@ -110,8 +110,11 @@ class Painter:
                 raise ValueError("not an image")
         except (*replies.CALL_FAILED, OSError, TimeoutError, ValueError) as exc:
             self._failed[emoji_id] = time.monotonic()
-            log.warning("could not fetch the custom emoji %s (%s): pictures draw its side's "
-                        "default mark", emoji_id, replies.describe(exc))  # fmt: skip
+            log.warning(
+                "could not fetch the custom emoji %s (%s): pictures draw its side's default mark",
+                emoji_id,
+                replies.describe(exc),
+            )
             return False
         self._failed.pop(emoji_id, None)
         return True
@@ -147,12 +150,16 @@ class Painter:
                 data, alt = await asyncio.wait_for(asyncio.shield(self.board(game)), PICTURE_WAIT)
         except TimeoutError:
             self.late += 1
-            log.info("the picture of game %s was not drawn within %s s: shown with emoji",
-                     game.id, PICTURE_WAIT)  # fmt: skip
+            log.info(
+                "the picture of game %s was not drawn within %s s: shown with emoji",
+                game.id,
+                PICTURE_WAIT,
+            )
             return picture.Drawn(fallback(), None, "", fallback)
         gallery = picture.gallery(picture.BOARD_FILE, alt)
-        return picture.Drawn(board.view(game, picked, confirm=confirm, gallery=gallery),
-                             data, alt, fallback)  # fmt: skip
+        return picture.Drawn(
+            board.view(game, picked, confirm=confirm, gallery=gallery), data, alt, fallback
+        )
 
     async def drawn_for(
         self, interaction: Interaction, game: GameRecord, picked: int | None = None, **more: Any
@@ -163,19 +170,24 @@ class Painter:
         drawn = await self.drawn(game, picked, attach=attach, **more)
         if attach or drawn.fallback is None or game.id in self._told:
             return drawn
-        log.info("no Attach Files in channel %s: game %s is shown with emoji",
-                 interaction.channel_id, game.id)  # fmt: skip
+        log.info(
+            "no Attach Files in channel %s: game %s is shown with emoji",
+            interaction.channel_id,
+            game.id,
+        )
         if len(self._told) > 10_000:
             self._told.clear()
         self._told.add(game.id)
         return dataclasses.replace(drawn, note=NO_ATTACH)
 
-    async def update(self, interaction: Interaction, game: GameRecord, picked: int | None = None,
-                     **more: Any) -> None:  # fmt: skip
+    async def update(
+        self, interaction: Interaction, game: GameRecord, picked: int | None = None, **more: Any
+    ) -> None:
         """Answer a click with its board showing `game` (its picture, where it has one)."""
         drawn = await self.drawn_for(interaction, game, picked, **more)
-        await self.send(drawn, lambda **kw: window.update(interaction, **kw),
-                        interaction=interaction)  # fmt: skip
+        await self.send(
+            drawn, lambda **kw: window.update(interaction, **kw), interaction=interaction
+        )
 
     @staticmethod
     async def send(

@@ -51,16 +51,18 @@ class Replays:
     def __init__(self, painter: Painter) -> None:
         self.painter = painter
 
-    async def answer(self, interaction: Interaction, game: GameRecord | None, *,
-                     share: bool = False) -> None:  # fmt: skip
+    async def answer(
+        self, interaction: Interaction, game: GameRecord | None, *, share: bool = False
+    ) -> None:
         """Answer a click on Replay (privately) or on Share (in the channel) with the game's
         replay, or with the line that says why not."""
         refusal = _refusal(game, interaction, share=share)
         if refusal is not None or game is None:
             await replies.tell(interaction, refusal or NOT_OVER)
             return
-        await window.answer(interaction, interaction.response.defer(ephemeral=not share,
-                                                                    thinking=True))  # fmt: skip
+        await window.answer(
+            interaction, interaction.response.defer(ephemeral=not share, thinking=True)
+        )
         try:
             data = await self.painter.replay(game)
             limit = min(interaction.filesize_limit, LIMIT)
@@ -106,12 +108,20 @@ def _message(game: GameRecord, data: bytes, *, share: bool) -> dict[str, Any]:
     below = []
     if not share:
         label, emoji, style = board.LOOKS[board.SHARE]
-        shared = board.button(game.id, board.SHARE, label=catalog.gettext(label.msgid),
-                              emoji={"name": emoji}, style=style)  # fmt: skip
+        shared = board.button(
+            game.id,
+            board.SHARE,
+            label=catalog.gettext(label.msgid),
+            emoji={"name": emoji},
+            style=style,
+        )
         below.append({"type": ACTION_ROW, "components": [shared]})
     view = picture.captioned(words, picture.REPLAY_FILE, alt, below=below)
-    return {"view": view, "attachments": [picture.attachment(picture.REPLAY_FILE, data, alt)],
-            "allowed_mentions": QUIET}  # fmt: skip
+    return {
+        "view": view,
+        "attachments": [picture.attachment(picture.REPLAY_FILE, data, alt)],
+        "allowed_mentions": QUIET,
+    }
 
 
 def _mb(size: int) -> str:

@@ -63,8 +63,9 @@ class Resigns:
         until = math.ceil(self.games.now().timestamp() + WINDOW)
         what = f"{board.CONFIRM}{side.lower()}{until}"
         try:
-            await self.flow.painter.update(interaction, game, confirm=(what, user_id,
-                                                                       round(WINDOW)))  # fmt: skip
+            await self.flow.painter.update(
+                interaction, game, confirm=(what, user_id, round(WINDOW))
+            )
         except discord.HTTPException as exc:
             log.warning("could not ask to confirm resigning game %s: %s", game.id, exc)
             await replies.tell_safely(interaction, UNSHOWN)

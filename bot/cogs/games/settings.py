@@ -112,13 +112,24 @@ class SettingsCog(commands.Cog):
         tournament_role: discord.Role | None = None,
     ) -> None:
         """Only members with Manage Server."""
-        given = dict(difficulty=difficulty, size=size, win_length=win_length,
-                     turn_timeout=turn_timeout, challenge_timeout=challenge_timeout,
-                     challenge_cooldown=challenge_cooldown, games_per_channel=games_per_channel,
-                     language=language, mark_x=mark_x, mark_o=mark_o, mark_empty=mark_empty,
-                     input=input, puzzle_channel=puzzle_channel.id if puzzle_channel else None,
-                     puzzle_hour=puzzle_hour, board_style=board_style,
-                     tournament_role=tournament_role.id if tournament_role else None)  # fmt: skip
+        given = dict(
+            difficulty=difficulty,
+            size=size,
+            win_length=win_length,
+            turn_timeout=turn_timeout,
+            challenge_timeout=challenge_timeout,
+            challenge_cooldown=challenge_cooldown,
+            games_per_channel=games_per_channel,
+            language=language,
+            mark_x=mark_x,
+            mark_o=mark_o,
+            mark_empty=mark_empty,
+            input=input,
+            puzzle_channel=puzzle_channel.id if puzzle_channel else None,
+            puzzle_hour=puzzle_hour,
+            board_style=board_style,
+            tournament_role=tournament_role.id if tournament_role else None,
+        )
         changes = {name: value for name, value in given.items() if value is not None}
         if not changes:
             await replies.tell(interaction, NOTHING)

@@ -194,8 +194,9 @@ class Kind(ABC):
 
     def picking(self, game: GameRecord, picked: int | None, player: str, mark: str) -> Text:
         """How the player to move makes a move by reactions (the status line)."""
-        return N_("{player}, your move ({mark}): react with a cell's emoji.", player=player,
-                  mark=mark)  # fmt: skip
+        return N_(
+            "{player}, your move ({mark}): react with a cell's emoji.", player=player, mark=mark
+        )
 
     # ---------------------------------------------------------------- input
 

@@ -93,10 +93,15 @@ class Classic(Kind):
 
     def sketch(self, game: GameRecord) -> Sketch:
         columns, rows = labels(self, game, game.size)
-        return Sketch(size=game.size, block=game.size, marks=tuple(marks(game.moves,
-                      game.size**2)), columns=columns, rows=rows,
-                      last=game.moves[-1] if game.moves else None,
-                      line=self.winning_line(game))  # fmt: skip
+        return Sketch(
+            size=game.size,
+            block=game.size,
+            marks=tuple(marks(game.moves, game.size**2)),
+            columns=columns,
+            rows=rows,
+            last=game.moves[-1] if game.moves else None,
+            line=self.winning_line(game),
+        )
 
     def cell_rows(self, game: GameRecord, picked: int | None = None) -> list[dict[str, Any]]:
         # Each button is one dict literal: a click draws up to 25 of them. Every cell is named
@@ -105,8 +110,12 @@ class Classic(Kind):
         # a phone's width) a button carries one thing: an empty cell its name ("C4", two
         # characters), a taken cell its mark. Both fit within the least width Discord gives a
         # button, so every button of a row is as wide and the columns line up.
-        cells, line, n, look = marks(game.moves, game.size**2), self.winning_line(game), \
-            game.size, game.look  # fmt: skip
+        cells, line, n, look = (
+            marks(game.moves, game.size**2),
+            self.winning_line(game),
+            game.size,
+            game.look,
+        )
         over, prefix, names = not _active(game), f"ttt:{game.id}:", NAMES[game.size]
         empty = looks.component_emoji(look.empty) if n == 3 else None
         rows = []

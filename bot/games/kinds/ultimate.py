@@ -86,8 +86,9 @@ class Ultimate(Kind):
         target = self.position(game).board_to_play()
         if target is None:
             return N_("That small board is closed; pick a cell in an open one.")
-        return N_("That cell is not in the board to play: play in {board}.",
-                  board=board_range(target))  # fmt: skip
+        return N_(
+            "That cell is not in the board to play: play in {board}.", board=board_range(target)
+        )
 
     def cell_name(self, game: GameRecord, cell: int) -> str:
         return ultimate.cell_name(cell)
@@ -141,8 +142,9 @@ class Ultimate(Kind):
             if row and row % 3 == 0:
                 lines.append(GAP)
             cells = symbols[9 * row : 9 * row + 9]
-            lines.append(ROW_LABELS[row] + " ".join("".join(cells[3 * i : 3 * i + 3])
-                                                     for i in range(3)))  # fmt: skip
+            lines.append(
+                ROW_LABELS[row] + " ".join("".join(cells[3 * i : 3 * i + 3]) for i in range(3))
+            )
         return "\n".join(lines)
 
     def sketch(self, game: GameRecord) -> Sketch:
@@ -150,12 +152,18 @@ class Ultimate(Kind):
         outcome = position.outcome()
         boards = outcome.line if outcome is not None and outcome.winner is not None else ()
         columns, rows = labels(self, game, 9)
-        return Sketch(size=9, block=3, marks=tuple(marks(game.moves, 81)),
-                      columns=columns, rows=rows, last=game.moves[-1] if game.moves else None,
-                      line=tuple(cell for b in boards for cell in board_cells(b)),
-                      won=tuple(position.small_winner(b) for b in range(9)),
-                      target=self._shown(game, None),
-                      block_names=tuple(board_range(b) for b in range(9)))  # fmt: skip
+        return Sketch(
+            size=9,
+            block=3,
+            marks=tuple(marks(game.moves, 81)),
+            columns=columns,
+            rows=rows,
+            last=game.moves[-1] if game.moves else None,
+            line=tuple(cell for b in boards for cell in board_cells(b)),
+            won=tuple(position.small_winner(b) for b in range(9)),
+            target=self._shown(game, None),
+            block_names=tuple(board_range(b) for b in range(9)),
+        )
 
     def caption(self, game: GameRecord) -> Text | None:
         if game.status is not Status.ACTIVE:
@@ -170,8 +178,12 @@ class Ultimate(Kind):
             if target is None
             else N_("Play in the board {board}.", board=board_range(target))
         )
-        return N_("Last move: {mark} {cell}. {where}", mark=mark,
-                  cell=ultimate.cell_name(game.moves[-1]), where=where)  # fmt: skip
+        return N_(
+            "Last move: {mark} {cell}. {where}",
+            mark=mark,
+            cell=ultimate.cell_name(game.moves[-1]),
+            where=where,
+        )
 
     def cell_rows(self, game: GameRecord, picked: int | None = None) -> list[dict[str, Any]]:
         if game.status is not Status.ACTIVE:
@@ -183,9 +195,12 @@ class Ultimate(Kind):
         if shown is None:
             closed = position.closed()
             for board in range(9):
-                button: dict[str, Any] = {"type": BUTTON, "style": PRIMARY,
-                                          "disabled": bool(closed >> board & 1),
-                                          "custom_id": f"{prefix}{PICK}{board}{ply}"}  # fmt: skip
+                button: dict[str, Any] = {
+                    "type": BUTTON,
+                    "style": PRIMARY,
+                    "disabled": bool(closed >> board & 1),
+                    "custom_id": f"{prefix}{PICK}{board}{ply}",
+                }
                 winner = position.small_winner(board)
                 if winner is not None:
                     button["emoji"] = looks.component_emoji(look.mark(winner))
@@ -196,8 +211,12 @@ class Ultimate(Kind):
             last = game.moves[-1] if game.moves else None
             for cell in board_cells(shown):
                 mark = position.cell(cell)
-                button = {"type": BUTTON, "style": SUCCESS if cell == last else SECONDARY,
-                          "disabled": mark != ".", "custom_id": f"{prefix}{cell}{ply}"}  # fmt: skip
+                button = {
+                    "type": BUTTON,
+                    "style": SUCCESS if cell == last else SECONDARY,
+                    "disabled": mark != ".",
+                    "custom_id": f"{prefix}{cell}{ply}",
+                }
                 if mark != ".":
                     button["emoji"] = looks.component_emoji(look.mark(mark))
                 else:
@@ -224,10 +243,18 @@ class Ultimate(Kind):
     def picking(self, game: GameRecord, picked: int | None, player: str, mark: str) -> Text:
         shown = self._shown(game, picked)
         if shown is None:
-            return N_("{player}, your move ({mark}): react with a board's number (1 to 9, in "
-                      "reading order), then a cell's.", player=player, mark=mark)  # fmt: skip
-        return N_("{player}, your move ({mark}): react with a cell's number in the board "
-                  "{board}.", player=player, mark=mark, board=board_range(shown))  # fmt: skip
+            return N_(
+                "{player}, your move ({mark}): react with a board's number (1 to 9, in "
+                "reading order), then a cell's.",
+                player=player,
+                mark=mark,
+            )
+        return N_(
+            "{player}, your move ({mark}): react with a cell's number in the board {board}.",
+            player=player,
+            mark=mark,
+            board=board_range(shown),
+        )
 
     # ---------------------------------------------------------------- input
 

@@ -86,8 +86,9 @@ def hint(moves: Sequence[int], seconds: float, keyed: bool = False) -> Text:
     if found.value >= CERTAIN:
         return N_("Play {cell}: it wins by force.", cell=name)
     if found.value <= -CERTAIN:
-        return N_("Play {cell}: every move loses against best play; it holds out longest.",
-                  cell=name)  # fmt: skip
+        return N_(
+            "Play {cell}: every move loses against best play; it holds out longest.", cell=name
+        )
     return N_(HINTS[standing(balance(found.value))].msgid, cell=name)
 
 
