@@ -8,7 +8,7 @@ and know none of them. A new feature with tables adds its step here, numbered af
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.client import ShardedTicTacToeBot, TicTacToeBot
 from bot.compute.runner import EngineRunner
@@ -20,6 +20,9 @@ from bot.storage.base import StorageError, Store
 from bot.storage.dialect import ordered
 from bot.storage.sqlite import SQLiteStore
 from bot.tournaments import sql as tournaments
+
+if TYPE_CHECKING:
+    from bot.storage.postgres import PostgresStore
 
 # Every schema step, 1 to 9: the games' (1 to 5, 9), puzzles (6), tournaments (7), the history
 # of ratings (8).
@@ -33,9 +36,9 @@ def sqlite_store(
     return SQLiteStore(path, steps=STEPS, busy_timeout=busy_timeout, sync=sync)
 
 
-def postgres_store(url: str, *, timeout: float = 1.0, pool_size: int = 10) -> Any:
-    """A store on PostgreSQL (a ``bot.storage.postgres.PostgresStore``), with every schema
-    step; StorageError if asyncpg is not installed."""
+def postgres_store(url: str, *, timeout: float = 1.0, pool_size: int = 10) -> PostgresStore:
+    """A store on PostgreSQL, with every schema step; StorageError if asyncpg (an extra) is not
+    installed."""
     try:
         from bot.storage.postgres import PostgresStore
     except ImportError as exc:

@@ -9,9 +9,11 @@ from benchmarks import click_profile
 
 
 async def test_each_bots_cpu_is_split_by_thread_and_the_bots_loop_by_part(tmp_path: Path) -> None:
-    """Every bot plays both kinds of games with no error; only the durable floor and the bot
-    write on a storage thread; the parts of the bot's loop thread add up to its CPU, the save
-    and the drawing among them, and the metrics only when they are on."""
+    """Every bot plays both kinds of games with no error; the plain floor writes nothing, the
+    durable floor writes on a storage thread, the bot on its store's thread or, while that one
+    is idle (a small run: all the time), on the loop's (its save, one part of the loop thread);
+    the parts of the bot's loop thread add up to its CPU, the save and the drawing among them,
+    and the metrics only when they are on."""
     result = await click_profile.main(["--games", "4", "--rounds", "1", "--dir", str(tmp_path)])
     for kind in ("against the bot", "between people"):
         bots = {name: runs[0] for name, runs in result["results"][kind].items()}
@@ -21,7 +23,6 @@ async def test_each_bots_cpu_is_split_by_thread_and_the_bots_loop_by_part(tmp_pa
         assert bots["plain floor"]["storage thread"] == 0
         assert bots["durable floor"]["storage thread"] > 0
         bot = bots["bot"]
-        assert bot["storage thread"] > 0
         parts = sum(value for figure, value in bot.items() if figure.startswith("loop: "))
         assert math.isclose(parts, bot["loop thread"])
         assert bot["loop: save"] > 0 and bot["loop: drawing"] > 0

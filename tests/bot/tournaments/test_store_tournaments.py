@@ -230,7 +230,11 @@ async def test_a_result_counts_once_and_frees_the_players(new_store: Callable[[]
         assert [p.round for p in again] == [3, 4]
         assert (await tournaments.get_tournament(t.id) or t).round == 4
         assert await tournaments.games_of(t.id) == [
-            Game(1, 1, 2, 0.5), Game(2, 3, 4, 0.0), Game(3, 2, 3), Game(4, 4, 1)]  # fmt: skip
+            Game(1, 1, 2, 0.5),
+            Game(2, 3, 4, 0.0),
+            Game(3, 2, 3),
+            Game(4, 4, 1),
+        ]
         swiss_t = await running(store, swiss_of(), range(1, 5))
         assert await tournaments.pair_arena(swiss_t.id, ((1, 2),)) == []
         assert await tournaments.finish_tournament(t.id)
