@@ -216,9 +216,16 @@ class Board(Marks):
             raise IllegalMoveError(f"cell {cell} is already taken")
         if self.outcome() is not None:
             raise IllegalMoveError("the game is over")
-        if self.turn == "X":
-            return Board(self.size, self.k, self.x | bit, self.o)
-        return Board(self.size, self.k, self.x, self.o | bit)
+        # A legal move from a valid board makes a valid one: it is built without `_validate`,
+        # which would look for both sides' lines again (the click path plays every move).
+        after = object.__new__(Board)
+        _set = object.__setattr__
+        _set(after, "size", self.size)
+        _set(after, "k", self.k)
+        x_moves = self.x.bit_count() == self.o.bit_count()
+        _set(after, "x", self.x | bit if x_moves else self.x)
+        _set(after, "o", self.o if x_moves else self.o | bit)
+        return after
 
 
 def _validate(size: int, k: int, x: int, o: int) -> None:
