@@ -40,8 +40,6 @@ BOARD = discord.Permissions(
 INVITE = BOARD | discord.Permissions(
     add_reactions=True, manage_messages=True, create_public_threads=True
 )
-# What the daily puzzle's post needs in its channel.
-POST = discord.Permissions(view_channel=True, send_messages=True)
 GONE_CODES = frozenset({10003, 10008})  # Unknown Channel, Unknown Message
 # Said to whoever starts a board moved by reactions where the bot can't remove them.
 CANNOT_CLEAN_UP = N_(

@@ -216,11 +216,6 @@ def picks_cell(size: int) -> bool:
     return size <= 4
 
 
-def cell_key(size: int, cell: int) -> str | None:
-    """The reaction that plays `cell` where one reaction names a cell."""
-    return keys(size)[cell] if picks_cell(size) else None
-
-
 def read_key(size: int, key: str) -> tuple[str, int] | None:
     """What a reaction means on a board of `size`: ("cell", n), ("column", n), ("row", n), or
     None when it is none of the board's keys."""

@@ -49,10 +49,6 @@ from bot.pictures.layout import SIDE
 from bot.pictures.marks import resolve
 from bot.pictures.words import alt_text
 
-PNG_LEVEL = (
-    3  # zlib's level for a board's PNG: half the time of 6 for a tenth more bytes (docs/figures.md)
-)
-
 
 def board_png(game: GameRecord, *, side: int = SIDE) -> bytes:
     """The picture of a game's board now, as PNG bytes (the same game, the same bytes)."""

@@ -134,10 +134,6 @@ class Regulars:
         """Add a rule: a regular clicks a button it sees when `rule` says so."""
         self.rules.append(rule)
 
-    def by_name(self, name: str) -> MemberActor:
-        """A regular, by their name (say, to have them run a command)."""
-        return next(member for member in self.members.values() if member.name == name)
-
     def _wanted(self) -> dict[tuple[int, int, str], tuple[MemberActor, int, int, list[str]]]:
         """What each regular would click now: (member, message, message's state) -> the member,
         the channel, the message and the buttons its rules pick."""

@@ -38,7 +38,6 @@ log = logging.getLogger(__name__)
 
 ARCHIVE_AFTER: Literal[1440] = 1440  # minutes of quiet before Discord archives a thread
 PUBLIC_THREAD: Literal[11] = 11  # Discord's channel type
-Namer = Callable[[discord.Guild, int], Awaitable[str]]  # a player's name in a server
 TOGETHER = 8  # games set up at once (a PostgreSQL pool's connections, Discord's rate limits)
 
 

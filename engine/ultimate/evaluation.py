@@ -28,9 +28,6 @@ class Weights(NamedTuple):
 
 DEFAULT = Weights()
 
-# How much a single board counts by where it stands: the number of lines of boards through it.
-PLACEMENT = (3, 2, 3, 2, 4, 2, 3, 2, 3)
-
 
 @cache
 def chances(fill: float = DEFAULT.fill) -> tuple[float, ...]:

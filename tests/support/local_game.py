@@ -215,10 +215,6 @@ class Table:
         return int(message["id"]) in interaction.answers
 
 
-def is_public(message: dict[str, Any]) -> bool:
-    return not int(message["flags"]) & EPHEMERAL
-
-
 @contextlib.asynccontextmanager
 async def bot_running(discord: FakeDiscord, **env: str) -> AsyncIterator[tuple[LocalBot, Table]]:
     """The local Discord started and the bot started against it (SQLite in a temporary folder,
