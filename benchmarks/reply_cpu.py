@@ -47,7 +47,8 @@ def positions(count: int, seed: int) -> list[Any]:
 
 async def measure(args: argparse.Namespace) -> list[float]:
     """ms of CPU a reply, one figure per repeat."""
-    from bot.compute.runner import EngineRunner, Thinking
+    from bot.cogs.games.flow.thinking import Thinking
+    from bot.compute.runner import EngineRunner
 
     runner = EngineRunner(workers=1)
     await runner.start()

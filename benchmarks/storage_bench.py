@@ -129,7 +129,7 @@ async def bot_start(path: Path) -> tuple[float, int]:
         async with simcord.run(bot, check_errors=False):
             ready = time.perf_counter()
             cog: Any = bot.get_cog("GameCog")
-            loaded = len(cog.games.live())
+            loaded = len(cog.live.games.live())
     finally:
         await bot.release()
     return ready - start, loaded

@@ -257,7 +257,7 @@ def picture_cache(bot: discord.Client) -> dict[str, int] | None:
         return None
     cache = drawing.CACHE
     return {"pictures": len(cache), "bytes": cache.held, "hits": cache.hits,
-            "misses": cache.misses, "late": clicks.flow.painter.late}  # fmt: skip
+            "misses": cache.misses, "late": clicks.flow.showing.painter.late}  # fmt: skip
 
 
 async def run(bot: discord.Client) -> None:

@@ -77,7 +77,7 @@ class Ops(commands.Cog):
         """The Prometheus text, with the gauges read now."""
         m = self.metrics
         watch: Any = self.bot.get_cog("BoardWatch")
-        m.live_games.set(len(watch.games.live()) if watch is not None else 0)
+        m.live_games.set(len(watch.live.games.live()) if watch is not None else 0)
         m.engine_queue.set(self.bot.engine.pending)
         latencies = getattr(self.bot, "latencies", None) or [(0, self.bot.latency)]
         for shard, latency in latencies:

@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 
 import discord
 
-from bot.live.registry import held_since
+from bot.live.locks import held_since
 
 T = TypeVar("T")
 Interaction = discord.Interaction[Any]

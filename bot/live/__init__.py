@@ -1,1 +1,1 @@
-"""This process's memory of live games: by id and channel, reservations, locks, the clock."""
+"""This process's live state: the live games and their owners (``owners.Live``)."""

@@ -1,6 +1,6 @@
 """Missed wins: a classic game on a big board that ends in a server leaves that server puzzles.
 
-When a live game leaves the registry finished (the event ``ENDED``), the positions where one of
+When a live game leaves memory finished (the event ``ENDED``), the positions where one of
 its players had a forced win and missed it (``engine.puzzles.missed_wins``) are found in the
 engine's worker processes, off the event loop, and kept as the server's puzzles
 (``Store.add_server_puzzle``). Only the people's moves count, not the bot's; games in direct

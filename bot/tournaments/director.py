@@ -220,7 +220,9 @@ class Director:
                 if p.game_id is None:
                     continue
                 if p.result is None:
-                    game = self.flow.games.get(p.game_id) or await self.store.load_game(p.game_id)
+                    game = self.flow.live.games.get(p.game_id) or await self.store.load_game(
+                        p.game_id
+                    )
                     if game is None or game.status is not Status.FINISHED:
                         continue
                     await self.tournament_store.record_result(p, game.cross_score)

@@ -93,7 +93,7 @@ class Tables:
             taken = None if p.game_id is not None else await self.store.next_game_id()
             p = await self.tournament_store.attach_game(p, thread_id=made, game_id=taken) or p
         assert p.game_id is not None and p.thread_id is not None
-        game = self.flow.games.get(p.game_id)
+        game = self.flow.live.games.get(p.game_id)
         if game is None and p.game_id != taken:
             game = await self.store.load_game(p.game_id)
         opened = game is None  # by this call: no board of it was ever posted
@@ -139,7 +139,7 @@ class Tables:
             size=t.size,
             k=t.k,
             status=Status.ACTIVE,
-            created_at=self.flow.games.now(),
+            created_at=self.flow.live.clock.now(),
             locale=t.locale,
             kind=t.kind,
             move_seconds=t.move_seconds,
@@ -154,7 +154,7 @@ class Tables:
         it open (Discord lists a server's open threads). False if Discord failed (one line)."""
         if thread_id is None or (guild_id is not None and not self._open(guild_id, thread_id)):
             return True
-        async with self.flow.games.lock(game_id):
+        async with self.flow.live.locks(game_id):
             pass
         try:
             await self.client.http.edit_channel(thread_id, archived=True)

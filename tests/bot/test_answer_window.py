@@ -4,16 +4,11 @@ lock, bounded under one, and a task started under a lock holds nothing."""
 from __future__ import annotations
 
 import asyncio
-from datetime import UTC, datetime
 
 import pytest
 
 from bot.discord_ui import replies, window
-from bot.live.registry import GameRegistry
-
-
-def registry() -> GameRegistry:
-    return GameRegistry(on_due=lambda _: None, now=lambda: datetime.now(UTC))
+from bot.live.locks import GameLocks
 
 
 async def test_a_call_outside_any_lock_takes_as_long_as_it_takes() -> None:
@@ -28,9 +23,9 @@ async def test_a_call_under_a_lock_is_cut_short_and_counts_as_too_late(
     """Under a game's lock (no click's window) a call ends within what is left of the hold's
     budget; cut short, it is an HTTPException that says the answer could not count."""
     monkeypatch.setattr(window, "HOLD_BUDGET", 0.1)
-    games = registry()
+    locks = GameLocks()
     loop = asyncio.get_running_loop()
-    async with games.lock(1):
+    async with locks(1):
         budget = window.budget()
         assert budget is not None and 0 < budget <= 0.1
         began = loop.time()
@@ -45,10 +40,10 @@ async def test_a_call_under_a_lock_is_cut_short_and_counts_as_too_late(
 
 async def test_a_task_started_under_a_lock_holds_none() -> None:
     """A timer or an event started while a game is held is not bound by that hold."""
-    games = registry()
-    async with games.lock(1):
+    locks = GameLocks()
+    async with locks(1):
         seen = await asyncio.create_task(_budget_elsewhere())
-        async with games.lock(2):  # two held at once: still held after the inner one
+        async with locks(2):  # two held at once: still held after the inner one
             pass
         assert window.budget() is not None
     assert seen is None

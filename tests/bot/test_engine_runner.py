@@ -17,9 +17,10 @@ from typing import Any
 
 import pytest
 
+from bot.cogs.games.flow.thinking import Thinking
 from bot.compute import jobs
 from bot.compute.processes import AnalysisTimeout
-from bot.compute.runner import SHORTEST, EngineRunner, Thinking, search_budget
+from bot.compute.runner import SHORTEST, EngineRunner, search_budget
 from bot.games import kinds, review, rules
 from bot.games.record import GameRecord
 from engine import ultimate

@@ -113,7 +113,7 @@ async def test_a_kill_inside_the_save_of_a_move_leaves_it_before_or_after(
             assert isinstance(env.bot, TicTacToeBot)
             cog = env.bot.get_cog("GameCog")
             assert cog is not None
-            live = {g.id: g.moves for g in cog.games.live()}
+            live = {g.id: g.moves for g in cog.live.games.live()}
             again = await env.bot.store.load_game(game.id)
             assert again is not None and again.moves == expected
             if not won:

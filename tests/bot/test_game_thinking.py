@@ -168,7 +168,7 @@ async def test_the_event_loop_keeps_running_while_the_bot_thinks_on_5x5(
     def note(size: int) -> None:
         if size == 5:
             small_when_big_done.append(
-                simcord_env.bot.get_cog("ClickCog").flow.games.get(small_id).moves
+                simcord_env.bot.get_cog("ClickCog").flow.live.games.get(small_id).moves
             )
 
     monkeypatch.setattr(store, "save_game", save_then_open)
@@ -275,8 +275,8 @@ async def test_a_search_that_outlasts_the_wait_goes_on_and_is_the_bots_move(
     game_flow: Any = simcord_env.bot.get_cog("ClickCog").flow  # type: ignore[union-attr]
     gate = tmp_path / "gate"
     with held_big_searches(simcord_env.bot, gate, wait=True) as (events, big_started):
-        async with game_flow.games.lock(game_id):
-            moved = rules.move(game_flow.games.get(game_id), alice.id, 12)
+        async with game_flow.live.locks(game_id):
+            moved = rules.move(game_flow.live.games.get(game_id), alice.id, 12)
             shown = await game_flow.with_reply(moved)  # waits REPLY_WAIT, then gives up
             assert shown == moved  # the player's move alone
             await game_flow.commit(shown)

@@ -102,7 +102,7 @@ async def test_sigkill_mid_game_loses_no_shown_move(tmp_path: Path, moves: int) 
             assert isinstance(env.bot, TicTacToeBot)
             cog = env.bot.get_cog("GameCog")
             assert cog is not None
-            loaded = {g.id: g for g in cog.games.live()}
+            loaded = {g.id: g for g in cog.live.games.live()}
             for game_id, before in live_before.items():
                 after = loaded.get(game_id) or await env.bot.store.load_game(game_id)
                 assert after is not None

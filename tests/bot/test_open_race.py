@@ -47,7 +47,7 @@ def hold_message_id_save(
             if result is not None:
                 results.append(result)
             give_up = time.perf_counter() + HOLD_AT_MOST
-            locked = cog.games.lock(game.id).locked()
+            locked = cog.live.locks(game.id).locked()
             # The click runs to its answer, unless the game's lock holds it up; then a few
             # turns of the loop bring it to that lock while this save is still open.
             for turn in range(10_000_000):

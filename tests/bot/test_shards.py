@@ -97,7 +97,7 @@ async def started(settings: Settings) -> tuple[list[int], int]:
     try:
         async with simcord.run(bot, check_errors=False) as env:
             cog: Any = bot.get_cog("BoardWatch")
-            live = sorted(g.id for g in cog.games.live())
+            live = sorted(g.id for g in cog.live.games.live())
             syncs = sum(r.method == "PUT" and "/commands" in r.path for r in env.http_requests)
     finally:
         await bot.release()

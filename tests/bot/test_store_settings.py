@@ -104,9 +104,11 @@ def test_a_channel_holds_as_many_games_as_its_limit() -> None:
     """Reservations count against the limit; a game takes its reservation's place and frees it
     when it ends."""
     from bot.games import rules
-    from bot.live.registry import GameRegistry
+    from bot.live.deadlines import Deadlines
+    from bot.live.games import LiveGames
 
-    games = GameRegistry(on_due=lambda _: None, now=lambda: datetime(2026, 1, 1, tzinfo=UTC))
+    clock = Deadlines(on_due=lambda _: None, now=lambda: datetime(2026, 1, 1, tzinfo=UTC))
+    games = LiveGames(deadlines=clock)
     assert games.reserve(20, 2) and games.reserve(20, 2)
     assert not games.reserve(20, 2)
     games.put(game(1))

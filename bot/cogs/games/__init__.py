@@ -1,8 +1,8 @@
 """The game extension: /tictactoe, the board's clicks and reactions, and live games between clicks.
 
-``setup`` builds what the game cogs share (this process's registry of live games and the flow
-that changes them) and hands it to each; no part holds a pointer back to what built it. A
-deadline coming due is an event the registry raises through ``bot.dispatch``, and so are a live
+``setup`` builds what the game cogs share (this process's live state, ``bot.live``, and the
+flow that changes games) and hands it to each; no part holds a pointer back to what built it. A
+deadline coming due is an event the clock raises through ``bot.dispatch``, and so are a live
 game that ends and a board that falls behind its game (``events``). The features build on it:
 each registers its buttons with the click router (``router``), reached as ``GameCog.router``.
 """
@@ -25,7 +25,7 @@ from bot.cogs.games.reactions import ReactionCog
 from bot.cogs.games.router import Router
 from bot.cogs.games.settings import SettingsCog
 from bot.cogs.games.watch import BoardWatch
-from bot.live.registry import GameRegistry
+from bot.live.owners import Live
 
 if TYPE_CHECKING:
     from bot.client import TicTacToeBot
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 async def setup(bot: TicTacToeBot) -> None:
     """Add the game cogs to the bot (``load_extension("bot.cogs.games")``)."""
     servers = await bot.store.server_settings()  # each server's own settings, kept up to date
-    games = GameRegistry(
+    live = Live.build(
         on_due=lambda game_id: bot.dispatch(DEADLINE, game_id),
         now=discord.utils.utcnow,
         on_end=lambda game: bot.dispatch(ENDED, game),
@@ -44,7 +44,7 @@ async def setup(bot: TicTacToeBot) -> None:
         client=bot,
         store=bot.store,
         engine=bot.engine,
-        games=games,
+        live=live,
         settings=bot.settings,
         servers=servers,
     )
@@ -52,7 +52,7 @@ async def setup(bot: TicTacToeBot) -> None:
     await bot.add_cog(
         GameCog(
             client=bot,
-            games=games,
+            live=live,
             flow=flow,
             settings=bot.settings,
             servers=servers,
@@ -60,9 +60,9 @@ async def setup(bot: TicTacToeBot) -> None:
         )
     )
     await bot.add_cog(SettingsCog(store=bot.store, settings=bot.settings, servers=servers))
-    await bot.add_cog(ClickCog(games=games, flow=flow, advice=Advice(bot.engine), router=router))
-    await bot.add_cog(BoardWatch(client=bot, games=games, flow=flow))
-    await bot.add_cog(BoardCatchUp(client=bot, games=games, flow=flow))
-    await bot.add_cog(KeyCog(client=bot, games=games, flow=flow))
-    await bot.add_cog(ReactionCog(client=bot, games=games, flow=flow))
-    await bot.add_cog(MarkCog(store=bot.store, games=games, flow=flow, servers=servers))
+    await bot.add_cog(ClickCog(live=live, flow=flow, advice=Advice(bot.engine), router=router))
+    await bot.add_cog(BoardWatch(client=bot, live=live, flow=flow))
+    await bot.add_cog(BoardCatchUp(client=bot, live=live, flow=flow))
+    await bot.add_cog(KeyCog(client=bot, live=live, flow=flow))
+    await bot.add_cog(ReactionCog(client=bot, live=live, flow=flow))
+    await bot.add_cog(MarkCog(store=bot.store, live=live, flow=flow, servers=servers))

@@ -1,7 +1,7 @@
 """Boards the store is ahead of, shown without anyone's click.
 
 A board whose last edit failed (a 5xx, a 429 past its Retry-After, a dropped connection, an
-answer given up on as its click's window closed) is marked behind in the registry, which reports
+answer given up on as its click's window closed) is marked behind (``bot.live.boards``), which reports
 it here (the event ``BEHIND``). Each is tried again in the background after a growing pause,
 until Discord shows it or the message is gone: one bounded edit a try, under the game's lock, of
 the game as it is then. A game shown only through interactions (a user install) is tried through
@@ -25,7 +25,7 @@ from bot.cogs.games.events import BEHIND
 from bot.cogs.games.flow import GameFlow
 from bot.discord_ui import access, readback
 from bot.games.record import Ending, GameRecord
-from bot.live.registry import GameRegistry
+from bot.live.owners import Live
 from bot.storage.base import StorageError
 
 log = logging.getLogger(__name__)
@@ -45,22 +45,22 @@ def pause(attempt: int) -> float:
 class BoardCatchUp(commands.Cog):
     """Shows every board that is behind its stored game, click or no click."""
 
-    def __init__(self, *, client: commands.Bot, games: GameRegistry, flow: GameFlow) -> None:
+    def __init__(self, *, client: commands.Bot, live: Live, flow: GameFlow) -> None:
         self.client = client
-        self.games = games
+        self.live = live
         self.flow = flow
         self._running: set[int] = set()  # games whose board is being caught up
 
     async def cog_load(self) -> None:
         """Read back the boards of the games restored at start-up, once connected."""
-        self.games.spawn(self._read_back(), name="ttt-read-back")
+        self.live.tasks.spawn(self._read_back(), name="ttt-read-back")
 
     @commands.Cog.listener(f"on_{BEHIND}")
     async def on_board_behind(self, game_id: int) -> None:
         """A board fell behind: catch it up, unless that is under way already."""
         if game_id not in self._running:
             self._running.add(game_id)
-            self.games.spawn(self._catch_up(game_id), name=f"ttt-catch-up-{game_id}")
+            self.live.tasks.spawn(self._catch_up(game_id), name=f"ttt-catch-up-{game_id}")
 
     async def _catch_up(self, game_id: int) -> None:
         attempt = 0
@@ -76,8 +76,8 @@ class BoardCatchUp(commands.Cog):
     async def try_once(self, game_id: int, attempt: int) -> bool:
         """One try at showing the stored game on its board (lock taken); True when nothing is
         left to try: shown, gone, or out of the bot's reach until a click brings it."""
-        async with self.games.lock(game_id):
-            if not self.games.is_behind(game_id):
+        async with self.live.locks(game_id):
+            if not self.live.boards.is_behind(game_id):
                 return True
             try:
                 game = await self.flow.load(game_id)
@@ -85,13 +85,13 @@ class BoardCatchUp(commands.Cog):
                 log.debug("catching up game %s: %s", game_id, exc)
                 return False
             if game is None or game.ending is Ending.ABANDONED:
-                self.games.behind(game_id, behind=False)
+                self.flow.showing.caught_up(game_id)
                 return True
             return await self._show(game, attempt)
 
     async def _show(self, game: GameRecord, attempt: int) -> bool:
         try:
-            shown = await self.flow.show(game)
+            shown = await self.flow.showing.show(game)
         except discord.HTTPException as exc:
             if access.board_gone(exc):
                 log.warning(
@@ -104,8 +104,10 @@ class BoardCatchUp(commands.Cog):
                 return True
             log.debug("catching up game %s, try %d: %s", game.id, attempt, exc)
             return False
-        self.games.behind(game.id, behind=not shown)
-        if shown:
+        if not shown:
+            self.flow.showing.fell_behind(game.id)
+        else:
+            self.flow.showing.caught_up(game.id)
             log.info("the board of game %s caught up with the store (try %d)", game.id, attempt)
         return True
 
@@ -113,7 +115,7 @@ class BoardCatchUp(commands.Cog):
         """Compare each restored game's board with the game; one that differs, or cannot be
         read, is marked behind (and so caught up)."""
         await self.client.wait_until_ready()
-        for game in self.games.live():
+        for game in self.live.games.live():
             if game.interactions_only or game.message_id is None:
                 continue  # no channel to read: its first click compares (``first_click``)
             channel = self.client.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
@@ -122,6 +124,6 @@ class BoardCatchUp(commands.Cog):
             except (discord.HTTPException, TimeoutError) as exc:
                 log.debug("could not read back the board of game %s: %s", game.id, exc)
                 message = None
-            current = self.games.get(game.id)
+            current = self.live.games.get(game.id)
             if current is not None and (message is None or not readback.shows(message, current)):
-                self.games.behind(game.id)
+                self.flow.showing.fell_behind(game.id)

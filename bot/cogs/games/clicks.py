@@ -16,19 +16,19 @@ import discord
 from discord.ext import commands
 
 from bot.cogs.games.advice import Advice
-from bot.cogs.games.flow import GameFlow, Shown
+from bot.cogs.games.flow import NOTHING, GameFlow, Shown
 from bot.cogs.games.opening import open_game
 from bot.cogs.games.replays import Replays
 from bot.cogs.games.resigning import Resigns, asks
 from bot.cogs.games.router import Router
 from bot.cogs.games.texts import NOT_SAVED, UNSHOWN
 from bot.compute import drawing
-from bot.discord_ui import access, board, grid, readback, replies, window
+from bot.discord_ui import access, board, grid, replies, window
 from bot.games import asking, kinds, rules
 from bot.games.record import Ending, GameRecord, Status
 from bot.games.rules import Refused
 from bot.i18n import N_, Text, translation
-from bot.live.registry import GameRegistry
+from bot.live.owners import Live
 from bot.storage.base import StorageError
 
 log = logging.getLogger(__name__)
@@ -48,11 +48,10 @@ CHANGES = frozenset({board.ACCEPT, board.DECLINE, board.WITHDRAW, board.RESIGN})
 class ClickCog(commands.Cog):
     """Routes every click on a board to what its button does."""
 
-    def __init__(
-        self, *, games: GameRegistry, flow: GameFlow, advice: Advice, router: Router
-    ) -> None:
-        self.games, self.flow, self.advice, self.router = games, flow, advice, router
-        self.replays = Replays(flow.painter)
+    def __init__(self, *, live: Live, flow: GameFlow, advice: Advice, router: Router) -> None:
+        self.live, self.flow, self.advice, self.router = live, flow, advice, router
+        self.showing = flow.showing
+        self.replays = Replays(flow.showing.painter)
         self.resigns = Resigns(flow)  # Resign asks for a second click
 
     async def cog_unload(self) -> None:
@@ -97,9 +96,9 @@ class ClickCog(commands.Cog):
         A click only counts on its game's own board. Afterwards a board whose last edit failed is
         shown again, so a refused click repairs it too.
         """
-        shown, stuck = Shown.NOT_SAVED, False
+        changed, stuck = NOTHING, False
         # Each call to Discord under the lock ends within this click's window (``window``).
-        async with self.games.lock(game_id), window.opened(interaction):
+        async with self.live.locks(game_id), window.opened(interaction):
             game = await self.flow.load(game_id)
             if game is not None and not _on_its_board(interaction, game):
                 await replies.tell(interaction, ELSEWHERE)
@@ -112,7 +111,7 @@ class ClickCog(commands.Cog):
                 await self._pick(interaction, game, what, ply)
                 return
             changes = what.isdigit() or what in CHANGES or what.startswith(board.CONFIRM)
-            if changes and self.games.is_unsaved(game_id):
+            if changes and self.live.games.is_unsaved(game_id):
                 # A change of the bot's own (its move) waits for the database: nothing can be
                 # saved before it, and it is shown as soon as it is.
                 await replies.tell(interaction, NOT_SAVED)
@@ -127,31 +126,34 @@ class ClickCog(commands.Cog):
                 if isinstance(result, Refused):
                     await self._refuse(interaction, game, result.text)
                     # The engine's move was lost (a failed save): a click sets it going again.
-                    stuck = result.engine_turn and not self.games.is_thinking(game_id)
+                    stuck = result.engine_turn and not self.flow.thinking.is_on(game_id)
                 elif game is not None and what.isdigit() and _moved_on(interaction, game, ply):
                     # Played on a position the game has left: refused, not played blind.
                     if game.interactions_only:
-                        self.games.behind(game.id)  # this click's answer is the way to show it
+                        self.showing.fell_behind(game.id)  # this click's answer shows it
                         await self._refuse(interaction, game, _since_shown(interaction, game, ply))
                     else:
                         await replies.tell(interaction, _since_shown(interaction, game, ply))
-                        await self.flow.publish(game, interaction)
-                elif not what.isdigit() and game and asks(game, user_id, what, self.games.now()):
+                        await self.showing.publish(game, interaction)
+                elif (
+                    not what.isdigit() and game and asks(game, user_id, what, self.live.clock.now())
+                ):
                     await self.resigns.ask(interaction, game, user_id)  # Resign: confirm first
                 else:
                     # On 3x3 the bot's reply is a lookup: both moves go in this one response.
-                    shown = await self.flow.change(interaction, await self.flow.with_reply(result))
+                    reply = await self.flow.with_reply(result)
+                    changed = await self.flow.change(interaction, reply)
         if not changes:
             await self._without_lock(interaction, game, what)
-        after = self.games.get(game_id)
+        on_board = changed.shown is Shown.ON_BOARD
         if stuck:
             await self.flow.ai_move(game_id)
-        elif shown is not Shown.NOT_SAVED and after is not None and rules.ai_to_move(after):
-            await self.flow.ai_move(game_id, interaction, on_board=shown is Shown.ON_BOARD)
-        if behind and self.games.is_behind(game_id):
+        elif changed.engine_next:
+            await self.flow.ai_move(game_id, interaction, on_board=on_board)
+        if behind and self.live.boards.is_behind(game_id):
             await self._repair(game_id)
         # Naming what is missing is needed only when something is (rarely): one check first.
-        if shown is Shown.ON_BOARD and not interaction.app_permissions.is_superset(access.BOARD):
+        if on_board and not interaction.app_permissions.is_superset(access.BOARD):
             lacking = access.missing(interaction)
             if lacking:  # the click showed the move, but nothing can be edited between clicks
                 await replies.tell_safely(interaction, access.still_missing(lacking))
@@ -173,12 +175,12 @@ class ClickCog(commands.Cog):
             await replies.tell(interaction, CLOSED)
             return
         try:
-            await self.flow.painter.update(interaction, found, picked)
+            await self.showing.painter.update(interaction, found, picked)
         except discord.HTTPException as exc:
             log.warning("could not show the board picked in game %s: %s", found.id, exc)
             await replies.tell_safely(interaction, UNSHOWN)
             return
-        self.flow.note_board(found, interaction)
+        self.showing.note_board(found, interaction)
 
     async def _refuse(
         self, interaction: Interaction, game: GameRecord | None, text: Text | str
@@ -186,8 +188,8 @@ class ClickCog(commands.Cog):
         """Say privately why a click changes nothing. Where only interactions reach the board
         and it is behind (the bot's move or a timeout shown to nobody yet: no token was alive,
         or the bot restarted), the click's answer shows the board first, the reason follows."""
-        if game is not None and game.interactions_only and self.games.is_behind(game.id):
-            await self.flow.answer_with_board(interaction, game)
+        if game is not None and game.interactions_only and self.live.boards.is_behind(game.id):
+            await self.showing.answer_with_board(interaction, game)
         await replies.tell(interaction, text)
 
     def _behind(self, interaction: Interaction, game: GameRecord | None) -> bool:
@@ -200,21 +202,19 @@ class ClickCog(commands.Cog):
         if game is None:
             return False
         ended = game.status is Status.FINISHED and game.ending is not Ending.ABANDONED  # gone
-        check = ended or self.games.first_click(game.id)
-        if check and not readback.shows(interaction.message, game):
-            self.games.behind(game.id)
-        return self.games.is_behind(game.id)
+        check = ended or self.live.boards.first_click(game.id)
+        return self.showing.checked(interaction, game, check=check)
 
     async def _repair(self, game_id: int) -> None:
         """Show the stored game on a board whose last edit failed (through the channel)."""
-        async with self.games.lock(game_id):
-            if not self.games.is_behind(game_id):
+        async with self.live.locks(game_id):
+            if not self.live.boards.is_behind(game_id):
                 return
             game = await self.flow.load(game_id)
             if game is None:
-                self.games.behind(game_id, behind=False)
+                self.showing.caught_up(game_id)
                 return
-            await self.flow.publish(game)
+            await self.showing.publish(game)
 
     async def _without_lock(
         self, interaction: Interaction, game: GameRecord | None, what: str
@@ -241,7 +241,7 @@ class ClickCog(commands.Cog):
         if isinstance(old, Refused):
             await replies.tell(interaction, old.text)
             return
-        user_id, now = interaction.user.id, self.games.now()
+        user_id, now = interaction.user.id, self.live.clock.now()
 
         def remade(new_id: int) -> GameRecord:
             return rules.rematch_of(old, game_id=new_id, challenger_id=user_id, now=now)

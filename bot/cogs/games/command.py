@@ -26,7 +26,7 @@ from bot.games import look as looks
 from bot.games.record import GameRecord, Status
 from bot.games.settings import ServerSettings
 from bot.i18n import N_, Text
-from bot.live.registry import GameRegistry
+from bot.live.owners import Live
 
 if TYPE_CHECKING:
     from engine import Level
@@ -66,14 +66,14 @@ class GameCog(commands.Cog):
         self,
         *,
         client: discord.Client,
-        games: GameRegistry,
+        live: Live,
         flow: GameFlow,
         settings: Settings,
         servers: dict[int, ServerSettings],
         router: Router | None = None,
     ) -> None:
         self.client = client
-        self.games = games
+        self.live = live
         self.flow = flow
         self.router = Router() if router is None else router  # the features' buttons
         self.stat_lines = StatLines()  # the features' lines in /tictactoe-stats
@@ -147,9 +147,9 @@ class GameCog(commands.Cog):
         locale = server.board_locale(conf, interaction)
 
         def build(game_id: int) -> GameRecord:
-            now = self.games.now()
+            now = self.live.clock.now()
             if not vs_bot:
-                self.games.note_challenge(user.id, now)
+                self.live.cooldowns.challenged(user.id, now)
             return GameRecord(
                 id=game_id,
                 guild_id=interaction.guild_id,
@@ -204,9 +204,9 @@ class GameCog(commands.Cog):
                 player=f"<@{opponent.id}>",
             )
         refusal = server.refuse_opponent(conf, opponent, yours=server.may_change(interaction))
-        now = self.games.now()
+        now = self.live.clock.now()
         cooldown = server.cooldown(conf, self.settings)
-        wait = self.games.cooldown_left(interaction.user.id, now, cooldown)
+        wait = self.live.cooldowns.left(interaction.user.id, now, cooldown)
         if refusal is None and wait > 0:
             again = now + timedelta(seconds=wait)
             refusal = N_(

@@ -28,7 +28,7 @@ from bot.discord_ui import access
 from bot.games import kinds, rules
 from bot.games.kinds.base import plain
 from bot.games.record import GameRecord
-from bot.live.registry import GameRegistry
+from bot.live.owners import Live
 from bot.storage.base import StorageError
 
 log = logging.getLogger(__name__)
@@ -37,9 +37,9 @@ log = logging.getLogger(__name__)
 class KeyCog(commands.Cog):
     """Keeps the reactions under boards that take them to those that still play."""
 
-    def __init__(self, *, client: discord.Client, games: GameRegistry, flow: GameFlow) -> None:
+    def __init__(self, *, client: discord.Client, live: Live, flow: GameFlow) -> None:
         self.client = client
-        self.games = games
+        self.live = live
         self.flow = flow
         self._adding: set[int] = set()  # games whose keys are being matched to the board
         self._next: dict[int, GameRecord] = {}  # game id -> the newest game its keys follow
@@ -47,7 +47,7 @@ class KeyCog(commands.Cog):
     @commands.Cog.listener(f"on_{POSTED}")
     async def on_board_posted(self, game_id: int) -> None:
         """Add a new board's reactions, in a task: the command's answer does not wait."""
-        game = self.games.get(game_id)
+        game = self.live.games.get(game_id)
         if game is not None and takes_reactions(game):
             self._keep_keys(game, fresh=True)
 
@@ -60,7 +60,7 @@ class KeyCog(commands.Cog):
     @commands.Cog.listener()
     async def on_ready(self) -> None:
         """After a start (or a reconnection): finish adding the reactions of live boards."""
-        for game in self.games.live():
+        for game in self.live.games.live():
             if takes_reactions(game) and game.message_id is not None:
                 self._keep_keys(game)
 
@@ -70,7 +70,9 @@ class KeyCog(commands.Cog):
         self._next[game.id] = game
         if game.id not in self._adding:
             self._adding.add(game.id)
-            self.games.spawn(self._match_keys(game.id, fresh=fresh), name=f"ttt-keys-{game.id}")
+            self.live.tasks.spawn(
+                self._match_keys(game.id, fresh=fresh), name=f"ttt-keys-{game.id}"
+            )
 
     async def _match_keys(self, game_id: int, *, fresh: bool) -> None:
         try:
@@ -122,8 +124,8 @@ class KeyCog(commands.Cog):
 
     async def _give_buttons(self, game_id: int) -> None:
         """A board moved by reactions only whose keys may not be added takes cell buttons too."""
-        async with self.games.lock(game_id):
-            game = self.games.get(game_id)
+        async with self.live.locks(game_id):
+            game = self.live.games.get(game_id)
             if game is None or game.look.buttons or not rules.is_live(game):
                 return
             look = dataclasses.replace(game.look, input="both")
@@ -132,7 +134,7 @@ class KeyCog(commands.Cog):
             except StorageError as exc:
                 log.debug("could not give game %s its buttons: %s", game_id, exc)
                 return
-            await self.flow.publish(game)
+            await self.flow.showing.publish(game)
 
 
 def takes_reactions(game: GameRecord) -> bool:

@@ -23,7 +23,7 @@ from bot.cogs.games.flow import GameFlow
 from bot.games import look as looks
 from bot.games import rules
 from bot.games.settings import ServerSettings
-from bot.live.registry import GameRegistry
+from bot.live.owners import Live
 from bot.storage.base import StorageError, Store
 
 log = logging.getLogger(__name__)
@@ -38,12 +38,12 @@ class MarkCog(commands.Cog):
         self,
         *,
         store: Store,
-        games: GameRegistry,
+        live: Live,
         flow: GameFlow,
         servers: dict[int, ServerSettings],
     ) -> None:
         self.store = store
-        self.games = games
+        self.live = live
         self.flow = flow
         self.servers = servers
 
@@ -79,7 +79,7 @@ class MarkCog(commands.Cog):
     def _named(self, only: int | None = None) -> dict[int, set[int]]:
         """Server id -> the custom emojis its settings and live boards name (of one server)."""
         named: dict[int, set[int]] = {}
-        used = [(g.guild_id, g.look) for g in self.games.live()]
+        used = [(g.guild_id, g.look) for g in self.live.games.live()]
         confs = self.servers.items() if only is None else [(only, self.servers.get(only))]
         used += [(guild_id, conf.look()) for guild_id, conf in confs if conf is not None]
         for guild_id, look in used:
@@ -108,7 +108,7 @@ class MarkCog(commands.Cog):
         if not gone:
             return
         await self._settings(guild_id, gone)
-        for game in self.games.live():
+        for game in self.live.games.live():
             if game.guild_id == guild_id and looks.without(game.look, gone) != game.look:
                 await self._board(game.id, gone)
 
@@ -134,8 +134,8 @@ class MarkCog(commands.Cog):
         log.info("server %s deleted the emoji of %s; back to the default", guild_id, list(reset))
 
     async def _board(self, game_id: int, gone: set[int]) -> None:
-        async with self.games.lock(game_id):
-            game = self.games.get(game_id)
+        async with self.live.locks(game_id):
+            game = self.live.games.get(game_id)
             if game is None or not rules.is_live(game):
                 return
             game = dataclasses.replace(game, look=looks.without(game.look, gone))
@@ -144,4 +144,4 @@ class MarkCog(commands.Cog):
             except StorageError as exc:
                 log.debug("could not reset the deleted marks of game %s: %s", game_id, exc)
                 return
-            await self.flow.publish(game)
+            await self.flow.showing.publish(game)

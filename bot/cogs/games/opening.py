@@ -63,9 +63,11 @@ async def open_game(
         await replies.tell(interaction, access.cannot_start(lacking))
         return None
     limit = conf.games_per_channel or 1
-    if not flow.games.reserve(channel_id, limit) and not await _reclaim(flow, channel_id, limit):
+    if not flow.live.games.reserve(channel_id, limit) and not await _reclaim(
+        flow, channel_id, limit
+    ):
         busy = readback.busy_text(
-            flow.games.in_channel(channel_id), links=flow.settings.message_links
+            flow.live.games.in_channel(channel_id), links=flow.settings.message_links
         )
         yours = server.may_change(interaction)
         await replies.tell(interaction, server.busy(busy, limit, interaction.guild_id, yours=yours))
@@ -73,21 +75,21 @@ async def open_game(
     try:
         game = await _saved(flow, build(await flow.store.next_game_id()), style)
     except StorageError as exc:
-        flow.games.release(channel_id)
+        flow.live.games.release(channel_id)
         log.debug("could not open a game in channel %s: %s", channel_id, exc)
         await replies.tell(interaction, NOT_SAVED)
         return None
     except BaseException:
-        flow.games.release(channel_id)
+        flow.live.games.release(channel_id)
         raise
     try:
-        drawn = await flow.painter.drawn_for(interaction, game)
+        drawn = await flow.showing.painter.drawn_for(interaction, game)
         send = interaction.response.send_message
-        sent = await flow.painter.send(drawn, send, new=True, interaction=interaction)
+        sent = await flow.showing.painter.send(drawn, send, new=True, interaction=interaction)
         message_id = sent.message_id or (await interaction.original_response()).id
-        flow.note_board(game, interaction)
+        flow.showing.note_board(game, interaction)
     except BaseException as error:
-        async with flow.games.lock(game.id):  # no message, so nobody can play it
+        async with flow.live.locks(game.id):  # no message, so nobody can play it
             await flow.abandon(game)
         if replies.too_late(error):  # held up past Discord's 3 s: the channel is free again
             replies.log_too_late(interaction, "a new board")
@@ -111,12 +113,12 @@ async def open_posted(flow: GameFlow, game: GameRecord) -> GameRecord | None:
     """Open `game` (its id taken already) where no interaction shows it: the channel (a
     tournament's thread) reserved and the game saved, its board still to post (`post_board`).
     None when the channel holds a game already. StorageError propagates, nothing reserved."""
-    if not flow.games.reserve(game.channel_id, 1):
+    if not flow.live.games.reserve(game.channel_id, 1):
         return None
     try:
         return await _saved(flow, game)
     except BaseException:
-        flow.games.release(game.channel_id)
+        flow.live.games.release(game.channel_id)
         raise
 
 
@@ -127,9 +129,9 @@ async def post_board(
     (its picture where its style says so, with emoji where Discord refuses the picture), with
     the game's nonce, and keep the message in the game. discord.HTTPException propagates: the
     game stays without a board, to be posted again."""
-    drawn = await flow.painter.drawn(game)
+    drawn = await flow.showing.painter.drawn(game)
     nonced = functools.partial(send, nonce=board_nonce(game.id))
-    sent = await flow.painter.send(drawn, nonced, new=True)
+    sent = await flow.showing.painter.send(drawn, nonced, new=True)
     return await _note_message(flow, game.id, sent.id)
 
 
@@ -160,7 +162,7 @@ async def find_board(
         return None
     noted = await _note_message(flow, game.id, found.id)
     if not readback.shows(found, noted):
-        flow.games.behind(game.id)
+        flow.showing.fell_behind(game.id)
     return noted
 
 
@@ -169,7 +171,7 @@ async def _saved(flow: GameFlow, game: GameRecord, style: str | None = None) -> 
     engine's reply if it starts), saved."""
     game = _with_look(game, server.of(flow.servers, game.guild_id).look(), style)
     game = await flow.with_reply(game)
-    async with flow.games.lock(game.id):
+    async with flow.live.locks(game.id):
         return await flow.commit(game)
 
 
@@ -189,21 +191,21 @@ def _with_look(game: GameRecord, look: Look, style: str | None = None) -> GameRe
 async def _reclaim(flow: GameFlow, channel_id: int, limit: int) -> bool:
     """Reserve a place in a full channel where a game's board is gone (deleted while the bot
     was not listening), abandoning that game first; False if the channel stays full."""
-    for busy in flow.games.games_in(channel_id):
+    for busy in flow.live.games.games_in(channel_id):
         if busy.message_id is None or busy.interactions_only:
             continue  # no channel to ask; its game ends by its own clock
         if await readback.board_exists(flow.client, busy):
             continue
-        async with flow.games.lock(busy.id):
+        async with flow.live.locks(busy.id):
             log.info("the board of game %s is gone; the game is abandoned", busy.id)
             await flow.abandon(busy, {busy.message_id})
-        return flow.games.reserve(channel_id, limit)
+        return flow.live.games.reserve(channel_id, limit)
     return False
 
 
 async def _note_message(flow: GameFlow, game_id: int, message_id: int) -> GameRecord:
     """Store the board's message id in the game as it is now: a click may have come first."""
-    async with flow.games.lock(game_id):
+    async with flow.live.locks(game_id):
         current = await flow.load(game_id)
         if current is None:
             raise LookupError(f"game {game_id} vanished while its board was posted")
@@ -213,6 +215,6 @@ async def _note_message(flow: GameFlow, game_id: int, message_id: int) -> GameRe
         except StorageError as exc:
             # The game goes on in memory; only a restart would lose track of its message.
             log.debug("could not store the message id of game %s: %s", game_id, exc)
-            flow.games.put(noted)
+            flow.live.games.put(noted)
     flow.client.dispatch(POSTED, game_id)
     return noted

@@ -29,7 +29,7 @@ from bot.games.kinds.base import plain
 from bot.games.record import GameRecord, Status
 from bot.games.rules import Refused
 from bot.i18n import Text, translation
-from bot.live.registry import GameRegistry
+from bot.live.owners import Live
 from bot.storage.base import StorageError
 
 log = logging.getLogger(__name__)
@@ -39,9 +39,9 @@ NOTICE = 10.0  # seconds the reply that says why a reaction played nothing stays
 class ReactionCog(commands.Cog):
     """Plays the moves the reactions on boards that take them make."""
 
-    def __init__(self, *, client: discord.Client, games: GameRegistry, flow: GameFlow) -> None:
+    def __init__(self, *, client: discord.Client, live: Live, flow: GameFlow) -> None:
         self.client = client
-        self.games = games
+        self.live = live
         self.flow = flow
         # game id -> (player id, column, moves then): a column picked on 5x5, waiting for a row
         self._picked: dict[int, tuple[int, int, int]] = {}
@@ -58,7 +58,7 @@ class ReactionCog(commands.Cog):
         game = next(
             (
                 g
-                for g in self.games.games_in(payload.channel_id)
+                for g in self.live.games.games_in(payload.channel_id)
                 if g.message_id == payload.message_id
             ),
             None,
@@ -75,19 +75,21 @@ class ReactionCog(commands.Cog):
             after = None
         if access.may_manage(self.client, payload.guild_id, payload.channel_id):
             # in a task: the bot's reply does not wait for it
-            self.games.spawn(self._take_back(payload), name=f"ttt-unreact-{game.id}")
+            self.live.tasks.spawn(self._take_back(payload), name=f"ttt-unreact-{game.id}")
         if after is not None and rules.ai_to_move(after):
             await self.flow.ai_move(game.id)
 
     async def _play(self, game_id: int, user_id: int, key: str) -> GameRecord | None:
         """Under the game's lock: the move the reaction makes, saved and shown; None when it
         makes none (refused, half a move on 5x5, or not saved)."""
-        async with self.games.lock(game_id):
-            game = self.games.get(game_id)
-            if game is None or self.games.is_unsaved(game_id):
+        async with self.live.locks(game_id):
+            game = self.live.games.get(game_id)
+            if game is None or self.live.games.is_unsaved(game_id):
                 return None
             if not await self._shows(game):
-                await self.flow.publish(game)  # never played blind: the board catches up first
+                await self.flow.showing.publish(
+                    game
+                )  # never played blind: the board catches up first
                 return None
             cell = await self._cell(game, user_id, key)
             if cell is None:
@@ -104,15 +106,15 @@ class ReactionCog(commands.Cog):
                 log.debug("could not save the move by reaction in game %s: %s", game_id, exc)
                 return None
             self._picked.pop(game_id, None)
-            await self.flow.publish(after)
+            await self.flow.showing.publish(after)
             return after
 
     async def _shows(self, game: GameRecord) -> bool:
         """Whether the board shows the game as stored: not after a failed edit, and, for the
         first reaction or click on a game live at start-up, as the message itself says."""
-        if self.games.is_behind(game.id):
+        if self.live.boards.is_behind(game.id):
             return False
-        if not self.games.first_click(game.id) or game.message_id is None:
+        if not self.live.boards.first_click(game.id) or game.message_id is None:
             return True
         channel = self.client.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
         try:
@@ -139,7 +141,7 @@ class ReactionCog(commands.Cog):
                 await self._show_picked(game, None)  # (one before a restart is read back)
             return None
         # Picks of games that ended meanwhile go: only live games keep one.
-        self._picked = {g: p for g, p in self._picked.items() if self.games.get(g)}
+        self._picked = {g: p for g, p in self._picked.items() if self.live.games.get(g)}
         self._picked[game.id] = (user_id, meaning[1], len(game.moves))
         await self._show_picked(game, meaning[1])
         return None
@@ -151,7 +153,9 @@ class ReactionCog(commands.Cog):
         channel = self.client.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
         message = channel.get_partial_message(game.message_id)
         try:
-            await self.flow.painter.send(await self.flow.painter.drawn(game, column), message.edit)
+            await self.flow.showing.painter.send(
+                await self.flow.showing.painter.drawn(game, column), message.edit
+            )
         except discord.HTTPException as exc:
             log.warning("could not show the column picked in game %s: %s", game.id, exc)
 
@@ -167,14 +171,14 @@ class ReactionCog(commands.Cog):
     def _tell(self, game: GameRecord, user_id: int, refusal: Text) -> None:
         """Say why a player's reaction played nothing, in a reply to the board that goes away
         after `NOTICE` seconds (a reaction has no private answer); one at a time a game."""
-        now = self.games.now()
+        now = self.live.clock.now()
         told = self._told.get(game.id)
         if told is not None and (now - told).total_seconds() < NOTICE:
             return
-        self._told = {g: t for g, t in self._told.items() if self.games.get(g)}
+        self._told = {g: t for g, t in self._told.items() if self.live.games.get(g)}
         self._told[game.id] = now
         words = f"<@{user_id}> {refusal.render(translation(game.locale))}"
-        self.games.spawn(self._say(game, words), name=f"ttt-notice-{game.id}")
+        self.live.tasks.spawn(self._say(game, words), name=f"ttt-notice-{game.id}")
 
     async def _say(self, game: GameRecord, words: str) -> None:
         channel = self.client.get_partial_messageable(game.channel_id, guild_id=game.guild_id)

@@ -53,42 +53,41 @@ class Resigns:
 
     def __init__(self, flow: GameFlow) -> None:
         self.flow = flow
-        self.games = flow.games
+        self.live = flow.live
         self._asked: dict[int, str] = {}  # game id -> the newest confirmation shown
 
     async def ask(self, interaction: Interaction, game: GameRecord, user_id: int) -> bool:
         """Answer a click on Resign (or on a confirmation that is not the clicker's, or has run
         out) with the board asking to confirm (lock held); False if Discord refused."""
         side = rules.side_of(game, user_id) or "X"
-        until = math.ceil(self.games.now().timestamp() + WINDOW)
+        until = math.ceil(self.live.clock.now().timestamp() + WINDOW)
         what = f"{board.CONFIRM}{side.lower()}{until}"
         try:
-            await self.flow.painter.update(
+            await self.flow.showing.painter.update(
                 interaction, game, confirm=(what, user_id, round(WINDOW))
             )
         except discord.HTTPException as exc:
             log.warning("could not ask to confirm resigning game %s: %s", game.id, exc)
             await replies.tell_safely(interaction, UNSHOWN)
             return False
-        self.games.behind(game.id, behind=False)  # it shows the stored game
-        self.flow.note_board(game, interaction)
+        self.flow.showing.answered(game, interaction)  # it shows the stored game
         self._asked[game.id] = what
-        self.games.spawn(self._put_back(interaction, game, what), name=f"ttt-resign-{game.id}")
+        self.live.tasks.spawn(self._put_back(interaction, game, what), name=f"ttt-resign-{game.id}")
         return True
 
     async def _put_back(self, interaction: Interaction, game: GameRecord, what: str) -> None:
         """After the confirmation's time, show the board with Resign again through the
         interaction that asked, if the board still asks."""
         await asyncio.sleep(WINDOW)
-        async with self.games.lock(game.id):
+        async with self.live.locks(game.id):
             if self._asked.get(game.id) != what:
                 return  # asked again since: that one puts it back
             del self._asked[game.id]
-            current = self.games.get(game.id)
+            current = self.live.games.get(game.id)
             if current is None or current.moves != game.moves or not rules.is_live(current):
                 return  # the game moved on or ended: its board was drawn anew
             try:
-                drawn = await self.flow.painter.drawn(current)
-                await self.flow.painter.send(drawn, interaction.edit_original_response)
+                drawn = await self.flow.showing.painter.drawn(current)
+                await self.flow.showing.painter.send(drawn, interaction.edit_original_response)
             except discord.HTTPException as exc:  # the next click's board puts it right
                 log.warning("could not put Resign back on game %s: %s", game.id, exc)

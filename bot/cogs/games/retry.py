@@ -17,7 +17,7 @@ from typing import Any
 
 from bot.games import rules
 from bot.games.record import GameRecord
-from bot.live.registry import GameRegistry
+from bot.live.owners import Live
 from bot.storage.base import StorageError
 
 log = logging.getLogger(__name__)
@@ -45,7 +45,7 @@ def pause(attempt: int) -> float:
 
 
 async def save_later(
-    games: GameRegistry,
+    live: Live,
     game_id: int,
     change: Change,
     *,
@@ -65,8 +65,8 @@ async def save_later(
         while True:
             await asyncio.sleep(pause(attempt))
             attempt += 1
-            async with games.lock(game_id):
-                after = change(games.get(game_id))
+            async with live.locks(game_id):
+                after = change(live.games.get(game_id))
                 if after is None:
                     log.info("%s of game %s no longer applies; not saved", what, game_id)
                     return
@@ -76,9 +76,9 @@ async def save_later(
                     log.debug("%s of game %s: try %d failed: %s", what, game_id, attempt, exc)
                     continue
                 log.info("%s of game %s saved after %d tries", what, game_id, attempt + 1)
-                games.unsaved(game_id, waiting=False)
+                live.games.unsaved(game_id, waiting=False)
                 if show is not None:
                     await show(stored)
                 return
     finally:
-        games.unsaved(game_id, waiting=False)
+        live.games.unsaved(game_id, waiting=False)

@@ -2,7 +2,7 @@
 comes (an unanswered challenge expires, a player who let the clock run out forfeits), abandoned
 when their board is deleted.
 
-A deadline coming due is an event (``DEADLINE``) that the registry's clock raises through
+A deadline coming due is an event (``DEADLINE``) that the clock (``bot.live.deadlines``) raises through
 ``bot.dispatch``; each end is saved, then shown, under the game's lock, like every other change.
 A deadline whose end cannot be saved (the database is away) is tried again every `RETRY`
 seconds; since nobody could play meanwhile, the player to move (or the challenged member) then
@@ -24,7 +24,7 @@ from bot.cogs.games.flow import GameFlow
 from bot.discord_ui import readback
 from bot.games import rules
 from bot.games.record import Ending, GameRecord, Status
-from bot.live.registry import GameRegistry
+from bot.live.owners import Live
 from bot.storage.base import StorageError
 
 log = logging.getLogger(__name__)
@@ -36,9 +36,9 @@ DRAIN = 5.0  # seconds a shutdown waits for the changes in flight
 class BoardWatch(commands.Cog):
     """Live games between clicks: restored, timed out, or abandoned."""
 
-    def __init__(self, *, client: commands.Bot, games: GameRegistry, flow: GameFlow) -> None:
+    def __init__(self, *, client: commands.Bot, live: Live, flow: GameFlow) -> None:
         self.client = client
-        self.games = games
+        self.live = live
         self.flow = flow
         # Games whose deadline fell while the database was away, and that deadline: given their
         # time back (a game that moved on since has a deadline of its own).
@@ -54,10 +54,10 @@ class BoardWatch(commands.Cog):
         for game in await self.flow.store.live_games():
             if not owns(game.guild_id):
                 continue
-            self.games.restore(game)
+            self.live.restore(game)
             if rules.ai_to_move(game):
-                self.games.spawn(self._resume(game.id), name=f"ttt-resume-{game.id}")
-        log.info("%d live games restored", len(self.games.live()))
+                self.live.tasks.spawn(self._resume(game.id), name=f"ttt-resume-{game.id}")
+        log.info("%d live games restored", len(self.live.games.live()))
 
     async def _resume(self, game_id: int) -> None:
         await self.client.wait_until_ready()
@@ -68,21 +68,21 @@ class BoardWatch(commands.Cog):
         then stop every timer; the games stay in the store for the next start."""
         loop = asyncio.get_running_loop()
         give_up = loop.time() + DRAIN
-        while self.games.busy() and loop.time() < give_up:
+        while (self.live.locks.any_held() or self.flow.thinking.busy()) and loop.time() < give_up:
             await asyncio.sleep(0.05)
-        self.games.close()
+        self.live.close()
 
     # ------------------------------------------------------------ deadlines
 
     @commands.Cog.listener(f"on_{DEADLINE}")
     async def on_deadline(self, game_id: int) -> None:
         """The game's deadline has come: end it if, under the lock, it is still due."""
-        async with self.games.lock(game_id):
-            game = self.games.get(game_id)
+        async with self.live.locks(game_id):
+            game = self.live.games.get(game_id)
             if game is None or game.deadline is None:
                 return
-            if game.deadline > self.games.now():
-                self.games.put(game)  # moved on meanwhile: re-arm
+            if game.deadline > self.live.clock.now():
+                self.live.games.put(game)  # moved on meanwhile: re-arm
                 return
             if self._postponed.pop(game_id, None) == game.deadline:
                 after = await self._time_back(game)
@@ -90,13 +90,13 @@ class BoardWatch(commands.Cog):
                 after = await self._expire(game)
             if after is not None:
                 if after.ending is not Ending.ABANDONED:  # else there is no board to edit
-                    await self.flow.publish(after)
+                    await self.flow.showing.publish(after)
                 return
         # Nothing could be saved: the database is away. The deadline fell while nobody could
         # play (every click was refused), so once it is back the player gets the turn again.
         if game is not None and game.deadline is not None:
             self._postponed[game_id] = game.deadline
-        self.games.set_deadline(game_id, self.games.now() + timedelta(seconds=RETRY))
+        self.live.clock.set(game_id, self.live.clock.now() + timedelta(seconds=RETRY))
 
     async def _time_back(self, game: GameRecord) -> GameRecord | None:
         """A full turn (or a full challenge) from now for a game whose deadline fell while the
@@ -139,9 +139,9 @@ class BoardWatch(commands.Cog):
     async def _board_deleted(self, channel_id: int, message_ids: set[int]) -> None:
         # Decided under each game's lock, on the game as it is then: a new board's message id
         # may be being saved as the deletion arrives.
-        for game in self.games.games_in(channel_id):
-            async with self.games.lock(game.id):
-                current = self.games.get(game.id)
+        for game in self.live.games.games_in(channel_id):
+            async with self.live.locks(game.id):
+                current = self.live.games.get(game.id)
                 if current is None or current.message_id not in message_ids:
                     continue
                 log.info("the board of game %s was deleted; the game is abandoned", game.id)
