@@ -10,10 +10,12 @@ tree, engine.puzzles.answers: every position an attempt can reach, each move's o
 the hint), so that an attempt needs no search. The figures (time to prove, share kept, counts by
 board and N, the difficulty histogram, the answers' time and size) are printed at the end, and
 stated in the file's comment lines. With --answers-only the puzzles already in the file are kept
-as they are and given their answers.
+as they are and given their answers. With --check nothing is written: every puzzle's stored
+answers are searched again and compared (the tests do every fourth), and any that differ named.
 
     python scripts/build_puzzles.py --per-board 300 --seed 1
     python scripts/build_puzzles.py --answers-only
+    python scripts/build_puzzles.py --check
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from pathlib import Path
 
 from engine import LEVELS, Board, best_move
 from engine.book import canonical
+from engine.puzzles import answers, tree
 from engine.puzzles.answers import with_answers
 from engine.puzzles.collection import parse
 from engine.puzzles.proof import Puzzle, difficulty, fastest, prove
@@ -150,6 +153,14 @@ def answered(puzzles: list[Puzzle]) -> tuple[list[Puzzle], str]:
     return out, note
 
 
+def _same(puzzle: Puzzle) -> bool:
+    """Whether the puzzle's stored answers are what the search gives it now."""
+    try:
+        return bool(puzzle.answers) and tree.parse(puzzle.answers) == tree.parse(answers(puzzle))
+    except tree.TreeError:
+        return False
+
+
 def main() -> None:
     """Build, prove and write the set, printing the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -157,7 +168,17 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--answers-only", action="store_true", help="answer the file's puzzles")
+    parser.add_argument("--check", action="store_true", help="search every stored answer again")
     args = parser.parse_args()
+    if args.check:
+        shipped = parse(args.out.read_text("ascii"))
+        wrong = [p.id for p in shipped if not _same(p)]
+        print(
+            f"{len(shipped) - len(wrong)} of {len(shipped)} puzzles: answers searched again, same"
+        )
+        if wrong:
+            raise SystemExit(f"answers differ from the search's: {', '.join(wrong)}")
+        return
     if args.answers_only:
         text = args.out.read_text("ascii")
         header = [line for line in text.splitlines() if line.startswith("#")]
