@@ -1,8 +1,8 @@
 """Boards the store is ahead of, shown without anyone's click.
 
 A board whose last edit failed (a 5xx, a 429 past its Retry-After, a dropped connection, an
-answer given up on as its click's window closed) is marked behind (``bot.live.boards``), which reports
-it here (the event ``BEHIND``). Each is tried again in the background after a growing pause,
+answer given up on as its click's window closed) is marked behind (``bot.live.boards``), which
+reports it here (the event ``BEHIND``). Each is tried again in the background after a growing pause,
 until Discord shows it or the message is gone: one bounded edit a try, under the game's lock, of
 the game as it is then. A game shown only through interactions (a user install) is tried through
 its newest click while that token lives; after that its next click shows it, as its answer.

@@ -2,11 +2,12 @@
 comes (an unanswered challenge expires, a player who let the clock run out forfeits), abandoned
 when their board is deleted.
 
-A deadline coming due is an event (``DEADLINE``) that the clock (``bot.live.deadlines``) raises through
-``bot.dispatch``; each end is saved, then shown, under the game's lock, like every other change.
-A deadline whose end cannot be saved (the database is away) is tried again every `RETRY`
-seconds; since nobody could play meanwhile, the player to move (or the challenged member) then
-gets a full turn from the moment the database is back, instead of losing by the clock.
+A deadline coming due is an event (``DEADLINE``) that the clock (``bot.live.deadlines``) raises
+through ``bot.dispatch``; each end is saved, then shown, under the game's lock, like every other
+change. A deadline whose end cannot be saved (the database is away) is tried again every
+`RETRY` seconds; since nobody could play meanwhile, the player to move (or the challenged
+member) then gets a full turn from the moment the database is back, instead of losing by the
+clock.
 """
 
 from __future__ import annotations
