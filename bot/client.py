@@ -78,6 +78,7 @@ class TicTacToeBot(commands.Bot):
             max_messages=None,  # no message cache: the bot reads no message twice
         )
         gateway.read_only_what_matters(self._connection.parsers, lambda: self._user_id)
+        gateway.answers_without_their_message()
         self.settings = settings
         self.store = store
         self.engine = engine

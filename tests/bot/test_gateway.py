@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+from discord.interactions import InteractionCallbackResponse, InteractionMessage
 from simcord import Env
 
 from tests.bot.game_support import board_message, guild_with
@@ -59,3 +61,35 @@ async def test_only_a_message_that_mentions_the_bot_is_parsed(simcord_env: Env) 
     assert [(name, payload.id) for name, payload in seen] == [("message", said.id)]
     replies = [m for m in channel.history() if m.author.id == bot_id]
     assert len(replies) == 1 and "/tictactoe" in replies[0].content
+
+
+async def test_a_response_keeps_its_message_id_and_builds_no_message(
+    simcord_env: Env, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Discord answers each interaction response with the message it made or edited: the bot
+    keeps the new board's id (its game is played on it) and builds no message from it."""
+    came_back: list[bool] = []  # whether each response's answer carried its message
+    built: list[Any] = []
+    answer, make = InteractionCallbackResponse.__init__, InteractionMessage.__init__
+
+    def noted(self: InteractionCallbackResponse, **kwargs: Any) -> None:
+        came_back.append("message" in (kwargs["data"].get("resource") or {}))
+        answer(self, **kwargs)
+
+    def counted(self: InteractionMessage, **kwargs: Any) -> None:
+        built.append(kwargs["data"])
+        make(self, **kwargs)
+
+    monkeypatch.setattr(InteractionCallbackResponse, "__init__", noted)
+    monkeypatch.setattr(InteractionMessage, "__init__", counted)
+    _, channel, (alice,) = guild_with(simcord_env, "alice")
+
+    await alice.slash(channel, "tictactoe")
+    message = board_message(channel)
+    result = await alice.click(message, custom_id="ttt:1:4")
+
+    assert result.acknowledged and not result.ephemeral
+    assert came_back == [True, True]  # the new board, then the board after the click
+    assert built == []
+    stored = await simcord_env.bot.store.load_game(1)
+    assert stored is not None and stored.message_id == message.id and len(stored.moves) == 2
