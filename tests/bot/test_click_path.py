@@ -29,8 +29,9 @@ BOT = Path(__file__).resolve().parents[2] / "bot"
 # ``sqlite_writes``, the SQL of ``queries`` and the rows of ``schema``), the engine's lookup,
 # and the board drawn (its layout, its grid, and the look a server chose for it: marks, input),
 # and the game's kind (``bot.games.kinds``: the registry, the contract, classic's rules and cells),
-# and the answer's window (``bot.discord_ui.window``: no call outlives the click's 3 s).
-MAX_MODULES = 22
+# the answer's window (``bot.discord_ui.window``: no call outlives the click's 3 s), and what
+# of Discord's answer to the response is read (``bot.discord_ui.gateway``: not its message).
+MAX_MODULES = 23
 CORE = ("live/", "cogs/games/flow")  # the live state's owners and the game flow
 
 
