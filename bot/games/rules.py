@@ -7,7 +7,6 @@ new record; a change someone may not make returns a ``Refused`` that says why, i
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
@@ -110,7 +109,7 @@ def play(game: GameRecord, cell: int) -> GameRecord:
     Raises ``engine.IllegalMoveError`` for an occupied or off-board cell.
     """
     outcome = kinds.of(game).after(game, cell).outcome()
-    after = dataclasses.replace(game, moves=(*game.moves, cell))
+    after = game.changed(moves=(*game.moves, cell))
     if outcome is not None:
         ending = Ending.DRAW if outcome.winner is None else Ending.WIN
         return finish(after, ending, outcome.winner)
@@ -119,9 +118,7 @@ def play(game: GameRecord, cell: int) -> GameRecord:
 
 def finish(game: GameRecord, ending: Ending, winner: Side | None) -> GameRecord:
     """The game finished; no deadline is left running."""
-    return dataclasses.replace(
-        game, status=Status.FINISHED, ending=ending, winner=winner, deadline=None
-    )
+    return game.changed(status=Status.FINISHED, ending=ending, winner=winner, deadline=None)
 
 
 def clocked(
@@ -137,7 +134,7 @@ def clocked(
         deadline = now + timedelta(seconds=turn_timeout)
     else:
         deadline = None
-    return game if deadline == game.deadline else dataclasses.replace(game, deadline=deadline)
+    return game if deadline == game.deadline else game.changed(deadline=deadline)
 
 
 def rematch_of(game: GameRecord, *, game_id: int, challenger_id: int, now: datetime) -> GameRecord:
@@ -241,7 +238,7 @@ def accept(game: GameRecord | None, user_id: int) -> GameRecord | Refused:
     found = _challenge(game, user_id, challenger=False)
     if isinstance(found, Refused):
         return found
-    return dataclasses.replace(found, status=Status.ACTIVE, deadline=None)
+    return found.changed(status=Status.ACTIVE, deadline=None)
 
 
 def decline(game: GameRecord | None, user_id: int, *, withdraw: bool) -> GameRecord | Refused:
