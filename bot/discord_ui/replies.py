@@ -14,7 +14,7 @@ from typing import Any
 import aiohttp
 import discord
 
-from bot.discord_ui import window
+from bot.discord_ui import time_limits
 from bot.i18n import N_, Text, translation
 
 log = logging.getLogger(__name__)
@@ -40,8 +40,8 @@ def too_late(error: BaseException) -> bool:
     """Whether Discord refused an answer because its interaction had expired (10062): the bot
     was held up (a stalled process, a slow network) past the 3 seconds Discord waits. An
     expected condition: the token is dead, nothing more can be said through it. So is an
-    answer the bot gave up on as its window closed (``window.Unanswered``)."""
-    if isinstance(error, window.Unanswered):
+    answer the bot gave up on as its window closed (``time_limits.Unanswered``)."""
+    if isinstance(error, time_limits.Unanswered):
         return True
     return isinstance(error, discord.NotFound) and error.code == UNKNOWN_INTERACTION
 
@@ -75,12 +75,12 @@ async def tell(interaction: Interaction, text: Text | str) -> None:
     text = words(interaction, text)
     try:
         if interaction.response.is_done():
-            await window.call(interaction.followup.send(text, ephemeral=True), "a follow-up")
+            await time_limits.call(interaction.followup.send(text, ephemeral=True), "a follow-up")
         else:
-            await window.answer(
+            await time_limits.answer(
                 interaction, interaction.response.send_message(text, ephemeral=True)
             )
-    except (discord.NotFound, window.Unanswered) as error:
+    except (discord.NotFound, time_limits.Unanswered) as error:
         if not too_late(error):
             raise
         log_too_late(interaction, "a private answer")  # nothing more can be said through it

@@ -18,7 +18,7 @@ from discord.app_commands import locale_str as _l
 from discord.ext import commands
 
 from bot.cogs.games.command import VARIANT_CHOICES
-from bot.discord_ui import replies, window
+from bot.discord_ui import replies, time_limits
 from bot.discord_ui.picture import game_files, refused_upload
 from bot.games.record import PLAYED, GameRecord, Status
 from bot.history import board as history
@@ -134,14 +134,14 @@ class HistoryCog(commands.Cog):
         )
         none = discord.AllowedMentions.none()
         if edit:
-            await window.answer(
+            await time_limits.answer(
                 interaction,
                 interaction.response.edit_message(
                     content=text, view=view or history.Plain([]), allowed_mentions=none
                 ),
             )
         else:
-            await window.answer(
+            await time_limits.answer(
                 interaction,
                 interaction.response.send_message(
                     text, view=view or discord.utils.MISSING, ephemeral=True, allowed_mentions=none
@@ -161,12 +161,14 @@ class HistoryCog(commands.Cog):
             await replies.tell(interaction, NO_MOVES)
             return
         # Drawing a long game's replay may take longer than the response's window: it follows.
-        await window.answer(interaction, interaction.response.defer(ephemeral=True, thinking=True))
+        await time_limits.answer(
+            interaction, interaction.response.defer(ephemeral=True, thinking=True)
+        )
         locale = str(interaction.locale)
         files = await game_files(game, locale)
         said = history.line(game, player).render(translation(locale))
         try:
-            await window.call(
+            await time_limits.call(
                 interaction.followup.send(
                     f"#{game.id} · {said}",
                     files=files,

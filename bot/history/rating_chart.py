@@ -20,7 +20,7 @@ import discord
 
 from bot.cogs.games.stat_lines import StatLine
 from bot.compute import drawing
-from bot.discord_ui import window
+from bot.discord_ui import time_limits
 from bot.history import chart
 from bot.history.board import KIND_NAMES
 from bot.history.chart import chart_alt
@@ -48,7 +48,7 @@ async def rating_chart(
     user_id: int,
 ) -> Chart:
     """The chart and the features' extra lines of a player in the interaction's place."""
-    seconds = window.left(interaction) - SENDING
+    seconds = time_limits.left(interaction) - SENDING
     work = _chart(store, extra, interaction, user_id)
     try:
         return await asyncio.wait_for(work, max(0.0, seconds))

@@ -1,8 +1,8 @@
 """One lock per live game, which serializes every change to it, and which its holder knows it holds.
 
-A call to Discord made while a game's lock is held is bounded (``bot.discord_ui.window``), so no
-click waits on another's retries: the window asks ``held_since`` whether the running task holds
-a lock, and since when.
+A call to Discord made while a game's lock is held is bounded (``bot.discord_ui.time_limits``),
+so no click waits on another's retries: the limits ask ``held_since`` whether the running task
+holds a lock, and since when.
 """
 
 from __future__ import annotations

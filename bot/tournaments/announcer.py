@@ -26,7 +26,7 @@ from typing import Any
 
 import discord
 
-from bot.discord_ui import grid, replies, window
+from bot.discord_ui import grid, replies, time_limits
 from bot.discord_ui.replies import describe
 from bot.storage.base import StorageError, Store
 from bot.tournaments import board as shown
@@ -134,7 +134,7 @@ class Announcer:
                 layout = await self.view(t)
             # Discord's answer (the message as edited) is not read: nothing here needs it.
             with discord.http.handle_message_parameters(view=layout) as edit:
-                await window.call(
+                await time_limits.call(
                     self.client.http.edit_message(t.channel_id, t.message_id, params=edit)
                 )
         except StorageError as error:
@@ -238,7 +238,7 @@ class Announcer:
         try:
             layout = await self.view(replace(t, stage=stage))
             with discord.http.handle_message_parameters(view=layout) as edit:
-                await window.call(
+                await time_limits.call(
                     self.client.http.edit_message(t.channel_id, t.message_id, params=edit)
                 )
         except replies.CALL_FAILED as error:

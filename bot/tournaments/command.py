@@ -22,7 +22,7 @@ from discord.app_commands import Choice, Range
 from discord.app_commands import locale_str as _l
 from discord.ext import commands
 
-from bot.cogs.games import server
+from bot.cogs.games import applied_settings
 from bot.cogs.games.command import (
     SIZE_CHOICES,
     VARIANT_CHOICES,
@@ -32,7 +32,7 @@ from bot.cogs.games.command import (
 )
 from bot.cogs.games.events import ENDED
 from bot.cogs.games.texts import NOT_SAVED
-from bot.discord_ui import access, replies, window
+from bot.discord_ui import access, replies, time_limits
 from bot.games import kinds
 from bot.games.record import GameRecord
 from bot.games.settings import ServerSettings
@@ -120,7 +120,7 @@ class TournamentCog(commands.Cog):
         """Check everything, store the tournament, post its announcement."""
         refusal, where = self._refuse_place(interaction, channel)
         kind = kinds.KINDS.get(variant or kinds.CLASSIC.name)
-        conf = server.of(self.servers, interaction.guild_id)
+        conf = applied_settings.of(self.servers, interaction.guild_id)
         when = start_time(start, discord.utils.utcnow())
         unfit = refuse_variant(kind, size, win_length)
         size, k = board_of(conf, size, win_length) if kind is kinds.CLASSIC else (9, 3)
@@ -150,10 +150,12 @@ class TournamentCog(commands.Cog):
             rounds=(rounds or AUTO_ROUNDS) if swiss else None,
             minutes=None if swiss else minutes or ARENA_MINUTES,
             capacity=max_players,
-            locale=server.board_locale(conf, interaction),
+            locale=applied_settings.board_locale(conf, interaction),
         )
         # The answer, at once: storing and posting the announcement may take longer than 3 s.
-        await window.answer(interaction, interaction.response.defer(ephemeral=True, thinking=True))
+        await time_limits.answer(
+            interaction, interaction.response.defer(ephemeral=True, thinking=True)
+        )
         try:
             live = await self.tournament_store.tournaments_running([t.guild_id])
             if any(other.channel_id == t.channel_id for other in live):
@@ -187,7 +189,7 @@ class TournamentCog(commands.Cog):
         guild = interaction.guild
         if interaction.guild_id is None or guild is None or not access.reaches_channel(interaction):
             return texts.NOT_HERE, None
-        conf = server.of(self.servers, guild.id)
+        conf = applied_settings.of(self.servers, guild.id)
         if not interaction.permissions.manage_guild and not organizer(interaction, conf):
             if conf.tournament_role is None:
                 return texts.NOT_ALLOWED, None
@@ -241,7 +243,7 @@ class TournamentCog(commands.Cog):
         if layout is None:
             await replies.tell(interaction, t if isinstance(t, Text) else NOT_SAVED)
             return
-        await window.answer(
+        await time_limits.answer(
             interaction, interaction.response.send_message(view=layout, ephemeral=True)
         )
 

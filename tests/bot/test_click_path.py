@@ -22,16 +22,16 @@ from simcord import Env
 from tests.bot.game_support import board_message, cells, guild_with
 
 BOT = Path(__file__).resolve().parents[2] / "bot"
-# The click's own path: routing, the game's rules, the flow (its changes, showing the board, the
+# The click's own path: routing, the game's record and rules, the flow (its changes, showing the board, the
 # engine's reply: ``cogs/games/flow``), the live state (the game, its lock, its board's status,
 # its deadline: ``bot.live``), the store (and its thread:
 # ``bot.storage.worker``; a save that finds it idle is written on the loop's thread:
 # ``sqlite_writes``, the SQL of ``queries`` and the rows of ``schema``), the engine's lookup,
 # and the board drawn (its layout, its grid, and the look a server chose for it: marks, input),
 # and the game's kind (``bot.games.kinds``: the registry, the contract, classic's rules and cells),
-# the answer's window (``bot.discord_ui.window``: no call outlives the click's 3 s), and what
+# the answer's window (``bot.discord_ui.time_limits``: no call outlives the click's 3 s), and what
 # of Discord's answer to the response is read (``bot.discord_ui.gateway``: not its message).
-MAX_MODULES = 23
+MAX_MODULES = 24
 CORE = ("live/", "cogs/games/flow")  # the live state's owners and the game flow
 
 

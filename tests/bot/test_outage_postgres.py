@@ -11,8 +11,8 @@ import pytest
 from simcord import Env
 
 from bot.cogs.games import retry
+from bot.cogs.games.between_clicks import RETRY
 from bot.cogs.games.texts import NOT_SAVED
-from bot.cogs.games.watch import RETRY
 from tests.bot.game_support import board_message, cells, guild_with, people_game, text
 from tests.bot.test_game_postgres import settings  # noqa: F401  (the bot on PostgreSQL)
 from tests.support.postgres import PgServer

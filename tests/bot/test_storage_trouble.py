@@ -11,8 +11,8 @@ from simcord import Env
 
 from bot.assembly import sqlite_store
 from bot.cogs.games import retry
+from bot.cogs.games.between_clicks import RETRY
 from bot.cogs.games.texts import NOT_SAVED
-from bot.cogs.games.watch import RETRY
 from bot.config import Settings
 from bot.storage.base import StorageError
 from tests.bot.game_support import board_message, cells, free, guild_with, people_game, resign, text

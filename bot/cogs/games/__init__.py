@@ -14,17 +14,17 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.cogs.games.advice import Advice
-from bot.cogs.games.behind import BoardCatchUp
+from bot.cogs.games.between_clicks import BoardWatch
+from bot.cogs.games.catch_up import BoardCatchUp
 from bot.cogs.games.clicks import ClickCog
 from bot.cogs.games.command import GameCog
+from bot.cogs.games.deleted_marks import MarkCog
 from bot.cogs.games.events import BEHIND, DEADLINE, ENDED
 from bot.cogs.games.flow import GameFlow
-from bot.cogs.games.keys import KeyCog
-from bot.cogs.games.marks import MarkCog
+from bot.cogs.games.reaction_keys import KeyCog
 from bot.cogs.games.reactions import ReactionCog
 from bot.cogs.games.router import Router
 from bot.cogs.games.settings import SettingsCog
-from bot.cogs.games.watch import BoardWatch
 from bot.live.owners import Live
 
 if TYPE_CHECKING:

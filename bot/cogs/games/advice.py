@@ -18,7 +18,7 @@ import discord
 from bot.compute.processes import AnalysisTimeout
 from bot.compute.runner import EngineRunner
 from bot.discord_ui import replies
-from bot.games import asking, kinds, rules
+from bot.games import kinds, may_ask, rules
 from bot.games.record import GameRecord
 from bot.games.rules import Refused
 from bot.i18n import N_, NP_, Text, translation
@@ -91,7 +91,7 @@ class Advice:
 
     async def hint(self, interaction: Interaction, game: GameRecord | None) -> None:
         """The best move for the player to move against the bot, and what it achieves."""
-        found = asking.hintable(game, interaction.user.id)
+        found = may_ask.hintable(game, interaction.user.id)
         if isinstance(found, Refused):
             await replies.tell(interaction, found.text)
             return
@@ -104,7 +104,7 @@ class Advice:
 
     async def review(self, interaction: Interaction, game: GameRecord | None) -> None:
         """Every move that changed the result, and what would have kept it."""
-        found = asking.reviewable(game)
+        found = may_ask.reviewable(game)
         if isinstance(found, Refused):
             await replies.tell(interaction, found.text)
             return

@@ -23,8 +23,8 @@ from bot.cogs.games.resigning import Resigns, asks
 from bot.cogs.games.router import Router
 from bot.cogs.games.texts import NOT_SAVED, UNSHOWN
 from bot.compute import drawing
-from bot.discord_ui import access, board, grid, replies, window
-from bot.games import asking, kinds, rules
+from bot.discord_ui import access, board, grid, replies, time_limits
+from bot.games import kinds, may_ask, rules
 from bot.games.record import Ending, GameRecord, Status
 from bot.games.rules import Refused
 from bot.i18n import N_, Text, translation
@@ -98,7 +98,7 @@ class ClickCog(commands.Cog):
         """
         changed, stuck = NOTHING, False
         # Each call to Discord under the lock ends within this click's window (``window``).
-        async with self.live.locks(game_id), window.opened(interaction):
+        async with self.live.locks(game_id), time_limits.opened(interaction):
             game = await self.flow.load(game_id)
             if game is not None and not _on_its_board(interaction, game):
                 await replies.tell(interaction, ELSEWHERE)
@@ -237,7 +237,7 @@ class ClickCog(commands.Cog):
         Against the bot it starts at once; against a person it is a new challenge to the other
         player, who accepts or declines it like any other.
         """
-        old = asking.replayable(game, interaction.user.id)
+        old = may_ask.replayable(game, interaction.user.id)
         if isinstance(old, Refused):
             await replies.tell(interaction, old.text)
             return

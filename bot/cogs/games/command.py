@@ -14,7 +14,7 @@ from discord.app_commands import locale_str as _l
 from discord.ext import commands
 
 import engine
-from bot.cogs.games import server
+from bot.cogs.games import applied_settings
 from bot.cogs.games.flow import GameFlow
 from bot.cogs.games.opening import open_game
 from bot.cogs.games.router import Router
@@ -125,7 +125,7 @@ class GameCog(commands.Cog):
         channel_id = interaction.channel_id
         if me is None or channel_id is None:
             raise RuntimeError("a command before the bot is ready, or outside any channel")
-        conf = server.of(self.servers, interaction.guild_id)
+        conf = applied_settings.of(self.servers, interaction.guild_id)
         kind = kinds.KINDS.get(variant or kinds.CLASSIC.name)
         unfit = refuse_variant(kind, size, win_length)
         size, k = board_of(conf, size, win_length) if kind is kinds.CLASSIC else (9, 3)
@@ -144,7 +144,7 @@ class GameCog(commands.Cog):
         x_id, o_id = (user.id, rival) if starts else (rival, user.id)
         assert kind is not None  # refused above otherwise
         level = cast("Level", kind.engine_level(difficulty or conf.difficulty or kind.strongest))
-        locale = server.board_locale(conf, interaction)
+        locale = applied_settings.board_locale(conf, interaction)
 
         def build(game_id: int) -> GameRecord:
             now = self.live.clock.now()
@@ -184,7 +184,7 @@ class GameCog(commands.Cog):
         unshared = access.unshared(interaction)
         if unshared is not None:
             return unshared
-        refusal = server.refuse_place(conf, interaction)
+        refusal = applied_settings.refuse_place(conf, interaction)
         if refusal is not None or vs_bot or opponent is None:
             return refusal
         if opponent.id == interaction.user.id:
@@ -203,9 +203,11 @@ class GameCog(commands.Cog):
                 "{player} is not a member of this server, so they can't play here.",
                 player=f"<@{opponent.id}>",
             )
-        refusal = server.refuse_opponent(conf, opponent, yours=server.may_change(interaction))
+        refusal = applied_settings.refuse_opponent(
+            conf, opponent, yours=applied_settings.may_change(interaction)
+        )
         now = self.live.clock.now()
-        cooldown = server.cooldown(conf, self.settings)
+        cooldown = applied_settings.cooldown(conf, self.settings)
         wait = self.live.cooldowns.left(interaction.user.id, now, cooldown)
         if refusal is None and wait > 0:
             again = now + timedelta(seconds=wait)
@@ -216,8 +218,8 @@ class GameCog(commands.Cog):
                 seconds=f"{wait:.0f}",
             )
             if conf.challenge_cooldown is not None:
-                refusal = server.by_setting(
-                    refusal, "challenge_cooldown", yours=server.may_change(interaction)
+                refusal = applied_settings.by_setting(
+                    refusal, "challenge_cooldown", yours=applied_settings.may_change(interaction)
                 )
         return refusal
 

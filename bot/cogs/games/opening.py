@@ -25,7 +25,7 @@ from typing import Any
 
 import discord
 
-from bot.cogs.games import server
+from bot.cogs.games import applied_settings
 from bot.cogs.games.events import POSTED
 from bot.cogs.games.flow import GameFlow
 from bot.cogs.games.texts import NOT_SAVED
@@ -57,7 +57,7 @@ async def open_game(
     Returns the game as posted, or None when the channel is busy or the game could not be
     saved (the clicker is told, the reservation given back).
     """
-    conf = server.of(flow.servers, interaction.guild_id)
+    conf = applied_settings.of(flow.servers, interaction.guild_id)
     lacking = access.missing(interaction, reactions=conf.input == "reactions")
     if lacking:
         await replies.tell(interaction, access.cannot_start(lacking))
@@ -69,8 +69,10 @@ async def open_game(
         busy = readback.busy_text(
             flow.live.games.in_channel(channel_id), links=flow.settings.message_links
         )
-        yours = server.may_change(interaction)
-        await replies.tell(interaction, server.busy(busy, limit, interaction.guild_id, yours=yours))
+        yours = applied_settings.may_change(interaction)
+        await replies.tell(
+            interaction, applied_settings.busy(busy, limit, interaction.guild_id, yours=yours)
+        )
         return None
     try:
         game = await _saved(flow, build(await flow.store.next_game_id()), style)
@@ -169,7 +171,7 @@ async def find_board(
 async def _saved(flow: GameFlow, game: GameRecord, style: str | None = None) -> GameRecord:
     """A new game with the server's look (its style as the player chose, if they did; and the
     engine's reply if it starts), saved."""
-    game = _with_look(game, server.of(flow.servers, game.guild_id).look(), style)
+    game = _with_look(game, applied_settings.of(flow.servers, game.guild_id).look(), style)
     game = await flow.with_reply(game)
     async with flow.live.locks(game.id):
         return await flow.commit(game)

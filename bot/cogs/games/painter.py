@@ -26,7 +26,7 @@ from typing import Any, TypeVar
 import discord
 
 from bot.compute import drawing
-from bot.discord_ui import board, picture, replies, window
+from bot.discord_ui import board, picture, replies, time_limits
 from bot.games import look as looks
 from bot.games.record import GameRecord
 from bot.i18n import N_
@@ -186,7 +186,7 @@ class Painter:
         """Answer a click with its board showing `game` (its picture, where it has one)."""
         drawn = await self.drawn_for(interaction, game, picked, **more)
         await self.send(
-            drawn, lambda **kw: window.update(interaction, **kw), interaction=interaction
+            drawn, lambda **kw: time_limits.update(interaction, **kw), interaction=interaction
         )
 
     @staticmethod

@@ -1,5 +1,5 @@
 """Moves by reactions, on the boards of servers whose ``input`` setting asks for them (the keys
-under the board are ``bot.cogs.games.keys``).
+under the board are ``bot.cogs.games.reaction_keys``).
 
 A reaction is read from the raw gateway event, so it works without any message cache and after
 a restart. It is a move by the player whose turn it is, decided under the game's lock like a
@@ -22,7 +22,7 @@ import discord
 from discord.ext import commands
 
 from bot.cogs.games.flow import GameFlow
-from bot.cogs.games.keys import takes_reactions
+from bot.cogs.games.reaction_keys import takes_reactions
 from bot.discord_ui import access, readback
 from bot.games import kinds, rules
 from bot.games.kinds.base import plain

@@ -18,7 +18,7 @@ from typing import Any
 import discord
 
 from bot.cogs.games.painter import Painter, may_attach
-from bot.discord_ui import board, picture, replies, window
+from bot.discord_ui import board, picture, replies, time_limits
 from bot.games.kinds.base import ACTION_ROW
 from bot.games.record import PLAYED, GameRecord, Status
 from bot.i18n import N_, Text, translation
@@ -60,7 +60,7 @@ class Replays:
         if refusal is not None or game is None:
             await replies.tell(interaction, refusal or NOT_OVER)
             return
-        await window.answer(
+        await time_limits.answer(
             interaction, interaction.response.defer(ephemeral=not share, thinking=True)
         )
         try:

@@ -18,7 +18,7 @@ from discord.app_commands import Choice, Range
 from discord.app_commands import locale_str as _l
 from discord.ext import commands
 
-from bot.cogs.games import server
+from bot.cogs.games import applied_settings
 from bot.cogs.games.command import LEVEL_CHOICES, SIZE_CHOICES, STYLE_CHOICES
 from bot.cogs.games.settings_view import SETTINGS, describe
 from bot.config import Settings
@@ -65,7 +65,7 @@ class SettingsCog(commands.Cog):
     @group.command(name="show", description=_l("Show this server's tic-tac-toe settings."))
     async def show(self, interaction: Interaction) -> None:
         """Anyone may look."""
-        conf = server.of(self.servers, interaction.guild_id)
+        conf = applied_settings.of(self.servers, interaction.guild_id)
         catalog = translation(str(interaction.locale))
         await replies.tell(interaction, describe(conf, self.settings, catalog))
 
@@ -200,7 +200,7 @@ class SettingsCog(commands.Cog):
         if guild_id is None or not interaction.permissions.manage_guild:
             await replies.tell(interaction, ADMINS_ONLY)
             return
-        after = validated(change(server.of(self.servers, guild_id)))
+        after = validated(change(applied_settings.of(self.servers, guild_id)))
         if not looks.valid(after.look()):
             await replies.tell(interaction, emoji.SAME)
             return

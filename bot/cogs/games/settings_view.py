@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.cogs.games import server
+from bot.cogs.games import applied_settings
 from bot.config import Settings
 from bot.discord_ui import board
 from bot.games.settings import BOARD_LANGUAGES, ServerSettings, posting_hour
@@ -67,20 +67,20 @@ AUTO_LANGUAGE = N_("the server's language if it is a Community server, else the 
 
 def describe(conf: ServerSettings, settings: Settings, catalog: Any) -> str:
     """Every setting of a server, one per line, in the reader's language."""
-    turn, challenge = server.timeouts(conf, settings)
+    turn, challenge = applied_settings.timeouts(conf, settings)
     level = conf.difficulty or "unbeatable"
     look = conf.look()
     organizers = f"<@&{conf.tournament_role}>" if conf.tournament_role else MANAGERS
     values: dict[str, tuple[object, bool]] = {
         "channels": (", ".join(f"<#{c}>" for c in conf.channels) or ALL_CHANNELS, False),
-        "roles": (server.roles(conf) or EVERYONE, False),
+        "roles": (applied_settings.roles(conf) or EVERYONE, False),
         "difficulty": (board.LEVEL_NAMES[level], conf.difficulty is None),
         "size": (f"{conf.size or 3}×{conf.size or 3}", conf.size is None),
         "win_length": (conf.win_length or N_("3 on 3×3, 4 on bigger boards"), False),
         "turn_timeout": (N_("{n} s", n=f"{turn:g}"), conf.turn_timeout is None),
         "challenge_timeout": (N_("{n} s", n=f"{challenge:g}"), conf.challenge_timeout is None),
         "challenge_cooldown": (
-            N_("{n} s", n=f"{server.cooldown(conf, settings):g}"),
+            N_("{n} s", n=f"{applied_settings.cooldown(conf, settings):g}"),
             conf.challenge_cooldown is None,
         ),
         "games_per_channel": (conf.games_per_channel or 1, conf.games_per_channel is None),

@@ -18,7 +18,7 @@ import discord
 
 from bot.cogs.games.painter import Painter
 from bot.cogs.games.texts import BOARD_GONE, UNSHOWN
-from bot.discord_ui import access, board, readback, replies, window
+from bot.discord_ui import access, board, readback, replies, time_limits
 from bot.games import rules
 from bot.games.record import GameRecord
 from bot.live.boards import BoardStatus
@@ -86,7 +86,7 @@ class Showing:
         if interaction is not None and not interaction.is_expired():
             try:
                 edit = interaction.edit_original_response
-                await self.painter.send(drawn, lambda **kw: window.call(edit(**kw)))
+                await self.painter.send(drawn, lambda **kw: time_limits.call(edit(**kw)))
                 if not rules.is_live(game):
                     self._tokens.pop(game.id, None)
                 return True
@@ -100,7 +100,7 @@ class Showing:
         if game.message_id is not None:
             channel = self.client.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
             message = channel.get_partial_message(game.message_id)
-            await self.painter.send(drawn, lambda **kw: window.call(message.edit(**kw)))
+            await self.painter.send(drawn, lambda **kw: time_limits.call(message.edit(**kw)))
         return True
 
     async def publish(
@@ -139,7 +139,7 @@ class Showing:
             if game.look.picture:
                 await self.painter.update(interaction, game)
             else:  # an emoji board: nothing to draw on a click's path
-                await window.update(interaction, view=board.view(game))
+                await time_limits.update(interaction, view=board.view(game))
         except discord.HTTPException as exc:
             return await self._answer_unshown(interaction, game, exc)
         self.answered(game, interaction)
@@ -183,7 +183,7 @@ class Showing:
             return False
         if await self.publish(game):
             try:
-                await window.answer(interaction, interaction.response.defer())
+                await time_limits.answer(interaction, interaction.response.defer())
                 self.note_board(game, interaction)
                 return True
             except discord.HTTPException as late:
