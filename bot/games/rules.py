@@ -17,7 +17,7 @@ from bot.games.record import Ending, GameRecord, Status
 from bot.i18n import N_, Text
 
 if TYPE_CHECKING:
-    from engine import Side
+    from engine import Level, Side
 
 SIDES: tuple[Side, Side] = ("X", "O")
 
@@ -135,6 +135,44 @@ def clocked(
     else:
         deadline = None
     return game if deadline == game.deadline else game.changed(deadline=deadline)
+
+
+def new_game(
+    *,
+    game_id: int,
+    guild_id: int | None,
+    channel_id: int,
+    x_id: int,
+    o_id: int,
+    challenger_id: int,
+    kind: str,
+    size: int,
+    k: int,
+    level: Level | None,
+    now: datetime,
+    locale: str,
+    interactions_only: bool,
+) -> GameRecord:
+    """A new game: against the bot when it has a `level` (the side that is not the
+    challenger's), else a challenge waiting for the other player's answer."""
+    vs_bot = level is not None
+    return GameRecord(
+        id=game_id,
+        guild_id=guild_id,
+        channel_id=channel_id,
+        x_id=x_id,
+        o_id=o_id,
+        challenger_id=challenger_id,
+        size=size,
+        k=k,
+        ai_side=("O" if x_id == challenger_id else "X") if vs_bot else None,
+        ai_level=level,
+        status=Status.ACTIVE if vs_bot else Status.CHALLENGE,
+        created_at=now,
+        locale=locale,
+        interactions_only=interactions_only,
+        kind=kind,
+    )
 
 
 def rematch_of(game: GameRecord, *, game_id: int, challenger_id: int, now: datetime) -> GameRecord:

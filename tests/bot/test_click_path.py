@@ -22,9 +22,9 @@ from simcord import Env
 from tests.bot.game_support import board_message, cells, guild_with
 
 BOT = Path(__file__).resolve().parents[2] / "bot"
-# The click's own path: routing, the game's record and rules, the flow (its changes, showing the board, the
-# engine's reply: ``cogs/games/flow``), the live state (the game, its lock, its board's status,
-# its deadline: ``bot.live``), the store (and its thread:
+# The click's own path: routing, the game's record and rules, the flow (its changes, showing the
+# board, the engine's reply: ``cogs/games/flow``), the live state (the game, its lock, its
+# board's status, its deadline: ``bot.live``), the store (and its thread:
 # ``bot.storage.worker``; a save that finds it idle is written on the loop's thread:
 # ``sqlite_writes``, the SQL of ``queries`` and the rows of ``schema``), the engine's lookup,
 # and the board drawn (its layout, its grid, and the look a server chose for it: marks, input),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import random
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any, cast
 
@@ -21,9 +22,9 @@ from bot.cogs.games.router import Router
 from bot.cogs.games.stat_lines import StatLines
 from bot.config import Settings
 from bot.discord_ui import access, replies
-from bot.games import kinds
+from bot.games import kinds, rules
 from bot.games import look as looks
-from bot.games.record import GameRecord, Status
+from bot.games.record import GameRecord
 from bot.games.settings import ServerSettings
 from bot.i18n import N_, Text
 from bot.live.owners import Live
@@ -121,51 +122,41 @@ class GameCog(commands.Cog):
         style: str | None = None,
     ) -> None:
         """Play tic-tac-toe against the bot or challenge someone."""
-        me = self.client.user
-        channel_id = interaction.channel_id
+        me, channel_id = self.client.user, interaction.channel_id
         if me is None or channel_id is None:
             raise RuntimeError("a command before the bot is ready, or outside any channel")
         conf = applied_settings.of(self.servers, interaction.guild_id)
-        kind = kinds.KINDS.get(variant or kinds.CLASSIC.name)
-        unfit = refuse_variant(kind, size, win_length)
-        size, k = board_of(conf, size, win_length) if kind is kinds.CLASSIC else (9, 3)
-        rival = me.id if opponent is None else opponent.id
-        vs_bot = rival == me.id
-        refusal = (
-            unfit
-            or refuse_options(difficulty, first, size, k, board=kind is kinds.CLASSIC)
-            or self._refuse_start(interaction, opponent, conf, vs_bot=vs_bot)
-        )
+        chosen = choose(conf, variant, size, win_length, difficulty, first)
+        vs_bot = opponent is None or opponent.id == me.id
+        refusal = chosen if not isinstance(chosen, Chosen) else None
+        refusal = refusal or self._refuse_start(interaction, opponent, conf, vs_bot=vs_bot)
         if refusal is not None:
             await replies.tell(interaction, refusal)
             return
-        user = interaction.user
-        starts = first == "me" or (first == "random" and random.random() < 0.5)
-        x_id, o_id = (user.id, rival) if starts else (rival, user.id)
-        assert kind is not None  # refused above otherwise
-        level = cast("Level", kind.engine_level(difficulty or conf.difficulty or kind.strongest))
+        assert isinstance(chosen, Chosen)  # else refused above
+        user, rival = interaction.user, me.id if opponent is None else opponent.id
+        starts = chosen.first == "me" or (chosen.first == "random" and random.random() < 0.5)
         locale = applied_settings.board_locale(conf, interaction)
 
         def build(game_id: int) -> GameRecord:
             now = self.live.clock.now()
             if not vs_bot:
                 self.live.cooldowns.challenged(user.id, now)
-            return GameRecord(
-                id=game_id,
+            x_id, o_id = (user.id, rival) if starts else (rival, user.id)
+            return rules.new_game(
+                game_id=game_id,
                 guild_id=interaction.guild_id,
                 channel_id=channel_id,
                 x_id=x_id,
                 o_id=o_id,
                 challenger_id=user.id,
-                size=size,
-                k=k,
-                ai_side=("O" if starts else "X") if vs_bot else None,
-                ai_level=level if vs_bot else None,
-                status=Status.ACTIVE if vs_bot else Status.CHALLENGE,
-                created_at=now,
+                kind=chosen.kind.name,
+                size=chosen.size,
+                k=chosen.k,
+                level=chosen.level if vs_bot else None,
+                now=now,
                 locale=locale,
                 interactions_only=not access.reaches_channel(interaction),
-                kind=kind.name,
             )
 
         style = style if style in looks.STYLES else None
@@ -241,6 +232,40 @@ def _refuse_in_dm(interaction: Interaction, opponent: discord.Member | discord.U
             player=f"<@{opponent.id}>",
         )
     return None
+
+
+@dataclass(frozen=True, slots=True)
+class Chosen:
+    """The options of a /tictactoe that stand: the kind of game, its board, the bot's level
+    (if it plays) and who moves first."""
+
+    kind: kinds.Kind
+    size: int
+    k: int
+    level: Level
+    first: str
+
+
+def choose(
+    conf: ServerSettings,
+    variant: str | None,
+    size: int | None,
+    win_length: int | None,
+    difficulty: str | None,
+    first: str,
+) -> Chosen | Text:
+    """The options as chosen, the server's defaults where they are left out; or the refusal of
+    the first that does not fit."""
+    kind = kinds.KINDS.get(variant or kinds.CLASSIC.name)
+    unfit = refuse_variant(kind, size, win_length)
+    if unfit is not None or kind is None:
+        return unfit or N_("variant must be one of {choices}.", choices=", ".join(kinds.KINDS))
+    size, k = board_of(conf, size, win_length) if kind is kinds.CLASSIC else (9, 3)
+    refusal = refuse_options(difficulty, first, size, k, board=kind is kinds.CLASSIC)
+    if refusal is not None:
+        return refusal
+    level = cast("Level", kind.engine_level(difficulty or conf.difficulty or kind.strongest))
+    return Chosen(kind, size, k, level, first)
 
 
 def board_of(conf: ServerSettings, size: int | None, k: int | None) -> tuple[int, int]:
