@@ -26,14 +26,12 @@ from bot.cogs.games import applied_settings
 from bot.cogs.games.command import (
     SIZE_CHOICES,
     VARIANT_CHOICES,
-    board_of,
-    refuse_options,
-    refuse_variant,
+    Chosen,
+    choose,
 )
 from bot.cogs.games.events import ENDED
 from bot.cogs.games.texts import NOT_SAVED
 from bot.discord_ui import access, replies, time_limits
-from bot.games import kinds
 from bot.games.record import GameRecord
 from bot.games.settings import ServerSettings
 from bot.i18n import N_, Text
@@ -42,7 +40,7 @@ from bot.tournaments import board as shown
 from bot.tournaments import texts
 from bot.tournaments.checks import NEEDS, no_threads, start_time
 from bot.tournaments.entry import Entry
-from bot.tournaments.tournament import AUTO_ROUNDS, Format, Stage, Tournament
+from bot.tournaments.tournament import AUTO_ROUNDS, Format, Tournament
 
 log = logging.getLogger(__name__)
 
@@ -119,22 +117,20 @@ class TournamentCog(commands.Cog):
     ) -> None:
         """Check everything, store the tournament, post its announcement."""
         refusal, where = self._refuse_place(interaction, channel)
-        kind = kinds.KINDS.get(variant or kinds.CLASSIC.name)
         conf = applied_settings.of(self.servers, interaction.guild_id)
+        chosen = choose(conf, variant, size, win_length, None, "me")
         when = start_time(start, discord.utils.utcnow())
-        unfit = refuse_variant(kind, size, win_length)
-        size, k = board_of(conf, size, win_length) if kind is kinds.CLASSIC else (9, 3)
         refusal = (
             refusal
-            or unfit
-            or refuse_options(None, "me", size, k, board=kind is kinds.CLASSIC)
+            or (chosen if not isinstance(chosen, Chosen) else None)
             or (texts.WRONG_OPTION if format == "swiss" and minutes is not None else None)
             or (texts.WRONG_OPTION if format == "arena" and rounds is not None else None)
             or (when if isinstance(when, Text) else None)
         )
-        if refusal is not None or where is None or kind is None or isinstance(when, Text):
+        if refusal is not None or where is None:
             await replies.tell(interaction, refusal or texts.NOT_TEXT)
             return
+        assert isinstance(chosen, Chosen) and not isinstance(when, Text)  # else refused above
         swiss = format == "swiss"
         t = Tournament(
             id=0,
@@ -142,9 +138,9 @@ class TournamentCog(commands.Cog):
             channel_id=where.id,
             creator_id=interaction.user.id,
             format=Format.SWISS if swiss else Format.ARENA,
-            kind=kind.name,
-            size=size,
-            k=k,
+            kind=chosen.kind.name,
+            size=chosen.size,
+            k=chosen.k,
             move_seconds=move_time,
             starts_at=when,
             rounds=(rounds or AUTO_ROUNDS) if swiss else None,
@@ -156,31 +152,7 @@ class TournamentCog(commands.Cog):
         await time_limits.answer(
             interaction, interaction.response.defer(ephemeral=True, thinking=True)
         )
-        try:
-            live = await self.tournament_store.tournaments_running([t.guild_id])
-            if any(other.channel_id == t.channel_id for other in live):
-                await replies.tell(interaction, N_(texts.RUNNING_HERE.msgid, channel=where.mention))
-                return
-            t = await self.tournament_store.create_tournament(t)
-            try:
-                sent = await self.director.announcer.post(t, where)
-            except replies.CALL_FAILED as error:
-                log.warning(
-                    "could not post tournament %s in %s: %s",
-                    t.id,
-                    where.id,
-                    replies.describe(error),
-                )
-                await self.tournament_store.finish_tournament(t.id, Stage.CANCELLED)
-                await replies.tell(interaction, N_(texts.NOT_POSTED.msgid, channel=where.mention))
-                return
-            await self.tournament_store.set_tournament_messages(t.id, message_id=sent)
-        except StorageError as error:
-            log.debug("could not create a tournament: %s", error)
-            await replies.tell(interaction, NOT_SAVED)
-            return
-        self.director.schedule(t)
-        await replies.tell(interaction, N_(texts.CREATED.msgid, channel=where.mention))
+        await replies.tell(interaction, await self.director.announce(t, where))
 
     def _refuse_place(
         self, interaction: Interaction, channel: discord.TextChannel | None

@@ -21,6 +21,8 @@ from typing import Any
 
 import discord
 
+from bot.cogs.games.texts import NOT_SAVED
+from bot.discord_ui import replies
 from bot.games.record import GameRecord, Status
 from bot.i18n import N_, Text
 from bot.storage.base import StorageError
@@ -29,7 +31,7 @@ from bot.tournaments.announcer import Announcer
 from bot.tournaments.held import Held
 from bot.tournaments.record import Tally, tally
 from bot.tournaments.tables import Tables
-from bot.tournaments.texts import STARTED, TOO_FEW
+from bot.tournaments.texts import CREATED, NOT_POSTED, RUNNING_HERE, STARTED, TOO_FEW
 from bot.tournaments.tournament import (
     Format,
     Pairing,
@@ -127,6 +129,29 @@ class Director:
             old.cancel()
         if not self._closed:  # stopping: the next start schedules it again
             self._timers[tid] = asyncio.create_task(later())
+
+    async def announce(self, t: Tournament, where: discord.TextChannel) -> Text:
+        """Store a new tournament, post its announcement in `where` and schedule its start; what
+        came of it, for its creator (a tournament already running there refuses it; one whose
+        announcement cannot be posted is cancelled)."""
+        try:
+            live = await self.tournament_store.tournaments_running([t.guild_id])
+            if any(other.channel_id == t.channel_id for other in live):
+                return N_(RUNNING_HERE.msgid, channel=where.mention)
+            t = await self.tournament_store.create_tournament(t)
+            try:
+                sent = await self.announcer.post(t, where)
+            except replies.CALL_FAILED as error:
+                why = replies.describe(error)
+                log.warning("could not post tournament %s in %s: %s", t.id, where.id, why)
+                await self.tournament_store.finish_tournament(t.id, Stage.CANCELLED)
+                return N_(NOT_POSTED.msgid, channel=where.mention)
+            await self.tournament_store.set_tournament_messages(t.id, message_id=sent)
+        except StorageError as error:
+            log.debug("could not create a tournament: %s", error)
+            return NOT_SAVED
+        self.schedule(t)
+        return N_(CREATED.msgid, channel=where.mention)
 
     def schedule(self, t: Tournament) -> None:
         """A tournament's next time: its start, or an arena's end."""
