@@ -31,7 +31,7 @@ from bot.discord_ui.replies import describe
 from bot.storage.base import StorageError, Store
 from bot.tournaments import board as shown
 from bot.tournaments import standings
-from bot.tournaments.held import Held
+from bot.tournaments.last_read import LastRead
 from bot.tournaments.standings import Standing
 from bot.tournaments.store import TournamentStore
 from bot.tournaments.tournament import Pairing, Stage, Tournament
@@ -54,11 +54,11 @@ class Announcer:
         self.tournament_store = TournamentStore(store)
         self._editing: dict[int, asyncio.Task[Any]] = {}
         self._again: set[int] = set()
-        self._held: dict[int, Held] = {}  # what to edit from, instead of the store
+        self._held: dict[int, LastRead] = {}  # what to edit from, instead of the store
         self._ended: set[int] = set()  # tournaments whose end the announcement shows
         self._closed = False
 
-    def refresh(self, tid: int, held: Held | None = None) -> None:
+    def refresh(self, tid: int, held: LastRead | None = None) -> None:
         """Edit the announcement now, or once more when `SPACING` has passed since the last
         edit, from `held` as it is then (the tournament as the director holds it; None: as the
         store has it). Nothing once `show_end` has shown its end."""

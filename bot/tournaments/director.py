@@ -8,7 +8,7 @@ once, changes nothing the second time. At start-up (``resume``) every open or ru
 of this process's servers goes on from the store: a result a crash left unrecorded is recorded,
 a round paired but not set up gets its threads and boards (``tables.Tables``), a start or an
 arena's end that came due meanwhile happens now. Between two such reads it holds what it read
-(``held.Held``): a result in a Swiss round still being played needs no read.
+(``last_read.LastRead``): a result in a Swiss round still being played needs no read.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from bot.i18n import N_, Text
 from bot.storage.base import StorageError
 from bot.tournaments import arena, swiss
 from bot.tournaments.announcer import Announcer
-from bot.tournaments.held import Held
+from bot.tournaments.last_read import LastRead
 from bot.tournaments.record import Tally, tally
 from bot.tournaments.tables import Tables
 from bot.tournaments.texts import CREATED, NOT_POSTED, RUNNING_HERE, STARTED, TOO_FEW
@@ -62,7 +62,7 @@ class Director:
         self._timers: dict[int, asyncio.Task[Any]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._retrying: set[int] = set()  # servers whose tournaments are tried again soon
-        self._held: dict[int, Held] = {}  # running tournaments as last read (``held``)
+        self._held: dict[int, LastRead] = {}  # running tournaments as last read (``last_read``)
         self._changes: dict[int, int] = {}  # entrants' changes of each tournament, counted
         self._closed = False
 
@@ -265,7 +265,7 @@ class Director:
         """Pair what can be paired, set up the games that lack a table, end what is over.
 
         After a `result` (stored already) in a Swiss round still being played, as the
-        tournament held says (``held``), there is nothing to pair: the result is held and the
+        tournament held says (``last_read``), there is nothing to pair: the result is held and the
         announcement shows it. Otherwise the store is read: after a result only the games
         this pairs now are set up (the other live games have theirs); otherwise (a start,
         start-up, a retry, an arena's newcomer) every game still being played is given
@@ -278,7 +278,7 @@ class Director:
                 held = await self._step(tid, ended=result is not None)
         self.announcer.refresh(tid, held)
 
-    async def _step(self, tid: int, *, ended: bool) -> Held | None:
+    async def _step(self, tid: int, *, ended: bool) -> LastRead | None:
         """`advance` from the store; the tournament held after it (None once it is over, or
         if the store failed: tried again soon)."""
         self._held.pop(tid, None)
@@ -299,7 +299,7 @@ class Director:
                 await self.tournament_store.entrants(tid),
                 await self.tournament_store.pairings(tid),
             )
-            held = Held(t, entrants, pairings, await self.tournament_store.byes_of(tid))
+            held = LastRead(t, entrants, pairings, await self.tournament_store.byes_of(tid))
             if changes == self._changes.get(tid, 0):  # else what it read may be old already
                 self._held[tid] = held
             return held

@@ -20,7 +20,7 @@ from bot.tournaments.tournament import Entrant, Format, Pairing, Stage, Tourname
 
 
 @dataclass
-class Held:
+class LastRead:
     """A running tournament as last read, with the results recorded since."""
 
     t: Tournament
