@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.floors.compare import FLOOR_SCRIPT
 from benchmarks.wire.client import WireBot
-from tests.support.localdiscord import FakeDiscord
+from devkit.localdiscord import FakeDiscord
 
 
 async def idle(floor: bool, begin: str, seconds: float) -> float:

@@ -8,7 +8,7 @@
 
 Where Discord is (--discord):
 
-- local (the default): a Discord of our own on 127.0.0.1 (`tests/support/localdiscord`: a gateway
+- local (the default): a Discord of our own on 127.0.0.1 (`devkit/localdiscord`: a gateway
   websocket and the REST routes the bot uses), with the players, in this process; the bot in a
   process of its own (`wire/bot_process.py`), the real bot and the real discord.py speaking HTTP and
   the gateway to it. The bot's loop lag, CPU and memory are then its own, with no simulation in its
@@ -113,7 +113,7 @@ def _postgres(args: argparse.Namespace) -> Any:
     """Set ``args.postgres_url`` for --database; the server started here, if any."""
     args.postgres_url, server = None, None
     if args.database == "postgres":
-        from tests.support.postgres import start_server
+        from devkit.postgres import start_server
 
         server = start_server()
         args.postgres_url = server.admin_url
@@ -254,7 +254,7 @@ async def main(argv: list[str] | None = None) -> dict[str, Any]:
             engines.append(await engine_lag(args, processes=False, replies=args.replies))
     finally:
         if server is not None:
-            from tests.support.postgres import remove
+            from devkit.postgres import remove
 
             remove(server)
     print_tables(runs, memory, engines)

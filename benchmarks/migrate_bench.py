@@ -82,7 +82,7 @@ def main() -> None:
     server = None
     url = args.to
     if url is None:
-        from tests.support.postgres import remove, start_server
+        from devkit.postgres import remove, start_server
 
         server = start_server()
         url = server.admin_url

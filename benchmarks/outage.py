@@ -34,8 +34,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bot.assembly import create_bot
 from bot.cogs.games import flow
 from bot.config import Settings
-from tests.bot.game_support import cells
-from tests.support.postgres import remove, start_server
+from devkit.postgres import remove, start_server
+from devkit.simcord_board import cells
 
 POLL = 0.01  # seconds between two looks at the board
 GIVE_UP = 60.0  # seconds after the server's return before a missing move counts as lost

@@ -2,7 +2,7 @@
 
     python benchmarks/places.py [--games 20] [--bot-games 5]
 
-The real bot process (``python -m bot`` against the local Discord of tests/support/localdiscord,
+The real bot process (``python -m bot`` against the local Discord of devkit/localdiscord,
 SQLite), real time. Two measures:
 
 - Friend games on 3x3 played to the end (challenge, accept, moves until someone wins or the
@@ -24,8 +24,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.support.local_game import Table, bot_running, run
-from tests.support.localdiscord import Channel, FakeDiscord, User
+from devkit.local_game import Table, bot_running, run
+from devkit.localdiscord import Channel, FakeDiscord, User
 
 
 def percentile(values: list[float], share: float) -> float:

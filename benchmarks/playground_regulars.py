@@ -27,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.playground.regulars import Regulars, words
-from tests.playground.simulated import World, simulated
+from devkit.playground.world import World, simulated
 
 ENDED = ("wins with", "draw")
 

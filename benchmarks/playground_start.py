@@ -27,8 +27,8 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import expect, sync_playwright  # noqa: E402
 
-from tests.playground.conftest import chromium, start_playground  # noqa: E402
-from tests.playground.driver import last_message, run_command  # noqa: E402
+from devkit.playground.page import last_message, run_command  # noqa: E402
+from devkit.playground.process import NO_CHROMIUM, chromium, start_playground  # noqa: E402
 
 
 def one_run(browser_path: str) -> tuple[float, float]:
@@ -56,6 +56,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
     path = chromium()
+    if path is None:
+        sys.exit(NO_CHROMIUM)
     runs = [one_run(path) for _ in range(args.runs)]
     for n, (to_url, to_board) in enumerate(runs, start=1):
         print(f"run {n}: address after {to_url:.2f} s, first board {to_board:.2f} s later")

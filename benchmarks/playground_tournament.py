@@ -26,10 +26,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.playground.channels import threads_under
-from bot.playground.regulars import Regulars
+from bot.playground.regulars import Regulars, words
 from bot.playground.tournaments import FIELD, join_tournaments, players
-from tests.playground.simulated import simulated
-from tests.playground.test_tournament import announcement, created, podium, press, words
+from devkit.playground.tournament import announcement, created, podium, press
+from devkit.playground.world import simulated
 
 LIMIT = 1800  # simulated seconds a run may take, at most
 

@@ -3,7 +3,7 @@
     python benchmarks/puzzle_load.py [--players 20] [--attempts 4] [--rounds 5] [--seed 1]
                                      [--daily]
 
-Each run starts a fresh local Discord (`tests/support/localdiscord`) with one channel and one
+Each run starts a fresh local Discord (`devkit/localdiscord`) with one channel and one
 member per player, and a bot in a process of its own (`wire.client.WireBot`): the project's bot
 (`wire.bot_process`), the floor (`floors.puzzle_bot`: the least a discord.py bot does for the same
 traffic, no storage, no engine) and the durable floor (the floor plus one durable save of each
@@ -34,9 +34,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.wire.client import BOT_SCRIPT, WireBot
+from devkit.local_game import buttons, texts
+from devkit.localdiscord import FakeDiscord
 from engine.puzzles import Attempt, by_id, hint, play
-from tests.support.local_game import buttons, texts
-from tests.support.localdiscord import FakeDiscord
 
 FLOOR_SCRIPT = Path(__file__).parent / "floors" / "puzzle_bot.py"
 BOTS = (("bot", BOT_SCRIPT, ()), ("floor", FLOOR_SCRIPT, ()),

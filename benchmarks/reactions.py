@@ -3,7 +3,7 @@ clicks see meanwhile, and the bot's CPU per move by reaction against per move by
 
     python benchmarks/reactions.py [--boards 8] [--moves 120] [--rounds 3]
 
-The real bot process (``python -m bot`` against the local Discord of tests/support/localdiscord,
+The real bot process (``python -m bot`` against the local Discord of devkit/localdiscord,
 SQLite), real time. The local Discord limits the bot's reaction requests (adding its own,
 removing the players') to one every 0.25 s per channel, as Discord does (429 and the rate-limit
 headers, which discord.py obeys).
@@ -31,8 +31,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.games import look as looks
-from tests.support.local_game import Table, bot_running, run, until
-from tests.support.localdiscord import Channel, FakeDiscord, User
+from devkit.local_game import Table, bot_running, run, until
+from devkit.localdiscord import Channel, FakeDiscord, User
 
 TICK = os.sysconf("SC_CLK_TCK")
 

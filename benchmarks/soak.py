@@ -4,7 +4,7 @@ then a check of the whole history (measured and checked; its figures go in the R
     python benchmarks/soak.py [--duration 120] [--tables 32] [--seed 1] [--warmup 20]
                               [--json FILE] [--keep DIR]
 
-The local Discord (`tests/support/localdiscord`) on 127.0.0.1, two bot processes (shards 0 and 1
+The local Discord (`devkit/localdiscord`) on 127.0.0.1, two bot processes (shards 0 and 1
 of 2, `wire.bot_process`, the real bot and discord.py) on a PostgreSQL server started here, and
 --tables channels of people at people's pace (`chaos.players`): against the bot at every level and
 between friends, 3x3 to 5x5, some moves by reaction. The local Discord behaves as Discord does
@@ -54,8 +54,8 @@ from benchmarks.chaos.report import print_report, report
 from benchmarks.chaos.tables import KINDS as TABLE_KINDS
 from benchmarks.chaos.tables import Table
 from benchmarks.wire.client import bots_for, connected, fresh_database
-from tests.support.localdiscord import FakeDiscord
-from tests.support.postgres import PgServer, remove, start_server
+from devkit.localdiscord import FakeDiscord
+from devkit.postgres import PgServer, remove, start_server
 
 HEARTBEAT = 5.0  # seconds: the local Discord's heartbeat interval (Discord's is 41.25)
 QUIET = 15.0  # seconds of play with no fault at the end

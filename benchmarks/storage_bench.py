@@ -139,7 +139,7 @@ async def postgres_per_move(url: str, saves: int) -> None:
     """Print save_game per move on PostgreSQL (a server of its own on 127.0.0.1 for "own")."""
     server = None
     if url == "own":
-        from tests.support.postgres import start_server
+        from devkit.postgres import start_server
 
         server = start_server()
         url = server.admin_url
@@ -147,7 +147,7 @@ async def postgres_per_move(url: str, saves: int) -> None:
         times = await per_move(Path(), saves, url)
     finally:
         if server is not None:
-            from tests.support.postgres import remove
+            from devkit.postgres import remove
 
             remove(server)
     print(

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from benchmarks.measure.boards import CELL, walk_components
-from tests.support.localdiscord import Channel, User
+from devkit.localdiscord import Channel, User
 
 MARKS = {"❌": "X", "⭕": "O"}
 

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from tests.support.localdiscord.model import BUTTON
+from devkit.localdiscord.model import BUTTON
 
 CELL = re.compile(r"ttt:(\d+):(\d+)(?:@(\d+))?$")
 CONTROL = re.compile(r"ttt:(\d+):([a-z]+)(\d?)(?:@(\d+))?$")

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, ClassVar
 
 from benchmarks.measure.memory import code_place, root_of
-from tests.support.localdiscord.model import (  # noqa: F401  (re-exported for the benchmark)
+from devkit.localdiscord.model import (  # noqa: F401  (re-exported for the benchmark)
     BUTTON,
     EPHEMERAL,
     Timing,

@@ -14,9 +14,9 @@ import time
 from typing import Any
 
 from benchmarks.measure.boards import read_board, walk_components
-from tests.bot.tournaments.tournament_support import COMMAND, boards, custom_id, public
-from tests.support.local_game import texts
-from tests.support.localdiscord import Channel, FakeDiscord, Timing, User
+from devkit.local_game import texts
+from devkit.local_tournament import COMMAND, boards, custom_id, public
+from devkit.localdiscord import Channel, FakeDiscord, Timing, User
 
 SETTLE = 120.0  # seconds an answer may take before the run gives up
 

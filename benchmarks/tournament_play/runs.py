@@ -18,9 +18,9 @@ from benchmarks.measure.scenario import build_world
 from benchmarks.measure.traffic import spread
 from benchmarks.tournament_play.members import Swiss, created, shown
 from benchmarks.wire.client import WireBot, WireDriver
-from tests.bot.tournaments.tournament_support import boards, public, threads
-from tests.support.local_game import texts
-from tests.support.localdiscord import FakeDiscord, Timing
+from devkit.local_game import texts
+from devkit.local_tournament import boards, public, threads
+from devkit.localdiscord import FakeDiscord, Timing
 
 TOURNAMENT_FLOOR = Path(__file__).parents[1] / "floors" / "tournament_bot.py"
 QUIET = 2.5  # seconds without a request of the bot after the podium (more than `SPACING`): over

@@ -7,8 +7,8 @@
   local Discord's gateway (`WireDriver`), and one measured run (`wire_run`).
 - `memory`: memory per live game in the bot's process (`wire_memory`).
 
-The local Discord itself lives in ``tests/support/localdiscord`` (shared with the tests). The
-tests' own bot process (``tests/support/local_game.py``: ``python -m bot`` exactly as a person
+The local Discord itself lives in ``devkit/localdiscord`` (shared with the tests). The
+tests' own bot process (``devkit/local_game.py``: ``python -m bot`` exactly as a person
 runs it, settings from the environment, stopped with SIGINT) is a different thing on purpose;
 see benchmarks/README.md.
 """

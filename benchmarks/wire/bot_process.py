@@ -76,7 +76,7 @@ from bot import client  # noqa: E402
 from bot.assembly import create_bot  # noqa: E402
 from bot.compute import drawing  # noqa: E402
 from bot.config import Settings, Shards, default_engine_workers  # noqa: E402
-from tests.support.localdiscord import TOKEN  # noqa: E402  (the token the local Discord takes)
+from devkit.localdiscord import TOKEN  # noqa: E402  (the token the local Discord takes)
 
 
 def settings_for(

@@ -1,6 +1,6 @@
 """The load benchmark against a Discord of our own on 127.0.0.1, the bot in a process of its own.
 
-The benchmark's process runs the local Discord (`tests/support/localdiscord`) and the players; the
+The benchmark's process runs the local Discord (`devkit/localdiscord`) and the players; the
 bot runs in a child process (`bot_process.py`), the real bot with the real discord.py, talking HTTP
 and a websocket to the local Discord. So the bot's loop lag, CPU and memory are its own: nothing of
 the simulation shares its process, its event loop or its garbage collector. On a machine with two
@@ -35,7 +35,7 @@ from benchmarks.measure.scenario import (
     world_options,
 )
 from benchmarks.measure.traffic import play_mode
-from tests.support.localdiscord import FakeDiscord
+from devkit.localdiscord import FakeDiscord
 
 BOT_SCRIPT = Path(__file__).with_name("bot_process.py")
 _databases = itertools.count(1)

@@ -13,7 +13,7 @@ from benchmarks.measure import instruments as kit
 from benchmarks.measure.scenario import build_world, world_options
 from benchmarks.measure.traffic import burst
 from benchmarks.wire.client import WireBot, WireDriver, bot_options, connected
-from tests.support.localdiscord import FakeDiscord
+from devkit.localdiscord import FakeDiscord
 
 OPENING_WAVE = 25  # games opened together while RSS is measured
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from benchmarks import soak
 from benchmarks.chaos.faults import KINDS
-from tests.support.postgres import PgServer
+from devkit.postgres import PgServer
 
 
 async def test_two_minutes_of_faults_lose_nothing(

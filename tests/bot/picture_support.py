@@ -22,8 +22,8 @@ from bot.pictures import layout as board
 from bot.pictures import marks
 from bot.pictures.animation import LIMIT
 from bot.pictures.layout import EMPTY, LAST, MARK, PLAYABLE, WIN, WON_BOARD
+from devkit.simcord_board import raw
 from engine.ultimate import UltimateBoard
-from tests.bot.game_support import raw
 
 MEDIA_GALLERY = 12
 

@@ -15,6 +15,7 @@ import pytest
 from simcord import Env
 
 from bot.games.record import Status
+from devkit.simcord_board import board_message, game_id_of, guild_with
 from tests.bot.faults_support import (
     CALLBACK,
     CHANNEL_EDIT,
@@ -23,7 +24,6 @@ from tests.bot.faults_support import (
     shows_store,
     stored,
 )
-from tests.bot.game_support import board_message, game_id_of, guild_with
 
 TOO_LATE = {"status": 404, "code": 10062, "message": "Unknown interaction"}
 

@@ -14,8 +14,7 @@ from simcord.components import walk_components
 
 from bot.cogs.games import replays
 from bot.games.record import Status
-from tests.bot.faults_support import deny, set_bot_overwrite
-from tests.bot.game_support import (
+from devkit.simcord_board import (
     board_message,
     cells,
     controls,
@@ -26,6 +25,7 @@ from tests.bot.game_support import (
     resign,
     text,
 )
+from tests.bot.faults_support import deny, set_bot_overwrite
 from tests.bot.picture_support import check, decode, gif_of, needs_font, picture_of, stored_game
 
 

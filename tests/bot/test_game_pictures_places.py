@@ -12,8 +12,8 @@ from simcord import Env
 from bot.cogs.games import painter
 from bot.compute import drawing
 from bot.games import look as looks
+from devkit.simcord_board import board_message, cells, game_id_of, guild_with, raw, text
 from tests.bot.faults_support import CALLBACK, deny, set_bot_overwrite
-from tests.bot.game_support import board_message, cells, game_id_of, guild_with, raw, text
 from tests.bot.picture_support import check, decode, needs_font, picture_of, stored_game
 from tests.bot.test_server_settings import server_with_admin
 

@@ -18,7 +18,7 @@ from bot.cogs.games import flow
 from bot.compute import jobs as engine_jobs
 from bot.games import rules
 from bot.games.record import Status
-from tests.bot.game_support import (
+from devkit.simcord_board import (
     board_message,
     cells,
     game_id_of,

@@ -7,7 +7,7 @@ from typing import Any
 
 from simcord import Env
 
-from tests.bot.game_support import board_message, guild_with
+from devkit.simcord_board import board_message, guild_with
 
 
 def parsed_events(env: Env) -> list[tuple[str, Any]]:

@@ -9,9 +9,9 @@ from pathlib import Path
 import discord
 import pytest
 
+from devkit.local_client import club, local_client, refused, text_channel
+from devkit.localdiscord.thread_model import MANAGE_THREADS, Thread
 from tests.bot.user_install_support import NEEDS_PROCESSES, started
-from tests.support.local_client import club, local_client, refused, text_channel
-from tests.support.localdiscord.thread_model import MANAGE_THREADS, Thread
 
 
 async def test_a_thread_from_a_message_holds_a_board_and_its_clicks(

@@ -13,7 +13,7 @@ from simcord import Env
 from bot.client import TicTacToeBot
 from bot.cogs.games import resigning
 from bot.games.record import Ending, Status
-from tests.bot.game_support import (
+from devkit.simcord_board import (
     board_message,
     cells,
     controls,

@@ -15,6 +15,8 @@ from bot.assembly import sqlite_store
 from bot.games.record import Ending
 from bot.games.settings import ServerSettings
 from bot.pictures import board as drawing
+from devkit.local_game import texts, until
+from devkit.localdiscord import FakeDiscord
 from tests.bot.picture_support import check, decode, needs_font
 from tests.bot.user_install_support import (
     NEEDS_PROCESSES,
@@ -23,8 +25,6 @@ from tests.bot.user_install_support import (
     started,
     stored,
 )
-from tests.support.local_game import texts, until
-from tests.support.localdiscord import FakeDiscord
 
 pytestmark = NEEDS_PROCESSES
 

@@ -22,8 +22,8 @@ from bot.playground.regulars import (
     buttons,
     words,
 )
-from tests.bot.game_support import text
-from tests.playground.simulated import World, simulated
+from devkit.playground.world import World, simulated
+from devkit.simcord_board import text
 
 ENDED = ("wins with", "draw")
 

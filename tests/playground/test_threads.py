@@ -12,8 +12,8 @@ import discord
 import pytest
 from simcord.results import ResponseMessage
 
-from tests.bot.game_support import text
-from tests.playground.simulated import World, simulated
+from devkit.playground.world import World, simulated
+from devkit.simcord_board import text
 
 
 def listen(world: World, *events: str) -> list[tuple[str, tuple[Any, ...]]]:

@@ -17,8 +17,8 @@ from bot.games.record import Ending, GameRecord, Status
 from bot.history import board as history
 from bot.history.store import HistoryStore
 from bot.pictures.words import alt_text, replay_alt
+from devkit.simcord_board import board_message, guild_with, people_game, resign
 from tests.bot import picture_support
-from tests.bot.game_support import board_message, guild_with, people_game, resign
 from tests.support.forge import forged_click
 
 DATE = re.compile(r"<t:\d+:d>")

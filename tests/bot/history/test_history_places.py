@@ -13,11 +13,11 @@ from PIL import Image
 
 from bot.assembly import sqlite_store
 from bot.games.record import Ending, GameRecord, Status
+from devkit.local_game import LocalBot, Table, until
+from devkit.localdiscord import Channel, FakeDiscord, User
+from devkit.localdiscord.model import EPHEMERAL
 from tests.bot import picture_support
 from tests.bot.user_install_support import NEEDS_PROCESSES, no_channel_route, people, started
-from tests.support.local_game import LocalBot, Table, until
-from tests.support.localdiscord import Channel, FakeDiscord, User
-from tests.support.localdiscord.model import EPHEMERAL
 
 pytestmark = NEEDS_PROCESSES
 MOVES = (0, 3, 1, 4, 2)  # ❌ wins on the top row

@@ -17,8 +17,8 @@ from bot.history.chart import chart_alt
 from bot.history.store import HistoryStore
 from bot.puzzles.model import AttemptRecord
 from bot.puzzles.store import PuzzleStore
+from devkit.simcord_board import guild_with
 from engine.puzzles import play, puzzles
-from tests.bot.game_support import guild_with
 from tests.bot.history.test_stats_cog import finish
 from tests.bot.store_support import finished
 from tests.bot.test_locales import client_locales as client_locales  # the fixture

@@ -16,10 +16,10 @@ from bot.games.record import Ending, GameRecord, Status
 from bot.puzzles.missed import worth_searching
 from bot.puzzles.store import PuzzleStore
 from bot.storage.base import Store
+from devkit.simcord_board import board_message, guild_with, resign, text
 from engine import Board
 from engine.puzzles import Puzzle, missed_wins, prove, puzzles
 from engine.puzzles.proof import wins_within
-from tests.bot.game_support import board_message, guild_with, resign, text
 
 
 def _a_miss() -> tuple[Puzzle, list[int]]:

@@ -10,9 +10,9 @@ from typing import Any
 from simcord import Env
 
 from bot.puzzles.store import PuzzleStore
+from devkit.simcord_board import board_message, cells, controls, guild_with, rows, text
 from engine import cell_name
 from engine.puzzles import Attempt, hint, play
-from tests.bot.game_support import board_message, cells, controls, guild_with, rows, text
 from tests.bot.puzzles.puzzle_support import attempt_id, click_cell, puzzle_of, solve, solve_rest
 
 

@@ -9,8 +9,8 @@ from simcord import Env
 
 from bot.puzzles.model import setup_moves
 from bot.puzzles.store import PuzzleStore
+from devkit.simcord_board import board_message, guild_with, text
 from engine.puzzles import Attempt, hint, play
-from tests.bot.game_support import board_message, guild_with, text
 from tests.bot.puzzles.puzzle_support import attempt_id, click_cell, puzzle_of, solve
 
 

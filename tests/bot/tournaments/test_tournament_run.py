@@ -15,24 +15,20 @@ from bot.assembly import sqlite_store
 from bot.tournaments import standings
 from bot.tournaments.board import standing_line
 from bot.tournaments.tournament import Stage
+from devkit.local_game import WAIT, LocalBot, Table, buttons, texts, until
+from devkit.local_tournament import COMMAND, announcement, boards, public, threads
+from devkit.localdiscord import Channel, FakeDiscord, User
 from tests.bot.tournaments.tournament_support import (
-    COMMAND,
-    announcement,
-    boards,
     club,
     create,
     filled,
     play_out,
     press,
-    public,
     settled,
     started,
     stored,
-    threads,
 )
 from tests.bot.user_install_support import NEEDS_PROCESSES
-from tests.support.local_game import WAIT, LocalBot, Table, buttons, texts, until
-from tests.support.localdiscord import Channel, FakeDiscord, User
 
 pytestmark = NEEDS_PROCESSES
 

@@ -11,21 +11,11 @@ import asyncio
 from pathlib import Path
 
 from bot.tournaments.tournament import Stage
-from tests.bot.tournaments.tournament_support import (
-    Club,
-    announcement,
-    boards,
-    club,
-    create,
-    play_out,
-    press,
-    public,
-    stored,
-    threads,
-)
+from devkit.local_game import LocalBot, Table, texts, until
+from devkit.local_tournament import announcement, boards, public, threads
+from devkit.localdiscord import FakeDiscord
+from tests.bot.tournaments.tournament_support import Club, club, create, play_out, press, stored
 from tests.bot.user_install_support import NEEDS_PROCESSES
-from tests.support.local_game import LocalBot, Table, texts, until
-from tests.support.localdiscord import FakeDiscord
 
 pytestmark = NEEDS_PROCESSES
 

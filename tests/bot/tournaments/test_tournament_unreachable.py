@@ -12,25 +12,21 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from bot.tournaments.tournament import Stage
+from devkit.local_game import LocalBot, Table, texts, until
+from devkit.local_tournament import COMMAND, announcement, boards, public, threads
+from devkit.localdiscord import FakeDiscord
+from devkit.localdiscord.faults import CUT
 from tests.bot.tournaments.tournament_support import (
-    COMMAND,
     Club,
-    announcement,
-    boards,
     club,
     filled,
     play_out,
     press,
-    public,
     settled,
     started,
     stored,
-    threads,
 )
 from tests.bot.user_install_support import NEEDS_PROCESSES
-from tests.support.local_game import LocalBot, Table, texts, until
-from tests.support.localdiscord import FakeDiscord
-from tests.support.localdiscord.faults import CUT
 
 pytestmark = NEEDS_PROCESSES
 

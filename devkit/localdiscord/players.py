@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.support.localdiscord.model import (
+from devkit.localdiscord.model import (
     ALL_PERMISSIONS,
     BOT_DM,
     BUTTON,

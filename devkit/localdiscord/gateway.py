@@ -20,7 +20,7 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from tests.support.localdiscord.model import (
+from devkit.localdiscord.model import (
     EPHEMERAL,
     GUILD_MESSAGES,
     Channel,

@@ -22,7 +22,7 @@ from typing import Any, Literal
 
 from aiohttp import web
 
-from tests.support.localdiscord.model import now
+from devkit.localdiscord.model import now
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 RETRY_AFTER = 0.5  # seconds a fault's 429 asks the bot to wait

@@ -1,5 +1,5 @@
 """Playing against the real bot process (``python -m bot`` as a person runs it) through the
-local Discord of ``tests/support/localdiscord``: start it, stop or SIGKILL it, send commands and
+local Discord of ``devkit/localdiscord``: start it, stop or SIGKILL it, send commands and
 clicks, wait for the answers, read the boards.
 
 Every wait is on real time, bounded by ``WAIT``; the bot's log is kept in the test's folder.
@@ -19,10 +19,10 @@ from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
 from pathlib import Path
 from typing import Any
 
-from tests.support.localdiscord import TOKEN, Channel, FakeDiscord, User
-from tests.support.localdiscord.model import EPHEMERAL, Interaction
+from devkit.localdiscord import TOKEN, Channel, FakeDiscord, User
+from devkit.localdiscord.model import EPHEMERAL, Interaction
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 WAIT = 30.0  # seconds (real time) for anything the bot does
 
 
@@ -87,7 +87,7 @@ class LocalBot:
         )
         with (self.folder / f"bot{self.starts}.log").open("wb") as log:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "tests.support.local_bot", str(self.discord.port)],
+                [sys.executable, "-m", "devkit.local_bot", str(self.discord.port)],
                 cwd=ROOT,
                 env=env,
                 stdout=log,

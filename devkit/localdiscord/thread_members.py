@@ -11,9 +11,9 @@ from typing import Any
 
 from aiohttp import web
 
-from tests.support.localdiscord.model import _timestamp, member_payload
-from tests.support.localdiscord.rest import _error, _json
-from tests.support.localdiscord.thread_model import (
+from devkit.localdiscord.model import _timestamp, member_payload
+from devkit.localdiscord.rest import _error, _json
+from devkit.localdiscord.thread_model import (
     ARCHIVED,
     MANAGE_THREADS,
     MISSING_PERMISSIONS,
@@ -22,7 +22,7 @@ from tests.support.localdiscord.thread_model import (
     UNKNOWN_MEMBER,
     Thread,
 )
-from tests.support.localdiscord.threads import Threads
+from devkit.localdiscord.threads import Threads
 
 GUILD_MEMBERS = 1 << 1  # privileged gateway intent: other people's thread memberships
 

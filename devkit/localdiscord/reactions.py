@@ -13,7 +13,7 @@ from typing import Any
 
 from aiohttp import web
 
-from tests.support.localdiscord.model import Channel, User, now
+from devkit.localdiscord.model import Channel, User, now
 
 REACTION_GAP = 0.25  # seconds between two reaction requests of the bot in one channel
 

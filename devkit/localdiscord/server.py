@@ -37,9 +37,9 @@ from typing import Any
 
 from aiohttp import web
 
-from tests.support.localdiscord.faults import Faults, Trap
-from tests.support.localdiscord.gateway import Gateway
-from tests.support.localdiscord.model import (
+from devkit.localdiscord.faults import Faults, Trap
+from devkit.localdiscord.gateway import Gateway
+from devkit.localdiscord.model import (
     DM,
     GROUP_DM,
     HEARTBEAT_MS,
@@ -51,11 +51,11 @@ from tests.support.localdiscord.model import (
     now,
     snowflake,
 )
-from tests.support.localdiscord.players import Players
-from tests.support.localdiscord.reactions import Reactions
-from tests.support.localdiscord.thread_members import ThreadMembers
-from tests.support.localdiscord.uploads import Uploads
-from tests.support.localdiscord.webhooks import Webhooks
+from devkit.localdiscord.players import Players
+from devkit.localdiscord.reactions import Reactions
+from devkit.localdiscord.thread_members import ThreadMembers
+from devkit.localdiscord.uploads import Uploads
+from devkit.localdiscord.webhooks import Webhooks
 
 
 class FakeDiscord(Gateway, Faults, Webhooks, Players, Reactions, ThreadMembers, Uploads):

@@ -13,7 +13,7 @@ from typing import Any
 
 from aiohttp import web
 
-from tests.support.localdiscord.model import (
+from devkit.localdiscord.model import (
     LOADING,
     Channel,
     Guild,

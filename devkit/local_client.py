@@ -1,5 +1,5 @@
 """discord.py's own client in the test's process against the local Discord of
-``tests/support/localdiscord``: the real HTTP client and gateway, and every event it dispatches
+``devkit/localdiscord``: the real HTTP client and gateway, and every event it dispatches
 kept in ``seen``, so a test checks what discord.py made of what the local Discord sent."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import discord
 import pytest
 import yarl
 
-from tests.support.local_game import until
-from tests.support.localdiscord import TOKEN, Channel, FakeDiscord, Guild, User
+from devkit.local_game import until
+from devkit.localdiscord import TOKEN, Channel, FakeDiscord, Guild, User
 
 
 class Recorder(discord.Client):

@@ -19,7 +19,7 @@ from typing import Any
 
 from aiohttp import web
 
-from tests.support.localdiscord.model import Guild, snowflake
+from devkit.localdiscord.model import Guild, snowflake
 
 UPLOAD_LIMIT = 25 * 1024 * 1024  # bytes: what Discord lets a bot upload in one message
 

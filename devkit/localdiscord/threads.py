@@ -19,9 +19,9 @@ from typing import Any
 
 from aiohttp import web
 
-from tests.support.localdiscord.model import Channel, Guild, User, _timestamp, snowflake
-from tests.support.localdiscord.rest import _error, _json
-from tests.support.localdiscord.thread_model import (
+from devkit.localdiscord.model import Channel, Guild, User, _timestamp, snowflake
+from devkit.localdiscord.rest import _error, _json
+from devkit.localdiscord.thread_model import (
     ALREADY_STARTED,
     ARCHIVED,
     CREATE_PRIVATE_THREADS,

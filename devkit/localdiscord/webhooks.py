@@ -14,7 +14,7 @@ from typing import Any
 
 from aiohttp import web
 
-from tests.support.localdiscord.model import (
+from devkit.localdiscord.model import (
     EPHEMERAL,
     LOADING,
     MAX_FOLLOWUPS,
@@ -22,7 +22,7 @@ from tests.support.localdiscord.model import (
     Interaction,
     now,
 )
-from tests.support.localdiscord.rest import Rest, _error, _json
+from devkit.localdiscord.rest import Rest, _error, _json
 
 
 class Webhooks(Rest):

@@ -3,7 +3,7 @@ and for the load benchmark: a gateway websocket and the REST routes the bot uses
 the world it holds (``model``), including the places a user install reaches, and threads as
 Discord has them (``threads``, ``thread_members``)."""
 
-from tests.support.localdiscord.model import TOKEN, Channel, Guild, Timing, User, snowflake
-from tests.support.localdiscord.server import FakeDiscord
+from devkit.localdiscord.model import TOKEN, Channel, Guild, Timing, User, snowflake
+from devkit.localdiscord.server import FakeDiscord
 
 __all__ = ["TOKEN", "Channel", "FakeDiscord", "Guild", "Timing", "User", "snowflake"]

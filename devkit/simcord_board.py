@@ -1,4 +1,5 @@
-"""Reading a board message the way a player sees it: its text, its cells, its controls."""
+"""Reading a SimCord board message the way a player sees it: its text, its cells, its controls;
+and the SimCord servers and games the tests and the kill driver start from."""
 
 from __future__ import annotations
 

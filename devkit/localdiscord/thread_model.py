@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from tests.support.localdiscord.model import Channel, _timestamp
+from devkit.localdiscord.model import Channel, _timestamp
 
 PUBLIC_THREAD, PRIVATE_THREAD = 11, 12  # channel types
 VIEW_CHANNEL = 1 << 10

@@ -1,10 +1,10 @@
 """``python -m bot`` as a person runs it, against a local Discord on 127.0.0.1.
 
-    python -m tests.support.local_bot PORT
+    python -m devkit.local_bot PORT
 
 The real entry point (``bot.__main__.main``: settings from the environment, logging, signals)
 with one change: discord.py's API base, gateway address and CDN point at the local server of
-``tests/support/localdiscord/``. ``LOCAL_REPLY_WAIT`` in the environment sets how long a click's
+``devkit/localdiscord/``. ``LOCAL_REPLY_WAIT`` in the environment sets how long a click's
 response waits for the bot's reply on 4x4 and 5x5 (``flow.REPLY_WAIT``; 0: every such reply
 follows in an edit, the path a long search takes).
 """
