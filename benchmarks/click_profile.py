@@ -27,8 +27,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.floors.compare import FLOOR_SCRIPT
-from benchmarks.measure.profiling import LOOP, PARTS
-from benchmarks.wire import client as wire
+from devkit.measure.profiling import LOOP, PARTS
+from devkit.wire import client as wire
 
 KINDS = (("against the bot", True), ("between people", False))
 # (name, script, options); the project's bot takes its own (`wire.bot_options`) too.

@@ -21,8 +21,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.floors.compare import FLOOR_SCRIPT
-from benchmarks.wire.client import WireBot
 from devkit.localdiscord import FakeDiscord
+from devkit.wire.client import WireBot
 
 
 async def idle(floor: bool, begin: str, seconds: float) -> float:

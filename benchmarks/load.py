@@ -100,13 +100,13 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.floors import compare as floor
-from benchmarks.measure import scenario
-from benchmarks.measure import simcord_kit as kit
-from benchmarks.measure.engine_lag import engine_lag
-from benchmarks.measure.load_report import print_tables, print_targets
-from benchmarks.measure.simcord_runs import load_run, measure_memory
-from benchmarks.wire import client as wire
-from benchmarks.wire.memory import wire_memory
+from devkit.measure import scenario
+from devkit.measure import simcord_kit as kit
+from devkit.measure.engine_lag import engine_lag
+from devkit.measure.load_report import print_tables, print_targets
+from devkit.measure.simcord_runs import load_run, measure_memory
+from devkit.wire import client as wire
+from devkit.wire.memory import wire_memory
 
 
 def _postgres(args: argparse.Namespace) -> Any:

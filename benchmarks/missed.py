@@ -29,12 +29,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.measure.jobs import timed
 from bot.compute import jobs
 from bot.compute.runner import EngineRunner
 from bot.config import default_engine_workers
 from bot.games.record import GameRecord
 from bot.puzzles.missed import BUDGET
+from devkit.measure.jobs import timed
 from engine import LEVELS, Board, best_move
 from engine.puzzles import missed_wins, prove
 from engine.search import solver

@@ -34,7 +34,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.floors.compare import FLOOR_SCRIPT, figures
-from benchmarks.wire import client as wire
+from devkit.wire import client as wire
 
 # (name, script, options): the bots of a round, in order.
 CONTENDERS = (

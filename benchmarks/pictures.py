@@ -26,7 +26,6 @@ import threading
 import time
 import tracemalloc
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -34,34 +33,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from PIL import Image
 
 from bot.games import kinds
-from bot.games.record import Ending, GameRecord, Status
+from bot.games.record import GameRecord
 from bot.pictures import SIDE, PictureCache, alt_text, board_png, picture, png, replay
 from bot.pictures.animation import positions
 from bot.pictures.board import draw
 from bot.pictures.cache import BOUND
 from bot.pictures.marks import resolve
-from engine import Board
-from engine.ultimate import UltimateBoard
+from devkit.random_game import played
 
 SHAPES = {"3x3": ("classic", 3, 3), "5x5": ("classic", 5, 4), "ultimate": ("ultimate", 9, 3)}
-
-
-def played(kind: str, size: int, k: int, rng: random.Random, plies: int) -> GameRecord:
-    """A game of random legal moves, at most `plies`, finished where its moves end it."""
-    position: Board | UltimateBoard = (
-        UltimateBoard() if kind == "ultimate" else Board.from_moves((), size=size, k=k)
-    )
-    moves: list[int] = []
-    while len(moves) < plies and position.outcome() is None:
-        moves.append(rng.choice(list(position.legal_moves())))
-        position = position.play(moves[-1])
-    game = GameRecord(id=1, guild_id=1, channel_id=1, x_id=1, o_id=2, challenger_id=1,
-                      size=size, k=k, kind=kind, moves=tuple(moves))  # fmt: skip
-    outcome = position.outcome()
-    if outcome is None:
-        return game
-    return replace(game, status=Status.FINISHED, winner=outcome.winner,
-                   ending=Ending.WIN if outcome.winner else Ending.DRAW)  # fmt: skip
 
 
 def timed(work: Callable[[], object]) -> tuple[float, float, object]:

@@ -33,9 +33,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.wire.client import BOT_SCRIPT, WireBot
 from devkit.local_game import buttons, texts
 from devkit.localdiscord import FakeDiscord
+from devkit.wire.client import BOT_SCRIPT, WireBot
 from engine.puzzles import Attempt, by_id, hint, play
 
 FLOOR_SCRIPT = Path(__file__).parent / "floors" / "puzzle_bot.py"

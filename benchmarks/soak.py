@@ -53,9 +53,9 @@ from benchmarks.chaos.players import Players
 from benchmarks.chaos.report import print_report, report
 from benchmarks.chaos.tables import KINDS as TABLE_KINDS
 from benchmarks.chaos.tables import Table
-from benchmarks.wire.client import bots_for, connected, fresh_database
 from devkit.localdiscord import FakeDiscord
 from devkit.postgres import PgServer, remove, start_server
+from devkit.wire.client import bots_for, connected, fresh_database
 
 HEARTBEAT = 5.0  # seconds: the local Discord's heartbeat interval (Discord's is 41.25)
 QUIET = 15.0  # seconds of play with no fault at the end

@@ -1,8 +1,8 @@
 """Ultimate tic-tac-toe: the engine's strength and speed against an independent UCT baseline.
 
 Measured, not asserted; Markdown tables on stdout, progress on stderr. The baseline is a plain UCT
-search in C (benchmarks/ultimate_match/uct.c: random playouts, UCB1 with C = 2, a fresh tree each
-move, the most visited move), compiled on first use into benchmarks/ultimate_match/.build/. Before
+search in C (devkit/ultimate_match/uct.c: random playouts, UCB1 with C = 2, a fresh tree each
+move, the most visited move), compiled on first use into devkit/ultimate_match/.build/. Before
 any games, both sides' rules are compared on random games at every ply (and again in every game
 played); a mismatch stops the run.
 
@@ -34,9 +34,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.ultimate_match import games as match
-from benchmarks.ultimate_match.games import Game, Player, pct
-from benchmarks.ultimate_match.uct import Uct
+from devkit.ultimate_match import games as match
+from devkit.ultimate_match.games import Game, Player, pct
+from devkit.ultimate_match.uct import Uct
 from engine.ultimate import LEVELS, UltimateBoard
 
 QUICK = {"games": 4, "sims": 1000, "time": 0.2, "check_games": 40, "positions": 12}

@@ -26,8 +26,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.measure.instruments import process_cpu
 from bot.compute import jobs, processes
+from devkit.measure.instruments import process_cpu
 
 GAME = (12, 6, 7, 8, 13, 18, 11)  # 5x5 k=3, won by X: its missed wins are a call's work
 CALL = (jobs.missed_wins, 5, 3, GAME, ("X", "O"), 0.5)

@@ -32,10 +32,10 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.measure.boards import Board  # noqa: E402
-from benchmarks.measure.scenario import Game  # noqa: E402
-from benchmarks.wire.client import WireDriver  # noqa: E402
 from devkit.localdiscord import TOKEN, FakeDiscord  # noqa: E402
+from devkit.measure.boards import Board  # noqa: E402
+from devkit.measure.scenario import Game  # noqa: E402
+from devkit.wire.client import WireDriver  # noqa: E402
 
 PROJECT = "tictactoe-check"
 PATIENCE = 120.0  # seconds for a container to start and its bot to connect

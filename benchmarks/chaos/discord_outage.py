@@ -28,9 +28,9 @@ from typing import Any
 
 from benchmarks.chaos.players import Players
 from benchmarks.chaos.tables import Action, Kind, Table, marks_of
-from benchmarks.measure.instruments import percentile
 from devkit.local_game import LocalBot
 from devkit.localdiscord import FakeDiscord
+from devkit.measure.instruments import percentile
 
 ANSWER = 3.0
 GIVE_UP = 60.0  # seconds after the window within which a board not caught up counts as stuck

@@ -12,7 +12,7 @@ from typing import Any
 from benchmarks.chaos import check
 from benchmarks.chaos.faults import KINDS, PER_SHARD, Fault
 from benchmarks.chaos.tables import Action, Table
-from benchmarks.measure.instruments import percentile
+from devkit.measure.instruments import percentile
 
 
 def acks(actions: list[Action], faults: list[Fault], during: bool) -> dict[str, Any]:

@@ -47,7 +47,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from benchmarks.floors.games import MARKS, FloorGame, UltimateGame, ultimate_components
 from benchmarks.floors.store import DurableMoves
 from benchmarks.floors.ultimate_engine import FloorEngine
-from benchmarks.wire import bot_process
+from devkit.wire import bot_process
 
 
 class Layout(discord.ui.LayoutView):

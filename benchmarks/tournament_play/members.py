@@ -13,10 +13,10 @@ import random
 import time
 from typing import Any
 
-from benchmarks.measure.boards import read_board, walk_components
 from devkit.local_game import texts
 from devkit.local_tournament import COMMAND, boards, custom_id, public
 from devkit.localdiscord import Channel, FakeDiscord, Timing, User
+from devkit.measure.boards import read_board, walk_components
 
 SETTLE = 120.0  # seconds an answer may take before the run gives up
 

@@ -14,13 +14,13 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.floors.compare import FLOOR_SCRIPT
-from benchmarks.measure.scenario import build_world
-from benchmarks.measure.traffic import spread
 from benchmarks.tournament_play.members import Swiss, created, shown
-from benchmarks.wire.client import WireBot, WireDriver
 from devkit.local_game import texts
 from devkit.local_tournament import boards, public, threads
 from devkit.localdiscord import FakeDiscord, Timing
+from devkit.measure.scenario import build_world
+from devkit.measure.traffic import spread
+from devkit.wire.client import WireBot, WireDriver
 
 TOURNAMENT_FLOOR = Path(__file__).parents[1] / "floors" / "tournament_bot.py"
 QUIET = 2.5  # seconds without a request of the bot after the podium (more than `SPACING`): over

@@ -10,10 +10,10 @@ from pathlib import Path
 import simcord
 
 from benchmarks import load
-from benchmarks.measure import simcord_kit as kit
-from benchmarks.measure.simcord_runs import engine_pool
-from benchmarks.wire.bot_process import settings_for
 from bot.assembly import create_bot
+from devkit.measure import simcord_kit as kit
+from devkit.measure.simcord_runs import engine_pool
+from devkit.wire.bot_process import settings_for
 
 FIELDS = {
     "ack_ms",

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from benchmarks import ultimate
-from benchmarks.ultimate_match import games as match
-from benchmarks.ultimate_match.uct import CompilerMissing, Uct, build
+from devkit.ultimate_match import games as match
+from devkit.ultimate_match.uct import CompilerMissing, Uct, build
 from engine.ultimate import LEVELS, UltimateBoard
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from multiprocessing import get_context
 from pathlib import Path
 
-from benchmarks.ultimate_match.uct import Uct, cells_of
+from devkit.ultimate_match.uct import Uct, cells_of
 from engine import MOVE_BUDGET
 from engine.ultimate import LEVELS, UltimateBoard, analyse, best_move
 from engine.ultimate import search as ultimate_search

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from benchmarks.measure import instruments as kit
+from devkit.measure import instruments as kit
 
 
 @dataclass

@@ -1,8 +1,8 @@
 """Measuring instruments shared by the load benchmark's drivers (nothing here imports SimCord).
 
 Real clocks, loop lag, garbage-collection pauses, save timings, where the CPU goes and CPU of
-other processes (what a board message shows is benchmarks.measure.boards; memory by owner
-benchmarks.measure.memory). Used in the benchmark's own process (with SimCord) and in the bot's
+other processes (what a board message shows is devkit.measure.boards; memory by owner
+devkit.measure.memory). Used in the benchmark's own process (with SimCord) and in the bot's
 process when the bot runs against the local fake Discord.
 """
 
@@ -19,13 +19,13 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, ClassVar
 
-from benchmarks.measure.memory import code_place, root_of
 from devkit.localdiscord.model import (  # noqa: F401  (re-exported for the benchmark)
     BUTTON,
     EPHEMERAL,
     Timing,
     now,
 )
+from devkit.measure.memory import code_place, root_of
 
 # ----------------------------------------------------------------------------- statistics
 
@@ -173,10 +173,10 @@ class StoreWatch:
 class Sampler:
     """Samples the event loop thread's stack every few ms: whose code is it running?
 
-    A sample belongs to the innermost frame in bot/, engine/, discord/, simcord/ or benchmarks/
-    (the simulated players, "driver"); "loop" is asyncio and the rest of the standard library,
-    "idle" is waiting in the selector. It separates SimCord's simulation cost from the bot's and
-    discord.py's.
+    A sample belongs to the innermost frame in bot/, engine/, discord/, simcord/, benchmarks/ or
+    devkit/ (the simulated players, "driver"); "loop" is asyncio and the rest of the standard
+    library, "idle" is waiting in the selector. It separates SimCord's simulation cost from the
+    bot's and discord.py's.
     """
 
     def __init__(self, interval: float = 0.004) -> None:

@@ -1,6 +1,6 @@
 """The load benchmark's SimCord side: emitting actions, timing the answers, keeping SimCord light.
 
-The instruments that do not depend on SimCord are in `benchmarks.measure.instruments` and are
+The instruments that do not depend on SimCord are in `devkit.measure.instruments` and are
 re-exported here. SimCord virtualizes ``time.monotonic`` (inside the bot), the loop's timers and
 ``discord.utils.utcnow``; nothing here trusts them. Latencies use ``time.perf_counter`` (never
 patched), the loop-lag ticker schedules on the loop's own clock read outside the bot's scope (which
@@ -23,9 +23,9 @@ from simcord.backend import serializers
 from simcord.enums import AppCommandType, ComponentType, InteractionType
 from simcord.http import router as _router
 
-from benchmarks.measure import instruments
-from benchmarks.measure.boards import Board, read_board  # noqa: F401  (re-exported for the benchmark's modes)
-from benchmarks.measure.instruments import (  # noqa: F401  (re-exported for the benchmark's modes)
+from devkit.measure import instruments
+from devkit.measure.boards import Board, read_board  # noqa: F401  (re-exported for the benchmark's modes)
+from devkit.measure.instruments import (  # noqa: F401  (re-exported for the benchmark's modes)
     EPHEMERAL,
     GcWatch,
     Sampler,
@@ -39,7 +39,7 @@ from benchmarks.measure.instruments import (  # noqa: F401  (re-exported for the
     retire_engine,
     summary_ms,
 )
-from benchmarks.measure.memory import (  # noqa: F401  (re-exported for the benchmark's modes)
+from devkit.measure.memory import (  # noqa: F401  (re-exported for the benchmark's modes)
     owned_bytes,
     reachable_bytes,
     rss_bytes,

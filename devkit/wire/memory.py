@@ -9,11 +9,11 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from benchmarks.measure import instruments as kit
-from benchmarks.measure.scenario import build_world, world_options
-from benchmarks.measure.traffic import burst
-from benchmarks.wire.client import WireBot, WireDriver, bot_options, connected
 from devkit.localdiscord import FakeDiscord
+from devkit.measure import instruments as kit
+from devkit.measure.scenario import build_world, world_options
+from devkit.measure.traffic import burst
+from devkit.wire.client import WireBot, WireDriver, bot_options, connected
 
 OPENING_WAVE = 25  # games opened together while RSS is measured
 

@@ -15,9 +15,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from benchmarks.measure import instruments as kit
-from benchmarks.measure.boards import Board, read_board
-from benchmarks.measure.run import Run  # noqa: F401  (re-exported: each driver builds its runs)
+from devkit.measure import instruments as kit
+from devkit.measure.boards import Board, read_board
+from devkit.measure.run import Run  # noqa: F401  (re-exported: each driver builds its runs)
 
 LEVELS = ("easy", "medium", "hard", "unbeatable")
 CHANNELS_PER_GUILD = 450  # Discord allows 500 channels in a guild

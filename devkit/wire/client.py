@@ -26,7 +26,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from benchmarks.measure.scenario import (
+from devkit.localdiscord import FakeDiscord
+from devkit.measure.scenario import (
     AGAINST,
     Game,
     Players,
@@ -34,8 +35,7 @@ from benchmarks.measure.scenario import (
     build_world,
     world_options,
 )
-from benchmarks.measure.traffic import play_mode
-from devkit.localdiscord import FakeDiscord
+from devkit.measure.traffic import play_mode
 
 BOT_SCRIPT = Path(__file__).with_name("bot_process.py")
 _databases = itertools.count(1)

@@ -1,6 +1,6 @@
 """Memory by owner: whose code allocated a block (the bot, the engine, discord.py, SimCord, the
 benchmark's players), what the bot holds, the process's resident size; and where a function
-lives, for the CPU sampler (benchmarks.measure.instruments)."""
+lives, for the CPU sampler (devkit.measure.instruments)."""
 
 from __future__ import annotations
 
@@ -24,10 +24,12 @@ def _package_folder(name: str) -> str:
     return os.path.dirname(spec.origin) if spec is not None and spec.origin else f"<{name} absent>"
 
 
-ROOTS = {
-    "driver": str(Path(__file__).resolve().parents[1]),  # this benchmark's own players
-    "bot": str(Path(__file__).resolve().parents[2] / "bot"),
-    "engine": str(Path(__file__).resolve().parents[2] / "engine"),
+CHECKOUT = Path(__file__).resolve().parents[2]
+# Where each owner's files are (a folder, or several).
+ROOTS: dict[str, str | tuple[str, ...]] = {
+    "driver": (str(CHECKOUT / "benchmarks"), str(CHECKOUT / "devkit")),  # the players
+    "bot": str(CHECKOUT / "bot"),
+    "engine": str(CHECKOUT / "engine"),
     "discord": os.path.dirname(discord.__file__),
     "simcord": _package_folder("simcord"),
 }
@@ -89,7 +91,7 @@ def _foreign(obj: Any) -> bool:
         | threading.Thread,
     ):
         return True
-    return type(obj).__module__.split(".", 1)[0] in ("simcord", "benchmarks")
+    return type(obj).__module__.split(".", 1)[0] in ("simcord", "benchmarks", "devkit")
 
 
 def reachable_bytes(root: Any) -> tuple[int, int]:

@@ -14,13 +14,13 @@ from typing import Any
 import simcord
 
 import engine
-from benchmarks.measure import simcord_kit as kit
-from benchmarks.measure.scenario import SETTLE, Game
-from benchmarks.measure.simcord_runs import Driver, engine_pool
-from benchmarks.wire.bot_process import settings_for
 from bot.assembly import create_bot
 from bot.compute.runner import MOVE_BUDGET, EngineRunner
 from bot.games import rules as play
+from devkit.measure import simcord_kit as kit
+from devkit.measure.scenario import SETTLE, Game
+from devkit.measure.simcord_runs import Driver, engine_pool
+from devkit.wire.bot_process import settings_for
 from engine import search as engine_search
 
 # 5x5, 4 in a row: the slowest positions found by timing best_move (0.9 s budget) over random

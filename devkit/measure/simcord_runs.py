@@ -1,6 +1,6 @@
 """The load benchmark's runs with SimCord (`load.py --discord simcord`): the players through
 SimCord without its settling, a mode on N games in a fresh bot and world, and memory per live
-game (the local Discord's runs are benchmarks.wire.client's)."""
+game (the local Discord's runs are devkit.wire.client's)."""
 
 from __future__ import annotations
 
@@ -16,19 +16,19 @@ from typing import Any
 
 import simcord
 
-from benchmarks.measure import scenario
-from benchmarks.measure import simcord_kit as kit
-from benchmarks.measure.scenario import (
+from bot.assembly import create_bot
+from bot.client import TicTacToeBot
+from devkit.measure import scenario
+from devkit.measure import simcord_kit as kit
+from devkit.measure.scenario import (
     SETTLE,
     Game,
     Run,
     build_world,
     world_options,
 )
-from benchmarks.measure.traffic import burst, play_mode
-from benchmarks.wire.bot_process import settings_for
-from bot.assembly import create_bot
-from bot.client import TicTacToeBot
+from devkit.measure.traffic import burst, play_mode
+from devkit.wire.bot_process import settings_for
 
 
 def engine_pool(bot: TicTacToeBot) -> Any:

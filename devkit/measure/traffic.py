@@ -7,7 +7,7 @@ import asyncio
 import random
 from typing import Any
 
-from benchmarks.measure.scenario import Game, Players
+from devkit.measure.scenario import Game, Players
 
 
 async def burst(

@@ -1,6 +1,6 @@
 """The bot in a process of its own, against the load benchmark's Discord on 127.0.0.1.
 
-    python benchmarks/wire/bot_process.py PORT FOLDER [-v] [--database-url URL] [--shards COUNT:IDS]
+    python devkit/wire/bot_process.py PORT FOLDER [-v] [--database-url URL] [--shards COUNT:IDS]
                                    [--gc A,B,C] [--without-speed] [--without PART[,PART]]
                                    [--profile] [--metrics] [--log-times] [--pictures]
                                    [--warm-pictures GAMES --size N]
@@ -68,15 +68,15 @@ import yarl  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from benchmarks.measure import instruments as measure  # noqa: E402
-from benchmarks.measure import memory  # noqa: E402
-from benchmarks.measure.profiling import Profile  # noqa: E402
-from benchmarks.wire.savings import without  # noqa: E402
 from bot import client  # noqa: E402
 from bot.assembly import create_bot  # noqa: E402
 from bot.compute import drawing  # noqa: E402
 from bot.config import Settings, Shards, default_engine_workers  # noqa: E402
 from devkit.localdiscord import TOKEN  # noqa: E402  (the token the local Discord takes)
+from devkit.measure import instruments as measure  # noqa: E402
+from devkit.measure import memory  # noqa: E402
+from devkit.measure.profiling import Profile  # noqa: E402
+from devkit.wire.savings import without  # noqa: E402
 
 
 def settings_for(
@@ -291,9 +291,9 @@ def warm_pictures(games: int, size: int) -> None:
     ``bot.pictures.png``); none of them is a position of the run's (another seed)."""
     import random
 
-    from benchmarks.pictures import played
     from bot.pictures import board_png
     from bot.pictures.animation import positions
+    from devkit.random_game import played
 
     rng = random.Random(-1)
     for _ in range(games):

@@ -30,7 +30,7 @@ PARTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("logging", ("/logging/",)),
     ("other bot code", ("/bot/",)),
     ("the floor's own code", ("/floors/game_bot.py", "/floors/store.py")),
-    ("benchmark probes", ("/benchmarks/",)),
+    ("benchmark probes", ("/benchmarks/", "/devkit/")),
     (LOOP, ("/discord/", "/aiohttp/", "/yarl/", "/multidict/", "/selectors.py")),
 )
 Key = tuple[str, int, str]

@@ -1,6 +1,6 @@
-"""The C UCT baseline (benchmarks/ultimate_match/uct.c): compiled on first use, loaded with ctypes.
+"""The C UCT baseline (devkit/ultimate_match/uct.c): compiled on first use, loaded with ctypes.
 
-The library is built with `cc -O2 -shared -fPIC` into benchmarks/ultimate_match/.build/, named by
+The library is built with `cc -O2 -shared -fPIC` into devkit/ultimate_match/.build/, named by
 the hash of the source and the compiler command, so an edit to the source builds a fresh one.
 Positions are passed as cells alone (0 empty, 1 X, 2 O, global indices 0-80 in reading order of the
 9x9 grid) with the side to move and the small board the last move sends to: the C side works out
