@@ -1,4 +1,5 @@
-"""Games for benchmarks/ultimate.py: the rules cross-check, one game, many games in processes.
+"""Games for benchmarks/ultimate/ultimate.py: the rules cross-check, one game, many games in
+processes.
 
 A player is ("level", name) for the engine at that level or ("uct", sims) for the C baseline.
 Each game replays its moves in the baseline too and compares the legal moves and the result at

@@ -1,5 +1,5 @@
 /* A plain UCT Monte Carlo tree search for ultimate tic-tac-toe: the independent opponent of
- * benchmarks/ultimate.py. Written from the rules alone; it shares no code with the engine.
+ * benchmarks/ultimate/ultimate.py. Written from the rules alone; it shares no code with the engine.
  *
  * Cells are global indices 0-80 in reading order of the 9x9 grid (row r, column c: 9r + c);
  * 0 empty, 1 X, 2 O. The small-board status is recomputed from the cells on every call.
