@@ -21,10 +21,24 @@ def played(kind: str, size: int, k: int, rng: random.Random, plies: int) -> Game
     while len(moves) < plies and position.outcome() is None:
         moves.append(rng.choice(list(position.legal_moves())))
         position = position.play(moves[-1])
-    game = GameRecord(id=1, guild_id=1, channel_id=1, x_id=1, o_id=2, challenger_id=1,
-                      size=size, k=k, kind=kind, moves=tuple(moves))  # fmt: skip
+    game = GameRecord(
+        id=1,
+        guild_id=1,
+        channel_id=1,
+        x_id=1,
+        o_id=2,
+        challenger_id=1,
+        size=size,
+        k=k,
+        kind=kind,
+        moves=tuple(moves),
+    )
     outcome = position.outcome()
     if outcome is None:
         return game
-    return replace(game, status=Status.FINISHED, winner=outcome.winner,
-                   ending=Ending.WIN if outcome.winner else Ending.DRAW)  # fmt: skip
+    return replace(
+        game,
+        status=Status.FINISHED,
+        winner=outcome.winner,
+        ending=Ending.WIN if outcome.winner else Ending.DRAW,
+    )

@@ -185,9 +185,11 @@ class Faults:
         }
         body["global"] = False
         return web.Response(
-            status=429, body=json.dumps(body).encode(), content_type="application/json",
+            status=429,
+            body=json.dumps(body).encode(),
+            content_type="application/json",
             headers=headers,
-        )  # fmt: skip
+        )
 
     def _note_fault(self, request: web.Request) -> None:
         """Remember the interaction a failed request was about (its answer, follow-up or edit)."""

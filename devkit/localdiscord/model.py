@@ -280,5 +280,12 @@ def application_payload(application_id: int) -> dict[str, Any]:
 
 def _emoji(emoji_id: int, name: str) -> dict[str, Any]:
     """A server's custom emoji as GUILD_CREATE lists it."""
-    return {"id": str(emoji_id), "name": name, "roles": [], "require_colons": True,
-            "managed": False, "animated": False, "available": True}  # fmt: skip
+    return {
+        "id": str(emoji_id),
+        "name": name,
+        "roles": [],
+        "require_colons": True,
+        "managed": False,
+        "animated": False,
+        "available": True,
+    }

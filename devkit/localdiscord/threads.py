@@ -88,11 +88,18 @@ class Threads:
     ) -> Thread:
         assert parent.guild_id is not None
         thread = Thread(
-            tid or snowflake(), parent.guild_id, body["name"], 0, kind,
-            reachable=parent.reachable, parent=parent, owner_id=owner.id, viewer=self.bot_user.id,
+            tid or snowflake(),
+            parent.guild_id,
+            body["name"],
+            0,
+            kind,
+            reachable=parent.reachable,
+            parent=parent,
+            owner_id=owner.id,
+            viewer=self.bot_user.id,
             auto_archive=int(body.get("auto_archive_duration") or 1440),
             invitable=bool(body.get("invitable", True)),
-        )  # fmt: skip
+        )
         thread.members[owner.id] = thread.created
         self.channels[thread.id] = thread
         self.guilds[parent.guild_id].threads[thread.id] = thread

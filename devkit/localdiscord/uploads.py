@@ -93,12 +93,17 @@ class Uploads:
             attachment_id = snowflake()
             path = f"/attachments/{channel_id}/{attachment_id}/{filename}"
             self.blobs[path] = data
-            resolved.append({
-                "id": str(attachment_id), "filename": filename,
-                "description": entry.get("description"), "size": len(data),
-                "url": self.cdn_base + path, "proxy_url": self.cdn_base + path,
-                "content_type": mimetypes.guess_type(filename)[0] or "application/octet-stream",
-            })  # fmt: skip
+            resolved.append(
+                {
+                    "id": str(attachment_id),
+                    "filename": filename,
+                    "description": entry.get("description"),
+                    "size": len(data),
+                    "url": self.cdn_base + path,
+                    "proxy_url": self.cdn_base + path,
+                    "content_type": mimetypes.guess_type(filename)[0] or "application/octet-stream",
+                }
+            )
         target["attachments"] = resolved
         return body
 
@@ -114,8 +119,11 @@ class Uploads:
     def kept(message: dict[str, Any], declared: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """An edit's attachments: the message's own it names by id, then its new uploads."""
         own = {a["id"]: a for a in message.get("attachments") or []}
-        return [entry if "url" in entry else own[entry["id"]] for entry in declared
-                if "url" in entry or entry["id"] in own]  # fmt: skip
+        return [
+            entry if "url" in entry else own[entry["id"]]
+            for entry in declared
+            if "url" in entry or entry["id"] in own
+        ]
 
     async def _get_attachment(self, request: web.Request) -> web.StreamResponse:
         self.cdn_requests["attachment"] += 1

@@ -256,8 +256,13 @@ def picture_cache(bot: discord.Client) -> dict[str, int] | None:
     if clicks is None:
         return None
     cache = drawing.CACHE
-    return {"pictures": len(cache), "bytes": cache.held, "hits": cache.hits,
-            "misses": cache.misses, "late": clicks.flow.painter.late}  # fmt: skip
+    return {
+        "pictures": len(cache),
+        "bytes": cache.held,
+        "hits": cache.hits,
+        "misses": cache.misses,
+        "late": clicks.flow.painter.late,
+    }
 
 
 async def run(bot: discord.Client) -> None:

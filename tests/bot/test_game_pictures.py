@@ -81,8 +81,13 @@ async def test_replay_answers_privately_and_share_posts_it(simcord_env: Env) -> 
     gif, alt = gif_of(simcord_env, result.response)
     assert gif.n_frames == len(game.moves) + 1 == 6
     gif.seek(0)
-    assert check(gif.convert("RGB"), replace(game, moves=(), status=Status.ACTIVE,
-                                             ending=None, winner=None)) == 9  # fmt: skip
+    assert (
+        check(
+            gif.convert("RGB"),
+            replace(game, moves=(), status=Status.ACTIVE, ending=None, winner=None),
+        )
+        == 9
+    )
     gif.seek(gif.n_frames - 1)
     assert gif.info["duration"] > 1000  # the end is held
     check(gif.convert("RGB"), game)

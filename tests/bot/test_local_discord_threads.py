@@ -104,9 +104,9 @@ async def test_archived_threads_take_a_message_and_locked_ones_refuse(
         assert thread.locked and not thread.archived
         assert await refused(thread.send("still locked")) == (403, 160005)
         assert await refused(board.edit(content="still locked")) == (403, 160005)
-        in_thread = [m["content"] for m in fake.messages.values() if m["channel_id"] == str(
-            thread.id
-        )]  # fmt: skip
+        in_thread = [
+            m["content"] for m in fake.messages.values() if m["channel_id"] == str(thread.id)
+        ]
         assert in_thread == ["board", "a message wakes it"]
 
 

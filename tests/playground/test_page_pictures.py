@@ -34,8 +34,9 @@ def loaded(image: Locator) -> int:
     expect(image).to_be_visible(timeout=WAIT)
     handle = image.element_handle()
     try:
-        image.page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=handle,
-                                     timeout=WAIT)  # fmt: skip
+        image.page.wait_for_function(
+            "img => img.complete && img.naturalWidth > 0", arg=handle, timeout=WAIT
+        )
     except PlaywrightTimeout:
         return 0  # never decoded: the assertion says so
     source = str(image.evaluate("img => img.currentSrc"))

@@ -120,8 +120,9 @@ async def test_a_rule_added_by_hook_has_every_regular_click_join(tmp_path: Path)
         async def heard(interaction: discord.Interaction) -> None:
             data = interaction.data or {}
             assert interaction.channel is not None
-            clicked.append((interaction.user.id, str(data.get("custom_id")),
-                            interaction.channel.id))  # fmt: skip
+            clicked.append(
+                (interaction.user.id, str(data.get("custom_id")), interaction.channel.id)
+            )
 
         world.bot.add_listener(heard, "on_interaction")
         view = discord.ui.View()

@@ -192,9 +192,10 @@ async def test_an_arena_is_joined_once_by_each_regular_and_played_to_its_end(
             await world.env.advance_time(1.0)
         assert podium(world) is not None
         answers = [
-            words(m) for m in world.env.backend.messages[world.server.channel.id].values()
+            words(m)
+            for m in world.env.backend.messages[world.server.channel.id].values()
             if m.is_ephemeral
-        ]  # fmt: skip
+        ]
         assert sum(answer.startswith("You're in. ") for answer in answers) == 4
         assert not [answer for answer in answers if "already" in answer]
         threads = threads_under(world.env.backend, world.server.channel.id)

@@ -133,9 +133,18 @@ def test_only_played_big_classic_games_in_a_server_are_searched() -> None:
     """3x3, ultimate, direct messages, games shown only through interactions and games that
     were never played (a declined challenge) leave no puzzles."""
     base = GameRecord(
-        id=1, guild_id=5, channel_id=6, x_id=7, o_id=8, challenger_id=7, size=4, k=3,
-        status=Status.FINISHED, ending=Ending.WIN, winner="X",
-    )  # fmt: skip
+        id=1,
+        guild_id=5,
+        channel_id=6,
+        x_id=7,
+        o_id=8,
+        challenger_id=7,
+        size=4,
+        k=3,
+        status=Status.FINISHED,
+        ending=Ending.WIN,
+        winner="X",
+    )
     assert worth_searching(base)
     for other in (
         {"size": 3},

@@ -63,8 +63,11 @@ async def test_a_wrong_first_move_ends_the_attempt_and_says_why(simcord_env: Env
     await click_cell(simcord_env, alice, message, size, wrong)
     failed = play(Attempt(puzzle), wrong)
     shown = text(simcord_env, message)
-    said = {"slower": "still wins, but not this fast", "draw": "lets the win slip",
-            "loses": "loses: "}[failed.state]  # fmt: skip
+    said = {
+        "slower": "still wins, but not this fast",
+        "draw": "lets the win slip",
+        "loses": "loses: ",
+    }[failed.state]
     assert said in shown and f"The winning move was **{cell_name(puzzle.solution, size)}**" in shown
     assert "turns the game around" not in shown
     if failed.refutation is not None:

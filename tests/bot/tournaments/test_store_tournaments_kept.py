@@ -87,11 +87,21 @@ async def test_a_version_six_postgres_database_gains_tournaments_and_keeps_its_r
 def kill_during_round(db: Path, tournament: int, statement: int) -> str:
     """Run the driver until it kills itself; return where (its KILL line, without 'KILL ')."""
     driver = subprocess.Popen(
-        [sys.executable, "-m", "devkit.kill_driver", "round", str(db), str(tournament),
-         str(statement)],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        [
+            sys.executable,
+            "-m",
+            "devkit.kill_driver",
+            "round",
+            str(db),
+            str(tournament),
+            str(statement),
+        ],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
         start_new_session=True,
-    )  # fmt: skip
+    )
     try:
         out, err = driver.communicate(timeout=60)
     finally:

@@ -245,8 +245,9 @@ async def test_a_stop_right_after_the_podium_still_shows_the_end(tmp_path: Path)
         await until(lambda: len(threads(fake, c.games)) == 1, "the game's thread")
         (thread,) = threads(fake, c.games)
         await until(lambda: len(boards(fake, thread.id)) == 1, "its board")
-        await play_out(table, fake.channels[thread.id], int(boards(fake, thread.id)[0]["id"]),
-                       people)  # fmt: skip
+        await play_out(
+            table, fake.channels[thread.id], int(boards(fake, thread.id)[0]["id"]), people
+        )
         await until(
             lambda: any("is over" in texts(m) for m in public(fake, c.games.id)), "the podium"
         )

@@ -84,8 +84,9 @@ async def test_each_shard_runs_its_servers_tournament_and_a_restart_resumes_it(
         announced = texts(announcement(fake, one.games))
 
         # Shard 0 plays its round 1 out and pairs its round 2; server one stays as it was.
-        await play_out(table, fake.channels[threads(fake, zero.games)[0].id],
-                       the_board(fake, zero, 0), people)  # fmt: skip
+        await play_out(
+            table, fake.channels[threads(fake, zero.games)[0].id], the_board(fake, zero, 0), people
+        )
         await shown_games(fake, zero, 2)
         _, meanwhile = await stored(bots[0])
         assert len(meanwhile[t0.id]) == 2 and meanwhile[t1.id] == before[t1.id]
@@ -97,8 +98,9 @@ async def test_each_shard_runs_its_servers_tournament_and_a_restart_resumes_it(
         await play_out(table, fake.channels[threads(fake, one.games)[0].id], first, people)
         await shown_games(fake, one, 2)
         for c in (zero, one):
-            await play_out(table, fake.channels[threads(fake, c.games)[1].id],
-                           the_board(fake, c, 1), people)  # fmt: skip
+            await play_out(
+                table, fake.channels[threads(fake, c.games)[1].id], the_board(fake, c, 1), people
+            )
             await until(lambda c=c: over(fake, c), "the podium")
         found, games = await stored(bots[0])
         assert [t.guild_id for t in found] == [zero.games.guild_id, one.games.guild_id]
