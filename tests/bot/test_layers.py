@@ -225,12 +225,12 @@ def test_tests_benchmarks_and_scripts_import_only_devkit_of_each_other(folder: s
 
 
 def test_the_crossing_check_sees_an_import(tmp_path: Path) -> None:
-    """The check above can fail: a test that imports a benchmark inside a function is found."""
+    """The check above can fail: a test that imports a script inside a function is found."""
     test = tmp_path / "test_x.py"
-    test.write_text("def f():\n    from benchmarks.load import load\n", encoding="utf-8")
+    test.write_text("def f():\n    from scripts.build_book import main\n", encoding="utf-8")
     assert crossings("tests", [test]) == [
-        "test_x.py -> benchmarks.load",
-        "test_x.py -> benchmarks.load.load",
+        "test_x.py -> scripts.build_book",
+        "test_x.py -> scripts.build_book.main",
     ]
 
 
