@@ -259,14 +259,28 @@ def main() -> None:
     parser.add_argument("--max-ply", type=int, default=5)
     parser.add_argument("--budget", type=float, default=3600.0, help="seconds for the whole build")
     parser.add_argument("--out", type=Path, default=OUT)
-    parser.add_argument("--first-moves", default="", help="the engine's first moves on the empty "
-                        "board, comma-separated cells (default: the solver's first optimal move); "
-                        "rewrites the empty board's line")  # fmt: skip
-    parser.add_argument("--values-to-ply", type=int, default=-1, help="after the engine's lines, "
-                        "add the value of every position up to this ply")  # fmt: skip
-    parser.add_argument("--check-ply", type=int, action="append", default=[], help="instead of "
-                        "building, time a cold solve of every position the engine can face at "
-                        "this ply (repeatable)")  # fmt: skip
+    parser.add_argument(
+        "--first-moves",
+        default="",
+        help="the engine's first moves on the empty "
+        "board, comma-separated cells (default: the solver's first optimal move); "
+        "rewrites the empty board's line",
+    )
+    parser.add_argument(
+        "--values-to-ply",
+        type=int,
+        default=-1,
+        help="after the engine's lines, add the value of every position up to this ply",
+    )
+    parser.add_argument(
+        "--check-ply",
+        type=int,
+        action="append",
+        default=[],
+        help="instead of "
+        "building, time a cold solve of every position the engine can face at "
+        "this ply (repeatable)",
+    )
     args = parser.parse_args()
     if args.check_ply:
         for spec in args.board or ["5:4"]:

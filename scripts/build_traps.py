@@ -101,9 +101,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--board", action="append", default=[], help="size:k:max-ply")
     parser.add_argument(
-        "--extend", action="append", default=[],
+        "--extend",
+        action="append",
+        default=[],
         help="size:k:max-ply: keep the board's plies built and build the later ones",
-    )  # fmt: skip
+    )
     parser.add_argument("--out", type=Path, default=Path(TRAPS))
     args = parser.parse_args()
     entries: dict[Key, Entry] = {}
@@ -122,8 +124,11 @@ def main() -> None:
         write(args.out, entries, notes)
     for spec in args.extend:
         size, k, max_ply = (int(v) for v in spec.split(":"))
-        done = [int(n.split(" ply ")[1].split(":")[0]) for n in notes
-                if n.startswith(f"# {size}x{size} k={k} ply ")]  # fmt: skip
+        done = [
+            int(n.split(" ply ")[1].split(":")[0])
+            for n in notes
+            if n.startswith(f"# {size}x{size} k={k} ply ")
+        ]
         built, built_notes = build(size, k, max_ply, entries, max(done, default=-1) + 1)
         entries.update(built)
         notes += built_notes

@@ -3,9 +3,9 @@
     python scripts/container_check.py --engine podman --image IMAGE --postgres-image IMAGE
 
 Run by scripts/check_container.sh once the images exist. It starts the local Discord of the
-tests (tests/support/localdiscord) on 127.0.0.1 with two shards, writes the project's
+tests (devkit/localdiscord) on 127.0.0.1 with two shards, writes the project's
 compose.yaml with the check's override applied (its images, host networking so the containers
-reach the local Discord, the bots pointed at it through tests/support/local_bot.py, a test token,
+reach the local Discord, the bots pointed at it through devkit/local_bot.py, a test token,
 free ports), starts it, plays a game in a server of each shard, kills shard 1's container with
 SIGKILL and starts it again, reads /healthz and /metrics of both shards, and takes everything
 down. One line per step; exit 1 at the first step that fails, with the reason.
@@ -32,10 +32,10 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.measure.boards import Board  # noqa: E402
-from benchmarks.measure.scenario import Game  # noqa: E402
-from benchmarks.wire.client import WireDriver  # noqa: E402
-from tests.support.localdiscord import TOKEN, FakeDiscord  # noqa: E402
+from devkit.localdiscord import TOKEN, FakeDiscord  # noqa: E402
+from devkit.measure.boards import Board  # noqa: E402
+from devkit.measure.scenario import Game  # noqa: E402
+from devkit.wire.client import WireDriver  # noqa: E402
 
 PROJECT = "tictactoe-check"
 PATIENCE = 120.0  # seconds for a container to start and its bot to connect
@@ -90,7 +90,7 @@ def with_override(
         env = bot["environment"]
         env["DATABASE_URL"] = env["DATABASE_URL"].replace("@postgres:5432", f"@127.0.0.1:{pg_port}")
         env.update(METRICS_PORT=str(port), METRICS_HOST="127.0.0.1", DISCORD_TOKEN=TOKEN)
-        bot["volumes"] = [f"{ROOT / 'tests/support/local_bot.py'}:/check/local_bot.py:ro"]
+        bot["volumes"] = [f"{ROOT / 'devkit/local_bot.py'}:/check/local_bot.py:ro"]
         bot["command"] = ["python", "/check/local_bot.py", str(discord_port)]
     return base
 

@@ -60,8 +60,18 @@ def game(kind: str, size: int, k: int, moves: tuple[int, ...]) -> GameRecord:
     )
     for move in moves:
         position = position.play(move)
-    record = GameRecord(id=1, guild_id=1, channel_id=1, x_id=1, o_id=2, challenger_id=1,
-                        size=size, k=k, kind=kind, moves=moves)  # fmt: skip
+    record = GameRecord(
+        id=1,
+        guild_id=1,
+        channel_id=1,
+        x_id=1,
+        o_id=2,
+        challenger_id=1,
+        size=size,
+        k=k,
+        kind=kind,
+        moves=moves,
+    )
     outcome = position.outcome()
     if outcome is None:
         return record

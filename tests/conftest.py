@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
-from tests.support.postgres import NoServer, PgServer, remove, start_server
+from devkit.postgres import NoServer, PgServer, remove, start_server
 
 _databases = itertools.count(1)
 

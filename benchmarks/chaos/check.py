@@ -22,7 +22,7 @@ from typing import Any
 
 from benchmarks.chaos.faults import Fault
 from benchmarks.chaos.tables import Action, Table, marks_of
-from benchmarks.measure.boards import read_board
+from devkit.measure.boards import read_board
 
 LINE = re.compile(r"^(\d{9,}\.\d{3}) ([A-Z]+) ([\w.]+): (.*)$")
 GRACE = 10.0  # seconds after a fault in which the logs may still speak of it

@@ -1,7 +1,7 @@
 """The Discord half of the outage benchmark (``outage.py --discord``): Discord failing part of the
 bot's calls for a while, as in an incident, under play at people's pace.
 
-The local Discord (`tests/support/localdiscord`, which refuses a first response after 3 s as
+The local Discord (`devkit/localdiscord`, which refuses a first response after 3 s as
 Discord does) and the real bot process (``python -m bot`` against it, SQLite). Tables of people
 (`chaos.players`; at every other table patient people, who wait for the board after a failed click
 rather than click again, at the others people who click again a second or two later): against
@@ -28,9 +28,9 @@ from typing import Any
 
 from benchmarks.chaos.players import Players
 from benchmarks.chaos.tables import Action, Kind, Table, marks_of
-from benchmarks.measure.instruments import percentile
-from tests.support.local_game import LocalBot
-from tests.support.localdiscord import FakeDiscord
+from devkit.local_game import LocalBot
+from devkit.localdiscord import FakeDiscord
+from devkit.measure.instruments import percentile
 
 ANSWER = 3.0
 GIVE_UP = 60.0  # seconds after the window within which a board not caught up counts as stuck

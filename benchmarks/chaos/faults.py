@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from benchmarks.wire.client import WireBot
-from tests.support.localdiscord import FakeDiscord
-from tests.support.postgres import PgServer
+from devkit.localdiscord import FakeDiscord
+from devkit.postgres import PgServer
+from devkit.wire.client import WireBot
 
 KINDS = (
     "kill",  # SIGKILL of a shard's process, then a new one started

@@ -22,9 +22,9 @@ from collections.abc import Callable
 from typing import Any
 
 from benchmarks.chaos.tables import Action, Table, marks_of
-from benchmarks.measure.boards import Board, read_board
 from bot.games import look as looks
-from tests.support.localdiscord import FakeDiscord, User
+from devkit.localdiscord import FakeDiscord, User
+from devkit.measure.boards import Board, read_board
 
 ANSWER = 3.0  # seconds Discord gives a first response
 PATIENCE = 30.0  # seconds a patient player waits for a board to change before clicking again

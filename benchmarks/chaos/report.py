@@ -12,7 +12,7 @@ from typing import Any
 from benchmarks.chaos import check
 from benchmarks.chaos.faults import KINDS, PER_SHARD, Fault
 from benchmarks.chaos.tables import Action, Table
-from benchmarks.measure.instruments import percentile
+from devkit.measure.instruments import percentile
 
 
 def acks(actions: list[Action], faults: list[Fault], during: bool) -> dict[str, Any]:
@@ -79,6 +79,7 @@ def report(
         "moves_played": sum(a.played for a in moves),
         "outcomes": dict(Counter(a.outcome for a in history)),
         "faults": dict(Counter(f.kind for f in faults)),
+        "kinds": list(KINDS),  # every kind of fault the schedule knows
         "schedule": [f.describe() for f in faults],
         "ack_outside_faults": acks(history, faults, during=False),
         "ack_during_faults": acks(history, faults, during=True),

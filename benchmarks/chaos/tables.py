@@ -7,8 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from benchmarks.measure.boards import CELL, walk_components
-from tests.support.localdiscord import Channel, User
+from devkit.localdiscord import Channel, User
+from devkit.measure.boards import CELL, walk_components
 
 MARKS = {"❌": "X", "⭕": "O"}
 

@@ -27,7 +27,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from benchmarks.wire import client as wire
+from devkit.wire import client as wire
 
 FLOOR_SCRIPT = Path(__file__).with_name("game_bot.py")
 # The floors, each with its options: its board built with discord.ui, as plain data, and as
@@ -60,16 +60,24 @@ def figures(run: wire.Run) -> dict[str, Any]:
     }
 
 
+# Where a checkout keeps its bot process script, newest layout first: in devkit/, in
+# benchmarks/wire/ (before devkit/), in benchmarks/ (before benchmarks/'s sub-packages).
+BEFORE_SCRIPTS = (
+    "devkit/wire/bot_process.py",
+    "benchmarks/wire/bot_process.py",
+    "benchmarks/_wire_bot.py",
+)
+
+
 def bots(args: argparse.Namespace) -> list[tuple[str, Path]]:
     """The project's bots measured: this checkout's, and with --before the one of another
-    checkout (its own `benchmarks/wire/bot_process.py`, or `benchmarks/_wire_bot.py` in a
-    checkout older than benchmarks/'s sub-packages, which imports its own bot/ and engine/)."""
+    checkout: its own bot process script (``BEFORE_SCRIPTS``, the first it has), which imports
+    that checkout's bot/ and engine/."""
     before = getattr(args, "before", None)
     found = [("bot", wire.BOT_SCRIPT)]
     if before:
-        script = Path(before) / "benchmarks" / "wire" / "bot_process.py"
-        if not script.exists():
-            script = Path(before) / "benchmarks" / "_wire_bot.py"
+        scripts = [Path(before) / place for place in BEFORE_SCRIPTS]
+        script = next((s for s in scripts if s.exists()), scripts[-1])
         found.insert(0, ("before", script))
     return found
 

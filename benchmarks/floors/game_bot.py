@@ -47,7 +47,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from benchmarks.floors.games import MARKS, FloorGame, UltimateGame, ultimate_components
 from benchmarks.floors.store import DurableMoves
 from benchmarks.floors.ultimate_engine import FloorEngine
-from benchmarks.wire import bot_process
+from devkit.wire import bot_process
 
 
 class Layout(discord.ui.LayoutView):
@@ -162,11 +162,18 @@ def picture(game: FloorGame) -> tuple[bytes, str]:
     key = (game.size, game.k, tuple(game.moves), game.over)
     found = _pictures.get(key)
     if found is None:
-        record = GameRecord(id=game.id, guild_id=None, channel_id=game.channel_id,
-                            x_id=game.players[0], o_id=game.players[1],
-                            challenger_id=game.challenger, size=game.size, k=game.k,
-                            moves=key[2],
-                            status=Status.FINISHED if game.over else Status.ACTIVE)  # fmt: skip
+        record = GameRecord(
+            id=game.id,
+            guild_id=None,
+            channel_id=game.channel_id,
+            x_id=game.players[0],
+            o_id=game.players[1],
+            challenger_id=game.challenger,
+            size=game.size,
+            k=game.k,
+            moves=key[2],
+            status=Status.FINISHED if game.over else Status.ACTIVE,
+        )
         found = _pictures[key] = (board_png(record), alt_text(record, None))
     return found
 
@@ -178,8 +185,10 @@ def answer(game: FloorGame, *, new: bool = False) -> dict[str, Any]:
         return {"view": view}
     data, alt = picture(game)
     assert isinstance(view, PlainLayout)
-    gallery = {"type": 12, "items": [{"media": {"url": "attachment://board.png"},
-                                       "description": alt}]}  # fmt: skip
+    gallery = {
+        "type": 12,
+        "items": [{"media": {"url": "attachment://board.png"}, "description": alt}],
+    }
     view._plain.insert(1, gallery)
     upload = discord.File(io.BytesIO(data), filename="board.png", description=alt)
     return {"view": view, "files" if new else "attachments": [upload]}

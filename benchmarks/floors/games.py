@@ -133,13 +133,24 @@ def ultimate_components(game: UltimateGame) -> list[dict[str, Any]]:
         buttons: list[dict[str, Any]] = []
         if shown is None:
             for b in range(9):
-                buttons.append({"type": 2, "style": 1, "custom_id": f"{prefix}pick{b}{ply}",
-                                "disabled": game.closed(b), "label": str(b + 1)})  # fmt: skip
+                buttons.append(
+                    {
+                        "type": 2,
+                        "style": 1,
+                        "custom_id": f"{prefix}pick{b}{ply}",
+                        "disabled": game.closed(b),
+                        "label": str(b + 1),
+                    }
+                )
         else:
             for cell in CELLS[shown]:
                 mark = game.cells[cell]
-                button = {"type": 2, "style": 2, "custom_id": f"{prefix}{cell}{ply}",
-                          "disabled": mark is not None}  # fmt: skip
+                button = {
+                    "type": 2,
+                    "style": 2,
+                    "custom_id": f"{prefix}{cell}{ply}",
+                    "disabled": mark is not None,
+                }
                 if mark is None:
                     button["label"] = str(cell)
                 else:
@@ -149,8 +160,18 @@ def ultimate_components(game: UltimateGame) -> list[dict[str, Any]]:
     actions = ["accept", "decline"] if game.challenge else ["rematch"] if game.over else ["resign"]
     if not game.challenge and not game.over and target is None and game.picked is not None:
         actions.insert(0, f"back{ply}")
-    components.append({"type": 1, "components": [
-        {"type": 2, "style": 2, "custom_id": f"{prefix}{a}", "label": a.split("@")[0].title()}
-        for a in actions
-    ]})  # fmt: skip
+    components.append(
+        {
+            "type": 1,
+            "components": [
+                {
+                    "type": 2,
+                    "style": 2,
+                    "custom_id": f"{prefix}{a}",
+                    "label": a.split("@")[0].title(),
+                }
+                for a in actions
+            ],
+        }
+    )
     return components

@@ -27,7 +27,7 @@ import discord
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from benchmarks.floors.game_bot import FloorBot, PlainLayout
-from benchmarks.wire import bot_process as _wire_bot
+from devkit.wire import bot_process as _wire_bot
 from engine.puzzles import Puzzle, daily, near
 
 MARKS = {"X": "❌", "O": "⭕"}

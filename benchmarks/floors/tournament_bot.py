@@ -41,7 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from benchmarks.floors.game_bot import PlainLayout, plain_layout
 from benchmarks.floors.games import FloorGame
 from benchmarks.floors.store import DurableMoves
-from benchmarks.wire import bot_process
+from devkit.wire import bot_process
 
 PUBLIC_THREAD = 11
 SHOWN, TEXT_LIMIT = 30, 3900  # the bot's limits: lines of standings, characters of a message

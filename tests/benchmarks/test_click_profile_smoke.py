@@ -5,16 +5,17 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from benchmarks import click_profile
+from tests.benchmarks import running
 
 
-async def test_each_bots_cpu_is_split_by_thread_and_the_bots_loop_by_part(tmp_path: Path) -> None:
+def test_each_bots_cpu_is_split_by_thread_and_the_bots_loop_by_part(tmp_path: Path) -> None:
     """Every bot plays both kinds of games with no error; the plain floor writes nothing, the
     durable floor writes on a storage thread, the bot on its store's thread or, while that one
     is idle (a small run: all the time), on the loop's (its save, one part of the loop thread);
     the parts of the bot's loop thread add up to its CPU, the save and the drawing among them,
     and the metrics only when they are on."""
-    result = await click_profile.main(["--games", "4", "--rounds", "1", "--dir", str(tmp_path)])
+    options = ("--games", "4", "--rounds", "1", "--dir", str(tmp_path))
+    result = running.figures("load/click_profile.py", tmp_path, *options)
     for kind in ("against the bot", "between people"):
         bots = {name: runs[0] for name, runs in result["results"][kind].items()}
         for name, figures in bots.items():

@@ -1,4 +1,5 @@
-"""A tiny run of the load benchmark: its machinery works on the real bot (speed is not checked)."""
+"""A tiny run of the load benchmark (``benchmarks/load/load.py``, run as a person runs it): its
+machinery works on the real bot (speed is not checked)."""
 
 from __future__ import annotations
 
@@ -6,14 +7,15 @@ import asyncio
 import math
 import time
 from pathlib import Path
+from typing import Any
 
 import simcord
 
-from benchmarks import load
-from benchmarks.measure import simcord_kit as kit
-from benchmarks.measure.simcord_runs import engine_pool
-from benchmarks.wire.bot_process import settings_for
 from bot.assembly import create_bot
+from devkit.measure import simcord_kit as kit
+from devkit.measure.simcord_runs import engine_pool
+from devkit.wire.bot_process import settings_for
+from tests.benchmarks.running import figures
 
 FIELDS = {
     "ack_ms",
@@ -26,6 +28,11 @@ FIELDS = {
 }
 
 
+def load(options: list[str], folder: Path) -> dict[str, Any]:
+    """The figures of ``benchmarks/load/load.py OPTIONS``."""
+    return figures("load/load.py", folder, *options)
+
+
 def tiny(folder: Path, *options: str) -> list[str]:
     """Arguments of a tiny run of every timed mode and memory, with `options` added."""
     return [
@@ -35,11 +42,12 @@ def tiny(folder: Path, *options: str) -> list[str]:
     ]
 
 
-async def test_every_game_completes_in_each_mode(tmp_path: Path) -> None:
+def test_every_game_completes_in_each_mode(tmp_path: Path) -> None:
     """Through SimCord, every mode finishes every game, answers every interaction, and reports
     the figures."""
-    result = await load.main(
-        tiny(tmp_path, "--discord", "simcord", "--games", "3", "--size", "3", "--profile", "5")
+    result = load(
+        tiny(tmp_path, "--discord", "simcord", "--games", "3", "--size", "3", "--profile", "5"),
+        tmp_path,
     )
     assert [r["mode"] for r in result["runs"]] == ["alone", "burst", "spread"]
     for run in result["runs"]:
@@ -60,11 +68,11 @@ async def test_every_game_completes_in_each_mode(tmp_path: Path) -> None:
     assert memory["held_per_game_bytes"] > 0 and memory["held_objects_per_game"] > 0
 
 
-async def test_the_bot_in_its_own_process_against_the_local_discord(tmp_path: Path) -> None:
+def test_the_bot_in_its_own_process_against_the_local_discord(tmp_path: Path) -> None:
     """Against the fake Discord on 127.0.0.1, with the bot in a process of its own, every mode
     finishes every game on 3x3 and 5x5, every interaction is answered once, no request goes
     where the fake Discord does not answer, and the bot logs no error."""
-    result = await load.main(tiny(tmp_path, "--games", "4", "--size", "3,5"))
+    result = load(tiny(tmp_path, "--games", "4", "--size", "3,5"), tmp_path)
     modes = [(r["mode"], r["size"]) for r in result["runs"]]
     assert modes == [(m, s) for s in (3, 5) for m in ("alone", "burst", "spread")]
     for run in result["runs"]:
@@ -101,14 +109,14 @@ async def test_lag_probe_leaves_settling_alone(tmp_path: Path) -> None:
     kit.retire_engine(pool)
 
 
-async def test_the_floor_plays_the_same_workload_and_is_compared_pair_by_pair(
+def test_the_floor_plays_the_same_workload_and_is_compared_pair_by_pair(
     tmp_path: Path,
 ) -> None:
     """The floors (board built with discord.ui, as plain data, and as plain data saved durably)
     finish every game in both traffic patterns (waves, eager players) on both boards with no
     error, and each round gives every bot's CPU per interaction and the project's ratio to each
     floor."""
-    result = await load.main(
+    result = load(
         [
             "--modes",
             "floor",
@@ -120,11 +128,15 @@ async def test_the_floor_plays_the_same_workload_and_is_compared_pair_by_pair(
             "1",
             "--dir",
             str(tmp_path),
-        ]
+        ],
+        tmp_path,
     )
     assert [(f["size"], f["pattern"]) for f in result["floor"]] == [
-        (3, "burst"), (3, "eager"), (5, "burst"), (5, "eager")
-    ]  # fmt: skip
+        (3, "burst"),
+        (3, "eager"),
+        (5, "burst"),
+        (5, "eager"),
+    ]
     for board in result["floor"]:
         (pair,) = board["pairs"]
         for side in ("bot", "floor", "plain_floor", "durable_floor"):
@@ -136,13 +148,26 @@ async def test_the_floor_plays_the_same_workload_and_is_compared_pair_by_pair(
             assert board["medians"]["bot"][floor] == pair["ratios"]["bot"][floor]
 
 
-async def test_collector_thresholds_are_compared_round_by_round(tmp_path: Path) -> None:
+def test_collector_thresholds_are_compared_round_by_round(tmp_path: Path) -> None:
     """Each variant's bot runs under the thresholds it was given and finishes the burst; the
     first variant's ratio to itself is 1."""
-    result = await load.main(
-        ["--modes", "gc", "--games", "4", "--size", "3", "--pairs", "1", "--dir", str(tmp_path),
-         "--gc", "700,10,10/20000,20,10"]
-    )  # fmt: skip
+    result = load(
+        [
+            "--modes",
+            "gc",
+            "--games",
+            "4",
+            "--size",
+            "3",
+            "--pairs",
+            "1",
+            "--dir",
+            str(tmp_path),
+            "--gc",
+            "700,10,10/20000,20,10",
+        ],
+        tmp_path,
+    )
     (board,) = result["variants"]
     first, second = board["variants"]
     assert [first["variant"], second["variant"]] == ["gc 700,10,10", "gc 20000,20,10"]
@@ -159,11 +184,12 @@ async def test_collector_thresholds_are_compared_round_by_round(tmp_path: Path) 
     )
 
 
-async def test_the_speed_packages_are_compared_with_them_hidden(tmp_path: Path) -> None:
+def test_the_speed_packages_are_compared_with_them_hidden(tmp_path: Path) -> None:
     """With discord.py's speed packages the bot parses JSON with orjson and asks for a zstd
     gateway; with them hidden, the standard library's json and zlib; both finish the burst."""
-    result = await load.main(
-        ["--modes", "speed", "--games", "4", "--size", "3", "--pairs", "1", "--dir", str(tmp_path)]
+    result = load(
+        ["--modes", "speed", "--games", "4", "--size", "3", "--pairs", "1", "--dir", str(tmp_path)],
+        tmp_path,
     )
     (board,) = result["variants"]
     with_them, without = ((v["variant"], v["runs"][0]) for v in board["variants"])

@@ -16,10 +16,22 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_every_figure_is_printed() -> None:
     needs_font()
     out = subprocess.run(
-        [sys.executable, "benchmarks/pictures.py", "--repeats", "1", "--games", "6",
-         "--positions-games", "4"],
-        cwd=ROOT, capture_output=True, text=True, check=True, timeout=300,
-    ).stdout  # fmt: skip
+        [
+            sys.executable,
+            "benchmarks/pictures/pictures.py",
+            "--repeats",
+            "1",
+            "--games",
+            "6",
+            "--positions-games",
+            "4",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=300,
+    ).stdout
     row = r"\| [0-9.]+ \| [0-9.]+ / [0-9.]+ \| [0-9]+% \| [0-9.]+ \| [0-9,]+ \|$"
     for board in ("3x3", "5x5", "ultimate"):
         assert re.search(rf"^\| {board} {row}", out, re.MULTILINE), out

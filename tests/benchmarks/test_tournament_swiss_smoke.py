@@ -1,5 +1,5 @@
-"""A tiny run of `benchmarks/tournament_swiss.py` (6 players, 2 rounds, a fast pace), as a person
-runs it: the figures are printed and written, and they add up (no speed is checked)."""
+"""A tiny run of `benchmarks/tournaments/tournament_swiss.py` (6 players, 2 rounds, a fast pace),
+as a person runs it: the figures are printed and written, and they add up (no speed is checked)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,14 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_a_tiny_swiss_prints_sane_figures(tmp_path: Path) -> None:
     figures = tmp_path / "swiss.json"
-    command = [sys.executable, "benchmarks/tournament_swiss.py", "--players", "6", "--rounds", "2"]
+    command = [
+        sys.executable,
+        "benchmarks/tournaments/tournament_swiss.py",
+        "--players",
+        "6",
+        "--rounds",
+        "2",
+    ]
     command += ["--think", "0.02,0.05", "--json", str(figures), "--pairs", "1"]
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stdout + done.stderr
@@ -36,8 +43,10 @@ def test_a_tiny_swiss_prints_sane_figures(tmp_path: Path) -> None:
     assert [r["round"] for r in bot["rounds"]] == [1, 2]
     assert [r["round"] for r in swiss["rounds"]] == [1, 2]
     for kind in ("threads made", "members added", "threads archived"):  # each game's calls
-        made = [sum(r["by_kind"].get(kind, 0) for r in run["rounds"]) + run["ending"].get(kind, 0)
-                for run in (bot, swiss)]  # fmt: skip
+        made = [
+            sum(r["by_kind"].get(kind, 0) for r in run["rounds"]) + run["ending"].get(kind, 0)
+            for run in (bot, swiss)
+        ]
         assert made[0] == made[1] == (6 if kind == "members added" else 3) * 2, (kind, made)
     for r in bot["rounds"] + swiss["rounds"]:
         assert r["games"] == 3

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks import ultimate
-from benchmarks.ultimate_match import games as match
-from benchmarks.ultimate_match.uct import CompilerMissing, Uct, build
+from devkit.ultimate_match import games as match
+from devkit.ultimate_match.uct import CompilerMissing, Uct, build
 from engine.ultimate import LEVELS, UltimateBoard
+from tests.benchmarks.running import run
 
 
 @pytest.fixture(scope="module")
@@ -89,31 +89,29 @@ def test_the_baseline_beats_a_random_player(build_dir: Path) -> None:
         assert uct.result(moves) == mine + 1, moves
 
 
-def test_the_command_prints_its_tables(build_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_command_prints_its_tables(build_dir: Path) -> None:
     """A tiny mcts run in two worker processes prints the results table and the time table."""
-    ultimate.main(
-        [
+    out = run(
+        "ultimate/ultimate.py",
+        *[
             *("--mode", "mcts", "--quick", "--games", "2", "--workers", "2"),
             *("--level", LEVELS[0], "--sims", "100", "--time", "0.05", "--check-games", "4"),
             *("--build-dir", str(build_dir)),
-        ]
-    )
-    out = capsys.readouterr().out
+        ],
+    ).stdout
     assert "| engine | opponent | W / D / L |" in out
     assert f"| {LEVELS[0]} | UCT 100 |" in out
     assert "| player | moves | CPU p50 |" in out
 
 
-def test_the_speed_mode_prints_both_searches(
-    build_dir: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_the_speed_mode_prints_both_searches(build_dir: Path) -> None:
     """A tiny speed run times every level and the search in the compiled core and in Python."""
-    ultimate.main(
-        [
+    out = run(
+        "ultimate/ultimate.py",
+        *[
             *("--mode", "speed", "--quick", "--positions", "3", "--time", "0.05"),
             *("--check-games", "2", "--uct-sims", "100", "--build-dir", str(build_dir)),
-        ]
-    )
-    out = capsys.readouterr().out
+        ],
+    ).stdout
     assert all(f"| {level} |" in out for level in LEVELS)
     assert "| Python | 3 |" in out

@@ -3,15 +3,17 @@ checked)."""
 
 from __future__ import annotations
 
-import pytest
+import json
+from pathlib import Path
 
-from benchmarks import worker_calls
+from tests.benchmarks.running import run
 
 
-def test_both_pools_answer_every_call_and_give_a_figure_each_round(
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    rows = worker_calls.main(["--rounds", "2", "--calls", "5", "--gap", "0"])
+def test_both_pools_answer_every_call_and_give_a_figure_each_round(tmp_path: Path) -> None:
+    written = tmp_path / "rows.json"
+    options = ("--rounds", "2", "--calls", "5", "--gap", "0", "--json", str(written))
+    done = run("engine/worker_calls.py", *options)
+    rows = json.loads(written.read_text())
     assert set(rows) == {"ProcessPoolExecutor", "the bot's Pool"}
     assert all(len(found) == 2 for found in rows.values())
-    assert "| the bot's Pool |" in capsys.readouterr().out
+    assert "| the bot's Pool |" in done.stdout

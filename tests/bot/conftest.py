@@ -16,7 +16,7 @@ from bot.cogs.games import flow
 from bot.config import Settings
 from bot.storage.base import Store
 from bot.storage.sqlite import SQLiteStore
-from tests.support.localdiscord import FakeDiscord
+from devkit.localdiscord import FakeDiscord
 
 
 @pytest.fixture
@@ -68,7 +68,7 @@ def two_step_replies(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture
 async def local_discord() -> AsyncIterator[FakeDiscord]:
-    """The local Discord of tests/support/localdiscord, listening for a test's bot process."""
+    """The local Discord of devkit/localdiscord, listening for a test's bot process."""
     fake = FakeDiscord()
     await fake.start()
     try:

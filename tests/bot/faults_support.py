@@ -14,7 +14,7 @@ from simcord.enums import OverwriteType
 
 from bot.discord_ui import board as render
 from bot.games.record import GameRecord
-from tests.bot.game_support import board_message, cells, guild_with, text
+from devkit.simcord_board import board_message, cells, guild_with, text
 
 CALLBACK = "/interactions/*/callback"  # a click's own response (here: the board update)
 ORIGINAL = "/webhooks/*/messages/@original"  # later edits through the click (the bot's reply)

@@ -22,14 +22,21 @@ from bot.pictures import layout as board
 from bot.pictures import marks
 from bot.pictures.animation import LIMIT
 from bot.pictures.layout import EMPTY, LAST, MARK, PLAYABLE, WIN, WON_BOARD
+from devkit.simcord_board import raw
 from engine.ultimate import UltimateBoard
-from tests.bot.game_support import raw
 
 MEDIA_GALLERY = 12
 
 # Every kind and size: (kind, size, k).
-SHAPES = [("classic", 3, 3), ("classic", 4, 3), ("classic", 4, 4), ("classic", 5, 3),
-          ("classic", 5, 4), ("classic", 5, 5), ("ultimate", 9, 3)]  # fmt: skip
+SHAPES = [
+    ("classic", 3, 3),
+    ("classic", 4, 3),
+    ("classic", 4, 4),
+    ("classic", 5, 3),
+    ("classic", 5, 4),
+    ("classic", 5, 5),
+    ("ultimate", 9, 3),
+]
 
 
 def needs_font() -> None:
@@ -44,13 +51,24 @@ def game(
     kind: str, size: int, k: int, moves: tuple[int, ...] = (), **changes: object
 ) -> GameRecord:
     """A game between two people with these moves, as the bot stores it."""
-    record = GameRecord(id=7, guild_id=1, channel_id=2, x_id=3, o_id=4, challenger_id=3,
-                        size=size, k=k, kind=kind, moves=moves)  # fmt: skip
+    record = GameRecord(
+        id=7,
+        guild_id=1,
+        channel_id=2,
+        x_id=3,
+        o_id=4,
+        challenger_id=3,
+        size=size,
+        k=k,
+        kind=kind,
+        moves=moves,
+    )
     return replace(record, **changes)  # type: ignore[arg-type]
 
 
-def played(kind: str, size: int, k: int, seed: int, *, plies: int = 999,
-           look: Look | None = None) -> GameRecord:  # fmt: skip
+def played(
+    kind: str, size: int, k: int, seed: int, *, plies: int = 999, look: Look | None = None
+) -> GameRecord:
     """A game of random legal moves (at most `plies`), finished as the bot finishes it when the
     moves end it."""
     rng = random.Random(seed)
@@ -114,14 +132,20 @@ def check(image: Image.Image, record: GameRecord) -> int:
         _mark(image, ((left + right) // 2, (top + bottom) // 2), big, winner, fill)
         edge = image.getpixel((left + 2, (top + bottom) // 2))
         assert near(edge, fill) or near(edge, LAST)
-    target = board.block_cells(sketch.target, size, sketch.block) if sketch.target is not None \
-        else []  # fmt: skip
+    target = (
+        board.block_cells(sketch.target, size, sketch.block) if sketch.target is not None else []
+    )
     for cell, mark in enumerate(sketch.marks):
         left, top, right, bottom = grid.box(cell, size)
         middle = (top + bottom) // 2
         if cell not in covered:
-            fill = WIN if cell in sketch.line else PLAYABLE if cell in target and mark is None \
-                else EMPTY  # fmt: skip
+            fill = (
+                WIN
+                if cell in sketch.line
+                else PLAYABLE
+                if cell in target and mark is None
+                else EMPTY
+            )
             assert near(image.getpixel((left + grid.cell // 10, middle)), fill), (cell, mark)
             if mark is None:
                 assert near(image.getpixel(grid.centre(cell, size)), fill), cell
@@ -132,8 +156,9 @@ def check(image: Image.Image, record: GameRecord) -> int:
     return len(sketch.marks)
 
 
-def _mark(image: Image.Image, centre: tuple[int, int], px: int, mark: str,
-          fill: tuple[int, int, int]) -> None:  # fmt: skip
+def _mark(
+    image: Image.Image, centre: tuple[int, int], px: int, mark: str, fill: tuple[int, int, int]
+) -> None:
     ring = image.getpixel((centre[0] - round(px * 0.4), centre[1]))
     middle = image.getpixel(centre)
     if mark == "X":

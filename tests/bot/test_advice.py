@@ -8,8 +8,8 @@ import pytest
 from simcord import Env
 
 from bot.cogs.games import advice
+from devkit.simcord_board import board_message, cells, controls, guild_with, resign
 from engine import Board, analyse, parse_cell
-from tests.bot.game_support import board_message, cells, controls, guild_with, resign
 
 CELL_NAME = re.compile(r"Play ([A-E][1-5])")
 

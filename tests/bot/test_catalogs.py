@@ -28,9 +28,23 @@ POT = ROOT / "bot" / "i18n" / "tictactoe.pot"
 KEYWORDS = {"N_": None, "NP_": (1, 2), "_l": None, "_t": (2,)}
 # Discord locales the issue asks for, each served by a catalog.
 DISCORD_LOCALES = (
-    "de", "es-ES", "fr", "id", "it", "nl", "pl", "pt-BR",
-    "ru", "th", "tr", "vi", "ja", "ko", "zh-CN", "uk",
-)  # fmt: skip
+    "de",
+    "es-ES",
+    "fr",
+    "id",
+    "it",
+    "nl",
+    "pl",
+    "pt-BR",
+    "ru",
+    "th",
+    "tr",
+    "vi",
+    "ja",
+    "ko",
+    "zh-CN",
+    "uk",
+)
 LOCALES = sorted(shipped())
 
 
@@ -158,9 +172,18 @@ def test_every_localised_command_name_is_valid_for_discord() -> None:
 
 @pytest.mark.parametrize(
     ("name", "valid"),
-    [("morpion", True), ("крестики-нолики", True), ("โอเอ็กซ์", True), ("まるばつ-設定", True),
-     ("Morpion", False), ("two words", False), ("x" * 33, False), ("", False), ("a!", False)],
-)  # fmt: skip
+    [
+        ("morpion", True),
+        ("крестики-нолики", True),
+        ("โอเอ็กซ์", True),
+        ("まるばつ-設定", True),
+        ("Morpion", False),
+        ("two words", False),
+        ("x" * 33, False),
+        ("", False),
+        ("a!", False),
+    ],
+)
 def test_the_name_check_follows_discords_pattern(name: str, valid: bool) -> None:
     """The check itself: case, length, spaces and punctuation."""
     assert valid_name(name) is valid
@@ -197,10 +220,19 @@ LONG_ID = 10**19 - 1  # the longest snowflake a mention can carry
 
 def _longest_board(locale: str, ending: Ending) -> GameRecord:
     game = GameRecord(
-        id=LONG_ID, guild_id=LONG_ID, channel_id=LONG_ID, x_id=LONG_ID - 1, o_id=LONG_ID,
-        challenger_id=LONG_ID, size=5, k=5, ai_side="O", ai_level="unbeatable",
-        moves=(0, 5, 1, 6, 2, 7, 3, 8, 4), locale=locale.replace("_", "-"),
-    )  # fmt: skip
+        id=LONG_ID,
+        guild_id=LONG_ID,
+        channel_id=LONG_ID,
+        x_id=LONG_ID - 1,
+        o_id=LONG_ID,
+        challenger_id=LONG_ID,
+        size=5,
+        k=5,
+        ai_side="O",
+        ai_level="unbeatable",
+        moves=(0, 5, 1, 6, 2, 7, 3, 8, 4),
+        locale=locale.replace("_", "-"),
+    )
     return rules.finish(game, ending, "X") if ending is not Ending.ABANDONED else game
 
 
@@ -213,9 +245,15 @@ def test_the_board_fits_discords_limits_in_every_language(locale: str) -> None:
         for action in board.LOOKS:
             assert len(board.LOOKS[action][0].in_locale(game.locale)) <= 80
     challenge = GameRecord(
-        id=LONG_ID, guild_id=LONG_ID, channel_id=LONG_ID, x_id=LONG_ID, o_id=LONG_ID - 1,
-        challenger_id=LONG_ID, status=Status.CHALLENGE, locale=locale.replace("_", "-"),
-    )  # fmt: skip
+        id=LONG_ID,
+        guild_id=LONG_ID,
+        channel_id=LONG_ID,
+        x_id=LONG_ID,
+        o_id=LONG_ID - 1,
+        challenger_id=LONG_ID,
+        status=Status.CHALLENGE,
+        locale=locale.replace("_", "-"),
+    )
     assert len(board.text(challenge)) <= 4000
 
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from simcord import Env
 
-from tests.bot.game_support import board_message, cells, guild_with
+from devkit.simcord_board import board_message, cells, guild_with
 
 BOT = Path(__file__).resolve().parents[2] / "bot"
 # The click's own path: routing, the game's record and rules, the flow (its changes, showing the

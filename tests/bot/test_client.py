@@ -78,8 +78,14 @@ async def test_commands_are_synced_globally_at_start_with_described_options(
     assert command["description"]
     options = options_of(command)
     assert set(options) == {
-        "opponent", "difficulty", "first", "size", "win_length", "variant", "style"
-    }  # fmt: skip
+        "opponent",
+        "difficulty",
+        "first",
+        "size",
+        "win_length",
+        "variant",
+        "style",
+    }
     assert all(option["description"] for option in options.values())
     assert not any(option.get("required") for option in options.values())
     choices = {name: [c["value"] for c in o.get("choices", [])] for name, o in options.items()}

@@ -10,6 +10,7 @@ import pytest
 from simcord import Env
 
 from bot.games.record import Ending, Status
+from devkit.simcord_board import board_message, cells, game_id_of, guild_with, people_game, text
 from tests.bot.faults_support import (
     CALLBACK,
     answered_once,
@@ -17,7 +18,6 @@ from tests.bot.faults_support import (
     moderator,
     stored,
 )
-from tests.bot.game_support import board_message, cells, game_id_of, guild_with, people_game, text
 from tests.bot.test_faults_input import no_errors_logged
 from tests.bot.test_restart import restart
 from tests.support.burst import click_together

@@ -28,8 +28,19 @@ from engine import ultimate
 
 def big_game(moves: tuple[int, ...]) -> GameRecord:
     """A 5x5 game (4 in a row) against the bot after `moves`."""
-    return GameRecord(id=1, guild_id=1, channel_id=2, x_id=3, o_id=4, challenger_id=3, size=5,
-                      k=4, ai_side="X", ai_level="unbeatable", moves=moves)  # fmt: skip
+    return GameRecord(
+        id=1,
+        guild_id=1,
+        channel_id=2,
+        x_id=3,
+        o_id=4,
+        challenger_id=3,
+        size=5,
+        k=4,
+        ai_side="X",
+        ai_level="unbeatable",
+        moves=moves,
+    )
 
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -147,9 +158,20 @@ async def test_a_move_found_on_the_loop_is_the_workers_move_for_the_same_seed() 
 
 def ultimate_game(moves: tuple[int, ...]) -> GameRecord:
     """An ultimate game against the bot at its strongest level after `moves`."""
-    return GameRecord(id=2, guild_id=1, channel_id=2, x_id=3, o_id=4, challenger_id=3,
-                      size=9, k=3, ai_side="O", ai_level="expert", moves=moves,
-                      kind="ultimate")  # fmt: skip
+    return GameRecord(
+        id=2,
+        guild_id=1,
+        channel_id=2,
+        x_id=3,
+        o_id=4,
+        challenger_id=3,
+        size=9,
+        k=3,
+        ai_side="O",
+        ai_level="expert",
+        moves=moves,
+        kind="ultimate",
+    )
 
 
 async def test_an_ultimate_search_runs_in_a_thread_of_the_bot_not_a_process() -> None:

@@ -12,6 +12,7 @@ import pytest
 from simcord import Env
 
 from bot.games.record import Ending, Status
+from devkit.simcord_board import board_message, game_id_of, guild_with
 from tests.bot.faults_support import (
     CALLBACK,
     CHANNEL_EDIT,
@@ -25,7 +26,6 @@ from tests.bot.faults_support import (
     shows_store,
     stored,
 )
-from tests.bot.game_support import board_message, game_id_of, guild_with
 
 # ------------------------------------------------------------- failed edits
 

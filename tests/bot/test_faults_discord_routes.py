@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 
 from bot.games.record import GameRecord
+from devkit.local_game import LocalBot, Table, until
+from devkit.localdiscord import Channel, FakeDiscord, User
+from devkit.localdiscord.model import Interaction
 from tests.bot.user_install_support import NEEDS_PROCESSES, stored
-from tests.support.local_game import LocalBot, Table, until
-from tests.support.localdiscord import Channel, FakeDiscord, User
-from tests.support.localdiscord.model import Interaction
 
 pytestmark = NEEDS_PROCESSES
 

@@ -11,7 +11,7 @@ import logging
 import pytest
 from simcord import Env, InteractionResult
 
-from tests.bot.game_support import board_message, cells, game_id_of, guild_with, text
+from devkit.simcord_board import board_message, cells, game_id_of, guild_with, text
 from tests.support.burst import click_together
 from tests.support.forge import forged_click, raw_slash, user_resolved
 

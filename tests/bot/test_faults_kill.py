@@ -1,7 +1,7 @@
 """SIGKILL while a move is being written: after a restart the game is exactly before or after it.
 
 test_kill.py kills a busy bot at arbitrary moments. Here the kill is aimed: a real bot process
-(tests/support/save_kill_driver.py: SimCord for Discord, a real SQLite file) SIGKILLs itself
+(devkit/kill_driver.py save: SimCord for Discord, a real SQLite file) SIGKILLs itself
 before each statement of the transaction that saves one move, and once right after that save
 returned but before the board showed it. Moves: X 0, O 3, X 1, O 4, X 2 (X wins on move 5, so
 that save also writes both players' records and ratings).
@@ -24,7 +24,7 @@ from bot.assembly import create_bot, sqlite_store
 from bot.client import TicTacToeBot
 from bot.config import Settings
 from bot.games.record import Ending, GameRecord, Status
-from tests.support.save_kill_driver import MOVES
+from devkit.kill_driver import MOVES
 
 ROOT = Path(__file__).resolve().parents[2]
 # Statements in the save of a move: BEGIN, the upsert, COMMIT; the winning move also reads the
@@ -37,7 +37,7 @@ CASES = [(ply, n) for ply, count in STATEMENTS.items() for n in range(1, count +
 def kill_during_save(db: Path, ply: int, statement: int) -> str:
     """Run the driver until it kills itself; return where (its KILL line, without 'KILL ')."""
     driver = subprocess.Popen(
-        [sys.executable, "-m", "tests.support.save_kill_driver", str(db), str(ply), str(statement)],
+        [sys.executable, "-m", "devkit.kill_driver", "save", str(db), str(ply), str(statement)],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,

@@ -12,8 +12,8 @@ import pytest
 from bot.assembly import postgres_store
 from bot.games.record import Status
 from bot.games.stats import Record
+from devkit.kill_driver import MOVES
 from tests.bot.store_support import GUILD, finished
-from tests.support.pg_kill_driver import MOVES
 
 ROOT = Path(__file__).resolve().parents[2]
 # The winning save: the row lock, the update, two records, the rating rows made, locked, updated.
@@ -26,7 +26,7 @@ async def test_a_kill_inside_the_winning_save_leaves_it_before_or_after(
 ) -> None:
     """Before the commit: nothing of the move; after: all of it. A retried save counts nothing."""
     done = subprocess.run(
-        [sys.executable, "-m", "tests.support.pg_kill_driver", postgres_url, str(statement)],
+        [sys.executable, "-m", "devkit.kill_driver", "pg-save", postgres_url, str(statement)],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -44,9 +44,9 @@ async def test_a_kill_inside_the_winning_save_leaves_it_before_or_after(
             assert stored.status == Status.FINISHED and wins == Record(wins=1)
         else:
             assert kill.startswith(f"{statement} ")
-            assert stored.status == Status.ACTIVE and stored.moves == MOVES
+            assert stored.status == Status.ACTIVE and stored.moves == MOVES[:-1]
             assert wins == Record() and await store.leaderboard(GUILD) == []
-        await store.save_game(finished(1, 1, 2, "X", moves=(*MOVES, 2)))  # the click retried
+        await store.save_game(finished(1, 1, 2, "X", moves=MOVES))  # the click retried
         assert (await store.player_stats(GUILD, 1)).vs_people == Record(wins=1)
         assert (await store.player_stats(GUILD, 2)).rated_games == 1
     finally:

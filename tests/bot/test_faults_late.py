@@ -1,7 +1,7 @@
 """Answers Discord refuses as too late (10062 Unknown interaction): the bot was held up past the
 interaction's 3 seconds (a process stopped for a while, a connection that came back with its
 events replayed, 5xx answers retried), and a board whose end was never shown. Found by the chaos
-soak (benchmarks/soak.py).
+soak (benchmarks/chaos/soak.py).
 
 An expected condition: one line in the log, no traceback, no apology through a dead token; the
 stored game stays right, and a board the late answer would have shown is shown another way."""
@@ -15,6 +15,7 @@ import pytest
 from simcord import Env
 
 from bot.games.record import Status
+from devkit.simcord_board import board_message, game_id_of, guild_with
 from tests.bot.faults_support import (
     CALLBACK,
     CHANNEL_EDIT,
@@ -23,7 +24,6 @@ from tests.bot.faults_support import (
     shows_store,
     stored,
 )
-from tests.bot.game_support import board_message, game_id_of, guild_with
 
 TOO_LATE = {"status": 404, "code": 10062, "message": "Unknown interaction"}
 

@@ -8,6 +8,7 @@ import pytest
 from simcord import Env
 
 from bot.games.record import Ending, Status
+from devkit.simcord_board import board_message, game_id_of, guild_with
 from tests.bot.faults_support import (
     answered_once,
     drop_gateway,
@@ -19,7 +20,6 @@ from tests.bot.faults_support import (
     shows_store,
     stored,
 )
-from tests.bot.game_support import board_message, game_id_of, guild_with
 
 
 @pytest.mark.parametrize("resume", [True, False], ids=["resumed", "new session"])

@@ -9,8 +9,7 @@ import pytest
 from simcord import Env
 
 import engine
-from engine import cell_name
-from tests.bot.game_support import (
+from devkit.simcord_board import (
     board_message,
     cells,
     controls,
@@ -18,6 +17,7 @@ from tests.bot.game_support import (
     guild_with,
     text,
 )
+from engine import cell_name
 
 SUCCESS = 3  # the button style of the winning line
 

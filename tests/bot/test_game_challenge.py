@@ -5,7 +5,7 @@ from __future__ import annotations
 from simcord import Env
 from simcord.builders import UserHandle
 
-from tests.bot.game_support import (
+from devkit.simcord_board import (
     board_message,
     cells,
     challenge_buttons,

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from simcord import Env
 
-from tests.bot.game_support import (
+from devkit.simcord_board import (
     board_message,
     cells,
     controls,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from simcord import Env
 
-from tests.bot.game_support import board_message, cells, controls, resign, text
+from devkit.simcord_board import board_message, cells, controls, resign, text
 
 
 async def test_a_direct_message_game_shows_the_board_and_the_bot_replies(simcord_env: Env):

@@ -9,7 +9,7 @@ import pytest
 from simcord import Env
 
 from bot.discord_ui.replies import SORRY
-from tests.bot.game_support import board_message, cells, free, guild_with, text
+from devkit.simcord_board import board_message, cells, free, guild_with, text
 
 # Each test breaks the bot on purpose and checks its one apology and its logged traceback.
 pytestmark = pytest.mark.tracebacks

@@ -14,8 +14,7 @@ from simcord.components import walk_components
 
 from bot.cogs.games import replays
 from bot.games.record import Status
-from tests.bot.faults_support import deny, set_bot_overwrite
-from tests.bot.game_support import (
+from devkit.simcord_board import (
     board_message,
     cells,
     controls,
@@ -26,6 +25,7 @@ from tests.bot.game_support import (
     resign,
     text,
 )
+from tests.bot.faults_support import deny, set_bot_overwrite
 from tests.bot.picture_support import check, decode, gif_of, needs_font, picture_of, stored_game
 
 
@@ -81,8 +81,13 @@ async def test_replay_answers_privately_and_share_posts_it(simcord_env: Env) -> 
     gif, alt = gif_of(simcord_env, result.response)
     assert gif.n_frames == len(game.moves) + 1 == 6
     gif.seek(0)
-    assert check(gif.convert("RGB"), replace(game, moves=(), status=Status.ACTIVE,
-                                             ending=None, winner=None)) == 9  # fmt: skip
+    assert (
+        check(
+            gif.convert("RGB"),
+            replace(game, moves=(), status=Status.ACTIVE, ending=None, winner=None),
+        )
+        == 9
+    )
     gif.seek(gif.n_frames - 1)
     assert gif.info["duration"] > 1000  # the end is held
     check(gif.convert("RGB"), game)

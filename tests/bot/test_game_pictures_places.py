@@ -12,8 +12,8 @@ from simcord import Env
 from bot.cogs.games import painter
 from bot.compute import drawing
 from bot.games import look as looks
+from devkit.simcord_board import board_message, cells, game_id_of, guild_with, raw, text
 from tests.bot.faults_support import CALLBACK, deny, set_bot_overwrite
-from tests.bot.game_support import board_message, cells, game_id_of, guild_with, raw, text
 from tests.bot.picture_support import check, decode, needs_font, picture_of, stored_game
 from tests.bot.test_server_settings import server_with_admin
 
@@ -28,8 +28,7 @@ async def test_the_servers_setting_draws_new_boards_as_pictures_moved_by_reactio
     keeps its reaction keys in words; a reaction plays and the picture follows."""
     needs_font()
     _, channel, admin, (alice,) = server_with_admin(simcord_env, "alice")
-    done = await admin.slash(channel, "tictactoe-settings set", board_style="picture",
-                             input="both")  # fmt: skip
+    done = await admin.slash(channel, "tictactoe-settings set", board_style="picture", input="both")
     assert "`board_style` · How the board is drawn: picture" in done.response.content
     await alice.slash(channel, "tictactoe", difficulty="easy")
     board = board_message(channel)
@@ -86,8 +85,10 @@ async def test_an_upload_refused_shows_the_emoji_board_and_says_so(
     free = [c for c in cells(simcord_env, board, 3) if not c.disabled]
     again = await alice.click(board, custom_id=free[0].custom_id)
     assert again.acknowledged and not again.followups
-    check(decode(picture_of(simcord_env, board)[0]),
-          await stored_game(simcord_env, game_id_of(simcord_env, board)))  # fmt: skip
+    check(
+        decode(picture_of(simcord_env, board)[0]),
+        await stored_game(simcord_env, game_id_of(simcord_env, board)),
+    )
 
 
 async def test_without_attach_files_the_board_is_emoji_and_the_player_told_once(
@@ -131,5 +132,7 @@ async def test_a_picture_not_drawn_in_time_shows_the_emoji_board_then_comes_next
     monkeypatch.setattr(painter, "PICTURE_WAIT", 1.0)
     free = [c for c in cells(simcord_env, board, 3) if not c.disabled]
     await alice.click(board, custom_id=free[0].custom_id)
-    check(decode(picture_of(simcord_env, board)[0]),
-          await stored_game(simcord_env, game_id_of(simcord_env, board)))  # fmt: skip
+    check(
+        decode(picture_of(simcord_env, board)[0]),
+        await stored_game(simcord_env, game_id_of(simcord_env, board)),
+    )

@@ -15,10 +15,10 @@ from bot.client import TicTacToeBot
 from bot.config import Settings
 from bot.games.stats import Record
 from bot.storage.postgres import PostgresStore
-from tests.bot.game_support import board_message, cells, people_game
+from devkit.postgres import PgServer
+from devkit.simcord_board import board_message, cells, people_game
 from tests.bot.storage_support import one_clear_line, spy_on_errors
 from tests.bot.test_restart import restart
-from tests.support.postgres import PgServer
 
 
 @pytest.fixture

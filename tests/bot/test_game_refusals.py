@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from simcord import Env
 
-from tests.bot.game_support import board_message, cells, guild_with, people_game, text
+from devkit.simcord_board import board_message, cells, guild_with, people_game, text
 from tests.support.burst import click_together
 
 

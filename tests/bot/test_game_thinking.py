@@ -18,7 +18,7 @@ from bot.cogs.games import flow
 from bot.compute import jobs as engine_jobs
 from bot.games import rules
 from bot.games.record import Status
-from tests.bot.game_support import (
+from devkit.simcord_board import (
     board_message,
     cells,
     game_id_of,
@@ -187,8 +187,16 @@ async def test_the_event_loop_keeps_running_while_the_bot_thinks_on_5x5(
     assert small_when_big_done == [(0, 4)]
     # Against a corner the only move that holds the draw is the centre.
     assert [c.mark for c in cells(simcord_env, small_board, 3)] == [
-        "X", None, None, None, "O", None, None, None, None
-    ]  # fmt: skip
+        "X",
+        None,
+        None,
+        None,
+        "O",
+        None,
+        None,
+        None,
+        None,
+    ]
     big_marks = [c.mark for c in cells(simcord_env, big_board, 5)]
     assert big_marks[12] == "X" and big_marks.count("O") == 1
 
@@ -244,8 +252,12 @@ async def test_resigning_while_the_bot_thinks_ends_the_game_and_drops_its_move(
         """Resign, then (once the board asks) Confirm resign, both during the search."""
         asked = _emit_click(alice, message, f"ttt:{game_id}:resign")
         for _ in range(10_000):
-            confirm = [b["custom_id"] for row in rows(simcord_env, message) for b in row
-                       if b.get("label") == "Confirm resign"]  # fmt: skip
+            confirm = [
+                b["custom_id"]
+                for row in rows(simcord_env, message)
+                for b in row
+                if b.get("label") == "Confirm resign"
+            ]
             if confirm:
                 return asked, _emit_click(alice, message, confirm[0])
             await asyncio.sleep(0)

@@ -8,9 +8,9 @@ from simcord import Env
 from bot.client import TicTacToeBot
 from bot.games import kinds
 from bot.games.record import Status
+from devkit.simcord_board import board_message, guild_with, resign, text
 from engine.ultimate import UltimateBoard
 from engine.ultimate.geometry import board_cells
-from tests.bot.game_support import board_message, guild_with, resign, text
 from tests.bot.ultimate_support import buttons, ids, labels, move, open_cells, stored
 from tests.support.burst import click_together
 from tests.support.forge import forged_click

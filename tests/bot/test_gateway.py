@@ -9,7 +9,7 @@ import pytest
 from discord.interactions import InteractionCallbackResponse, InteractionMessage
 from simcord import Env
 
-from tests.bot.game_support import board_message, guild_with
+from devkit.simcord_board import board_message, guild_with
 
 
 def parsed_events(env: Env) -> list[tuple[str, Any]]:

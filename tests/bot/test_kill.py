@@ -1,6 +1,6 @@
 """SIGKILL in the middle of games: after a restart every game is exactly as shown, or one move on.
 
-A real bot process (tests/support/kill_driver.py: the real bot and discord.py, SimCord for
+A real bot process (devkit/kill_driver.py play: the real bot and discord.py, SimCord for
 Discord, a real SQLite file) plays several games and prints every board its players saw.
 The test kills it with SIGKILL at an arbitrary moment, then checks the file and starts a new bot
 on it.
@@ -34,7 +34,7 @@ GAMES = 6
 def play_and_kill(db: Path, moves: int) -> dict[int, list[str | None]]:
     """Run the driver until it has shown `moves` moves, SIGKILL it, return the boards seen."""
     driver = subprocess.Popen(
-        [sys.executable, "-m", "tests.support.kill_driver", str(db), str(GAMES)],
+        [sys.executable, "-m", "devkit.kill_driver", "play", str(db), str(GAMES)],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
@@ -133,7 +133,7 @@ def group_members(group: int) -> set[int]:
 def test_the_engine_processes_end_with_a_killed_bot(tmp_path: Path) -> None:
     """SIGKILL to the bot alone: its forkserver, engine worker and helpers end by themselves."""
     driver = subprocess.Popen(
-        [sys.executable, "-m", "tests.support.kill_driver", str(tmp_path / "g.db"), "2"],
+        [sys.executable, "-m", "devkit.kill_driver", "play", str(tmp_path / "g.db"), "2"],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,

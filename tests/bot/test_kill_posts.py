@@ -22,11 +22,11 @@ from pathlib import Path
 import pytest
 
 from bot.assembly import sqlite_store
-from tests.bot.tournaments.tournament_support import public
+from devkit.local_game import LocalBot, Table, texts, until
+from devkit.local_tournament import public
+from devkit.localdiscord import Channel, FakeDiscord, User
+from devkit.localdiscord.faults import BEFORE, DURING, Trap
 from tests.bot.user_install_support import NEEDS_PROCESSES
-from tests.support.local_game import LocalBot, Table, texts, until
-from tests.support.localdiscord import Channel, FakeDiscord, User
-from tests.support.localdiscord.faults import BEFORE, DURING, Trap
 
 pytestmark = NEEDS_PROCESSES
 

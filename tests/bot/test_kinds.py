@@ -18,8 +18,18 @@ TOP_LEFT_WON = (19, 57, 20, 60, 18)
 
 
 def ultimate(moves: tuple[int, ...] = (), **changes: object) -> GameRecord:
-    game = GameRecord(id=9, guild_id=1, channel_id=2, x_id=3, o_id=4, challenger_id=3, size=9,
-                      k=3, kind="ultimate", moves=moves)  # fmt: skip
+    game = GameRecord(
+        id=9,
+        guild_id=1,
+        channel_id=2,
+        x_id=3,
+        o_id=4,
+        challenger_id=3,
+        size=9,
+        k=3,
+        kind="ultimate",
+        moves=moves,
+    )
     return dataclasses.replace(game, **changes)  # type: ignore[arg-type]
 
 
@@ -52,9 +62,11 @@ def test_a_keyed_grid_shows_the_keycaps_of_the_board_to_play() -> None:
 
 
 def test_long_custom_marks_fall_back_to_the_default_marks_in_the_grid() -> None:
-    long = Look(x="<:" + "x" * 32 + ":123456789012345678901>",
-                o="<:" + "o" * 32 + ":123456789012345678902>",
-                empty="<:" + "e" * 32 + ":123456789012345678903>")  # fmt: skip
+    long = Look(
+        x="<:" + "x" * 32 + ":123456789012345678901>",
+        o="<:" + "o" * 32 + ":123456789012345678902>",
+        empty="<:" + "e" * 32 + ":123456789012345678903>",
+    )
     game = ultimate(TOP_LEFT_WON, look=long)
     assert "⬜" in ULTIMATE.grid(game, keyed=False)
     assert len(board.text(game)) < 4000
@@ -128,8 +140,18 @@ def test_a_won_game_names_its_line_of_small_boards() -> None:
 def test_the_keys_that_still_play_drop_taken_cells_full_lines_and_all_at_the_end() -> None:
     """3x3: the keys of empty cells; 5x5: columns and rows with an empty cell; ultimate: every
     key while the game is on; none once a game is over."""
-    classic = GameRecord(id=9, guild_id=1, channel_id=2, x_id=3, o_id=4, challenger_id=3, size=3,
-                         k=3, moves=(0, 4), status=Status.ACTIVE)  # fmt: skip
+    classic = GameRecord(
+        id=9,
+        guild_id=1,
+        channel_id=2,
+        x_id=3,
+        o_id=4,
+        challenger_id=3,
+        size=3,
+        k=3,
+        moves=(0, 4),
+        status=Status.ACTIVE,
+    )
     assert CLASSIC.live_keys(classic) == [KEYCAPS[c] for c in (1, 2, 3, 5, 6, 7, 8)]
     column_a = dataclasses.replace(classic, size=5, k=4, moves=(0, 5, 10, 15, 20))
     keys = CLASSIC.keys(column_a)

@@ -12,8 +12,10 @@ never imports a feature. Inside a feature, mini-layers: its pure rules import no
 asyncio or storage, its storage no Discord, its Discord pieces no storage.
 The engine's modules form no import cycle either. A module holds one concept, as long as it
 needs: one over 400 lines says in its docstring why it is one concept (a paragraph that opens
-with "One concept:"), and none of the project (bot/, engine/, benchmarks/, scripts/, tests/) is
-over 600 lines, which is two concepts.
+with "One concept:"), and none of the project (bot/, engine/, devkit/, benchmarks/, scripts/,
+tests/) is over 600 lines, which is two concepts. Around the bot, the tests and the benchmarks
+never import each other, and scripts/ imports neither: what they share is in devkit/, which
+imports none of the three.
 """
 
 from __future__ import annotations
@@ -180,7 +182,7 @@ def test_the_client_imports_no_cog() -> None:
     assert not {t for t in graph()["bot.client"] if t.startswith("bot.cogs")}
 
 
-@pytest.mark.parametrize("folder", ["bot", "engine", "benchmarks", "scripts", "tests"])
+@pytest.mark.parametrize("folder", ["bot", "engine", "devkit", "benchmarks", "scripts", "tests"])
 def test_a_long_module_says_why_it_is_one_concept(folder: str) -> None:
     """A module over 400 lines says in its docstring why it is one concept; none is over 600."""
     unexplained, too_long = {}, {}
@@ -193,6 +195,43 @@ def test_a_long_module_says_why_it_is_one_concept(folder: str) -> None:
             unexplained[str(path.relative_to(ROOT))] = n
     assert too_long == {}
     assert unexplained == {}
+
+
+# Around the bot: the folders each folder must not import (what they share is in devkit/).
+APART = {
+    "tests": {"benchmarks", "scripts"},
+    "benchmarks": {"tests", "scripts"},
+    "scripts": {"tests", "benchmarks"},
+    "devkit": {"tests", "benchmarks", "scripts"},
+}
+
+
+def crossings(folder: str, files: list[Path] | None = None) -> list[str]:
+    """Each import, at any depth, of a folder that `folder` must keep apart from."""
+    wrong = []
+    for path in files if files is not None else sorted((ROOT / folder).rglob("*.py")):
+        where = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path.name
+        for target in imported(path):
+            if target.split(".")[0] in APART[folder]:
+                wrong.append(f"{where} -> {target}")
+    return sorted(set(wrong))
+
+
+@pytest.mark.parametrize("folder", sorted(APART))
+def test_tests_benchmarks_and_scripts_import_only_devkit_of_each_other(folder: str) -> None:
+    """No test imports a benchmark and no benchmark a test (a smoke test runs its benchmark as a
+    person does, in a process of its own); scripts/ imports neither; devkit/ none of the three."""
+    assert crossings(folder) == []
+
+
+def test_the_crossing_check_sees_an_import(tmp_path: Path) -> None:
+    """The check above can fail: a test that imports a script inside a function is found."""
+    test = tmp_path / "test_x.py"
+    test.write_text("def f():\n    from scripts.build_book import main\n", encoding="utf-8")
+    assert crossings("tests", [test]) == [
+        "test_x.py -> scripts.build_book",
+        "test_x.py -> scripts.build_book.main",
+    ]
 
 
 def test_the_pure_layers_import_no_discord_and_no_asyncio() -> None:

@@ -11,7 +11,7 @@ from typing import Any
 
 import aiohttp
 
-from tests.support.localdiscord import FakeDiscord
+from devkit.localdiscord import FakeDiscord
 
 
 async def frames(ws: aiohttp.ClientWebSocketResponse, until: str) -> list[dict[str, Any]]:

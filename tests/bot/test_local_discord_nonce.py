@@ -9,8 +9,8 @@ from typing import Any
 
 import aiohttp
 
-from tests.support.localdiscord import FakeDiscord
-from tests.support.localdiscord.rest import NONCE_LIFE
+from devkit.localdiscord import FakeDiscord
+from devkit.localdiscord.rest import NONCE_LIFE
 
 HEADERS = {"Authorization": "Bot load.test.token"}
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 import discord
 import pytest
 
-from tests.support.local_client import club, local_client, refused, text_channel
-from tests.support.localdiscord.thread_model import (
+from devkit.local_client import club, local_client, refused, text_channel
+from devkit.localdiscord.thread_model import (
     CREATE_PRIVATE_THREADS,
     CREATE_PUBLIC_THREADS,
     MANAGE_THREADS,

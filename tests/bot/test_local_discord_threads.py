@@ -9,9 +9,9 @@ from pathlib import Path
 import discord
 import pytest
 
+from devkit.local_client import club, local_client, refused, text_channel
+from devkit.localdiscord.thread_model import MANAGE_THREADS, Thread
 from tests.bot.user_install_support import NEEDS_PROCESSES, started
-from tests.support.local_client import club, local_client, refused, text_channel
-from tests.support.localdiscord.thread_model import MANAGE_THREADS, Thread
 
 
 async def test_a_thread_from_a_message_holds_a_board_and_its_clicks(
@@ -104,9 +104,9 @@ async def test_archived_threads_take_a_message_and_locked_ones_refuse(
         assert thread.locked and not thread.archived
         assert await refused(thread.send("still locked")) == (403, 160005)
         assert await refused(board.edit(content="still locked")) == (403, 160005)
-        in_thread = [m["content"] for m in fake.messages.values() if m["channel_id"] == str(
-            thread.id
-        )]  # fmt: skip
+        in_thread = [
+            m["content"] for m in fake.messages.values() if m["channel_id"] == str(thread.id)
+        ]
         assert in_thread == ["board", "a message wakes it"]
 
 

@@ -17,7 +17,7 @@ import simcord.interactions
 from simcord import Env
 
 from bot.client import TicTacToeBot
-from tests.bot.game_support import board_message, controls, guild_with, text
+from devkit.simcord_board import board_message, controls, guild_with, text
 from tests.support.burst import click_together
 from tests.support.forge import raw_slash
 

@@ -11,7 +11,7 @@ import pytest
 from simcord import Env
 
 from bot.client import TicTacToeBot
-from tests.bot.game_support import board_message, raw, resign, text
+from devkit.simcord_board import board_message, raw, resign, text
 from tests.bot.test_restart import restart
 from tests.bot.test_server_settings import server_with_admin
 from tests.support.burst import click_together

@@ -18,8 +18,8 @@ from simcord import Env
 
 from bot.client import TicTacToeBot
 from bot.games.record import Ending, GameRecord, Status
+from devkit.simcord_board import board_message, cells, guild_with, text
 from tests.bot.faults_support import moderator
-from tests.bot.game_support import board_message, cells, guild_with, text
 from tests.bot.test_restart import restart
 from tests.support.burst import _emit_click
 

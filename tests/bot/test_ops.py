@@ -14,9 +14,9 @@ from simcord import Env
 
 from bot.config import Settings, load_settings, version
 from bot.metrics import Metrics
-from tests.bot.game_support import board_message, guild_with
+from devkit.postgres import PgServer
+from devkit.simcord_board import board_message, guild_with
 from tests.bot.storage_support import locked
-from tests.support.postgres import PgServer
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ import simcord
 
 from bot.assembly import create_bot, postgres_store
 from bot.config import Settings
-from tests.support.postgres import PgServer
+from devkit.postgres import PgServer
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -27,15 +27,22 @@ async def test_a_kill_while_the_bots_move_waits_loses_nothing(
     server = postgres_server
     driver = subprocess.Popen(
         [
-            sys.executable, "-m", "tests.support.outage_kill_driver", postgres_url,
-            str(server.data), str(server.port), server.user or "", str(server.bin),
+            sys.executable,
+            "-m",
+            "devkit.kill_driver",
+            "outage",
+            postgres_url,
+            str(server.data),
+            str(server.port),
+            server.user or "",
+            str(server.bin),
         ],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,
         start_new_session=True,  # its own process group: the kill takes its engine workers too
-    )  # fmt: skip
+    )
     try:
         assert driver.stdout is not None
         assert driver.stdout.readline().strip() == "PENDING"

@@ -13,9 +13,9 @@ from simcord import Env
 from bot.cogs.games import retry
 from bot.cogs.games.between_clicks import RETRY
 from bot.cogs.games.texts import NOT_SAVED
-from tests.bot.game_support import board_message, cells, guild_with, people_game, text
+from devkit.postgres import PgServer
+from devkit.simcord_board import board_message, cells, guild_with, people_game, text
 from tests.bot.test_game_postgres import settings  # noqa: F401  (the bot on PostgreSQL)
-from tests.support.postgres import PgServer
 
 
 def stop_after_the_engine(env: Env, server: PgServer) -> None:

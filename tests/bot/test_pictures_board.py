@@ -182,7 +182,8 @@ def test_each_kinds_sketch_is_the_engines_position(kind: str, size: int, k: int)
         sketch = kinds.of(record).sketch(record)
         position = kinds.of(record).position(record)
         assert [position.cell(c) for c in range(size * size)] == [  # type: ignore[attr-defined]
-            mark or "." for mark in sketch.marks]  # fmt: skip
+            mark or "." for mark in sketch.marks
+        ]
         assert sketch.last == (record.moves[-1] if record.moves else None)
         outcome = position.outcome()
         won_line = tuple(outcome.line) if outcome and outcome.winner else ()

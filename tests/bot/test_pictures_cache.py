@@ -21,8 +21,9 @@ def test_the_bound_holds_and_the_least_recently_used_go_first() -> None:
     for index, entry in enumerate(keys):
         cache.put(entry, bytes([index]) * 1500)
         assert cache.held <= cache.bound
-        assert cache.held == sum(cost(k, cache.get(k) or b"") for k in keys[: index + 1]
-                                 if k in cache._entries)  # fmt: skip
+        assert cache.held == sum(
+            cost(k, cache.get(k) or b"") for k in keys[: index + 1] if k in cache._entries
+        )
         cache.get(keys[0])  # the first is used after every put: it stays
     assert cache.get(keys[0]) is not None
     assert cache.get(keys[1]) is None and cache.get(keys[-1]) is not None
@@ -44,8 +45,11 @@ def test_a_position_is_drawn_once() -> None:
     first = picture(record, cache)
     assert first == board_png(record)
     assert picture(record, cache) is first and (cache.hits, cache.misses) == (1, 1)
-    others = [replace(record, moves=record.moves[:-1]), replace(record, look=Look(x="🐱")),
-              played("classic", 3, 3, 0)]  # fmt: skip
+    others = [
+        replace(record, moves=record.moves[:-1]),
+        replace(record, look=Look(x="🐱")),
+        played("classic", 3, 3, 0),
+    ]
     for other in others:
         assert picture(other, cache) is not first
     assert cache.misses == 4 and len(cache) == 4

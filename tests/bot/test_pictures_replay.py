@@ -36,8 +36,9 @@ def frames(data: bytes) -> list[tuple[Image.Image, int]]:
     ("kind", "size", "k", "least"),
     [("classic", 3, 3, 5), ("classic", 5, 4, 9), ("ultimate", 9, 3, 55)],
 )
-def test_one_frame_a_move_each_the_position_after_it(kind: str, size: int, k: int,
-                                                     least: int) -> None:  # fmt: skip
+def test_one_frame_a_move_each_the_position_after_it(
+    kind: str, size: int, k: int, least: int
+) -> None:
     """Frames: the empty board, then the position after each move (its marks, its last move,
     ultimate's board to play), the last one the end with its winning line, held longest."""
     record = won(kind, size, k, least=least)

@@ -28,15 +28,17 @@ def cells_said(text: str, size: int) -> set[str]:
 
 @pytest.mark.parametrize(("kind", "size", "k"), SHAPES)
 @pytest.mark.parametrize("locale", LOCALES)
-def test_every_mark_is_said_by_its_cell_name(kind: str, size: int, k: int,
-                                             locale: str | None) -> None:  # fmt: skip
+def test_every_mark_is_said_by_its_cell_name(
+    kind: str, size: int, k: int, locale: str | None
+) -> None:
     """Each mark's cells are listed after its mark, in every language; no other cell is."""
     record = played(kind, size, k, 3, plies=11)
     text = alt_text(record, locale)
     sketch = kinds.of(record).sketch(record)
     for side, mark in (("X", "❌"), ("O", "⭕")):
-        cells = [kinds.of(record).cell_name(record, c) for c, m in enumerate(sketch.marks)
-                 if m == side]  # fmt: skip
+        cells = [
+            kinds.of(record).cell_name(record, c) for c, m in enumerate(sketch.marks) if m == side
+        ]
         assert ", ".join(cells) in text and mark in text, (side, text)
     taken = {kinds.of(record).cell_name(record, c) for c in record.moves}
     target = sketch.block_names[sketch.target] if sketch.target is not None else ""
@@ -79,11 +81,15 @@ def test_how_a_game_ended() -> None:
     text = alt_text(ultimate, "fr")
     assert "a gagné les petits plateaux" in text
     assert text.endswith(f"a gagné avec {kinds.of(ultimate).line_names(ultimate)}.")
-    draw = replace(game("classic", 3, 3, (0, 1, 2, 4, 3, 5, 7, 6, 8)), status=Status.FINISHED,
-                   ending=Ending.DRAW)  # fmt: skip
+    draw = replace(
+        game("classic", 3, 3, (0, 1, 2, 4, 3, 5, 7, 6, 8)),
+        status=Status.FINISHED,
+        ending=Ending.DRAW,
+    )
     assert alt_text(draw, "es").endswith("Tablas.")
-    resigned = replace(game("classic", 3, 3, (0, 4)), status=Status.FINISHED,
-                       ending=Ending.RESIGN, winner="O")  # fmt: skip
+    resigned = replace(
+        game("classic", 3, 3, (0, 4)), status=Status.FINISHED, ending=Ending.RESIGN, winner="O"
+    )
     assert alt_text(resigned, None).endswith("⭕ won.")
 
 

@@ -14,8 +14,8 @@ from bot.client import TicTacToeBot
 from bot.cogs.games.reactions import NOTICE
 from bot.games import look as looks
 from bot.games.record import Status
+from devkit.simcord_board import board_message, raw, text
 from tests.bot.faults_support import deny, set_bot_overwrite
-from tests.bot.game_support import board_message, raw, text
 from tests.bot.test_server_settings import server_with_admin
 from tests.support.burst import click_together
 

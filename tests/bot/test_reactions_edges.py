@@ -14,9 +14,9 @@ from simcord import Env
 from bot.client import TicTacToeBot
 from bot.games import look as looks
 from bot.games import rules
+from devkit.simcord_board import board_message, resign, text
 from engine import parse_cell
 from tests.bot.faults_support import CHANNEL_EDIT, deny, set_bot_overwrite, shows_store
-from tests.bot.game_support import board_message, resign, text
 from tests.bot.test_marks import cell_emojis
 from tests.bot.test_reactions import (
     bot_keys,

@@ -13,7 +13,7 @@ from simcord import Env
 from bot.client import TicTacToeBot
 from bot.cogs.games import resigning
 from bot.games.record import Ending, Status
-from tests.bot.game_support import (
+from devkit.simcord_board import (
     board_message,
     cells,
     controls,
@@ -31,8 +31,12 @@ WAIT = int(resigning.WINDOW)
 
 def confirm_id(env: Env, message: Any) -> str:
     """The custom id of the board's Confirm resign button."""
-    found = [b["custom_id"] for row in rows(env, message) for b in row
-             if b.get("label") == "Confirm resign"]  # fmt: skip
+    found = [
+        b["custom_id"]
+        for row in rows(env, message)
+        for b in row
+        if b.get("label") == "Confirm resign"
+    ]
     assert len(found) == 1
     return found[0]
 

@@ -14,7 +14,7 @@ from simcord import Env
 
 from bot.client import TicTacToeBot
 from bot.games import rules as play
-from tests.bot.game_support import (
+from devkit.simcord_board import (
     board_message,
     cells,
     challenge_buttons,

@@ -127,8 +127,16 @@ def test_value_helpers() -> None:
 def test_cell_names_on_every_size() -> None:
     """Letter = column, number = row, top-left A1, row-major cells."""
     assert [cell_name(c, 3) for c in range(9)] == [
-        "A1", "B1", "C1", "A2", "B2", "C2", "A3", "B3", "C3"
-    ]  # fmt: skip
+        "A1",
+        "B1",
+        "C1",
+        "A2",
+        "B2",
+        "C2",
+        "A3",
+        "B3",
+        "C3",
+    ]
     assert cell_name(24, 5) == "E5" and cell_name(5, 5) == "A2" and cell_name(15, 4) == "D4"
     for size in (3, 4, 5):
         assert [parse_cell(cell_name(c, size), size) for c in range(size * size)] == list(

@@ -11,7 +11,7 @@ from simcord import Env
 from simcord.builders import ChannelHandle
 
 from bot.client import TicTacToeBot
-from tests.bot.game_support import board_message, cells, guild_with, text
+from devkit.simcord_board import board_message, cells, guild_with, text
 
 MANAGE = discord.Permissions(manage_guild=True)
 

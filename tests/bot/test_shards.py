@@ -119,8 +119,12 @@ async def test_each_process_takes_on_its_servers_games_and_only_shard_0_syncs(
 
     def shard(n: int) -> Settings:
         ids = (n,)
-        return Settings(token=TOKEN, database_url=postgres_url, engine_workers=1,
-                        shards=Shards(count=2, ids=ids, auto=True))  # fmt: skip
+        return Settings(
+            token=TOKEN,
+            database_url=postgres_url,
+            engine_workers=1,
+            shards=Shards(count=2, ids=ids, auto=True),
+        )
 
     assert await started(shard(0)) == ([1, 3], 1)
     assert await started(shard(1)) == ([2, 4], 0)

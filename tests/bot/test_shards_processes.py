@@ -13,11 +13,11 @@ from pathlib import Path
 
 import asyncpg
 
-from benchmarks.measure.boards import Board
-from benchmarks.measure.scenario import Game
-from benchmarks.wire.client import WireBot, WireDriver, bots_for, connected
-from tests.support.localdiscord import FakeDiscord
-from tests.support.postgres import PgServer
+from devkit.localdiscord import FakeDiscord
+from devkit.measure.boards import Board
+from devkit.measure.scenario import Game
+from devkit.postgres import PgServer
+from devkit.wire.client import WireBot, WireDriver, bots_for, connected
 
 PATIENCE = 20.0  # seconds an answer may take on a busy test machine
 

@@ -1,8 +1,8 @@
 """Ctrl-C and SIGTERM stop the bot cleanly: every process ends, no traceback, exit code 0, and
 the change in flight is saved and shown first.
 
-The bot runs as a person runs it (``python -m bot``'s ``main``, tests/support/local_bot.py) in
-a process group of its own, against the local Discord of tests/support/localdiscord/; its
+The bot runs as a person runs it (``python -m bot``'s ``main``, devkit/local_bot.py) in
+a process group of its own, against the local Discord of devkit/localdiscord/; its
 engine runs in worker processes started by a forkserver, as always.
 """
 
@@ -21,9 +21,9 @@ import pytest
 
 from bot.assembly import sqlite_store
 from bot.games.record import Status
+from devkit.local_game import WAIT, buttons, until
+from devkit.localdiscord import TOKEN, FakeDiscord
 from tests.bot.test_kill import ROOT, group_members
-from tests.support.local_game import WAIT, buttons, until
-from tests.support.localdiscord import TOKEN, FakeDiscord
 
 
 def marks(message: dict[str, Any]) -> int:
@@ -47,7 +47,7 @@ async def start(
     env = dict(os.environ, DISCORD_TOKEN=TOKEN, DATABASE_PATH=str(db), LOG_LEVEL="INFO")
     log = (tmp_path / "bot.log").open("w+")
     bot = subprocess.Popen(
-        [sys.executable, "-m", "tests.support.local_bot", str(discord.port)],
+        [sys.executable, "-m", "devkit.local_bot", str(discord.port)],
         cwd=ROOT,
         env=env,
         stdout=log,

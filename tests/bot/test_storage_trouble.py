@@ -15,7 +15,7 @@ from bot.cogs.games.between_clicks import RETRY
 from bot.cogs.games.texts import NOT_SAVED
 from bot.config import Settings
 from bot.storage.base import StorageError
-from tests.bot.game_support import board_message, cells, free, guild_with, people_game, resign, text
+from devkit.simcord_board import board_message, cells, free, guild_with, people_game, resign, text
 from tests.bot.storage_support import locked, one_clear_line, problems, read_only, spy_on_errors
 from tests.bot.store_support import game
 

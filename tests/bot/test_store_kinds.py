@@ -28,15 +28,24 @@ async def test_an_ultimate_game_round_trips_and_counts_apart(
     store = new_store()
     await store.open()
     try:
-        live = game(1, kind="ultimate", size=9, k=3, moves=(40, 36, 4),
-                    created_at=datetime(2026, 11, 25, 12, 0, tzinfo=UTC))  # fmt: skip
+        live = game(
+            1,
+            kind="ultimate",
+            size=9,
+            k=3,
+            moves=(40, 36, 4),
+            created_at=datetime(2026, 11, 25, 12, 0, tzinfo=UTC),
+        )
         await store.save_game(live)
         assert await store.load_game(1) == live
         assert [g.kind for g in await store.live_games()] == ["ultimate"]
         await store.save_game(finished(2, 1, 2, "X", kind="ultimate", size=9, k=3))
         await store.save_game(finished(3, 1, 2, "O"))
-        await store.save_game(finished(4, 1, BOT_ID, "X", kind="ultimate", size=9, k=3,
-                                       ai_side="O", ai_level="expert"))  # fmt: skip
+        await store.save_game(
+            finished(
+                4, 1, BOT_ID, "X", kind="ultimate", size=9, k=3, ai_side="O", ai_level="expert"
+            )
+        )
         ultimate = await store.player_stats(GUILD, 1, "ultimate")
         classic = await store.player_stats(GUILD, 1)
         assert (ultimate.vs_people.wins, ultimate.vs_people.losses) == (1, 0)

@@ -19,8 +19,8 @@ from bot.games.settings import ServerSettings
 from bot.games.stats import Record
 from bot.storage.base import StorageError
 from bot.storage.postgres import PostgresStore
+from devkit.postgres import PgServer
 from tests.bot.store_support import GUILD, finished, game
-from tests.support.postgres import PgServer
 
 
 @pytest.fixture
@@ -223,7 +223,7 @@ async def test_server_down_then_back_without_reopening(
 
 async def test_unreachable_server_at_open_is_one_line(postgres_server: PgServer) -> None:
     """Opening a store on a port nobody listens on raises StorageError naming the server."""
-    from tests.support.postgres import free_port
+    from devkit.postgres import free_port
 
     s = postgres_store(f"postgresql://bot:pw@127.0.0.1:{free_port()}/games")
     with pytest.raises(StorageError, match=r"cannot open the database: .*cannot be reached"):

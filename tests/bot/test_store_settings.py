@@ -18,9 +18,15 @@ from bot.storage import schema
 
 def game(gid: int, **changes: object) -> GameRecord:
     return GameRecord(
-        id=gid, guild_id=10, channel_id=20, x_id=1, o_id=2, challenger_id=1,
-        created_at=datetime(2026, 1, 1, tzinfo=UTC), **changes,  # type: ignore[arg-type]
-    )  # fmt: skip
+        id=gid,
+        guild_id=10,
+        channel_id=20,
+        x_id=1,
+        o_id=2,
+        challenger_id=1,
+        created_at=datetime(2026, 1, 1, tzinfo=UTC),
+        **changes,  # type: ignore[arg-type]
+    )
 
 
 async def test_a_version_one_file_is_migrated_and_its_games_read_as_english(

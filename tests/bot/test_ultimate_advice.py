@@ -18,11 +18,21 @@ FRENCH = translation("fr")
 @pytest.mark.parametrize(
     ("balance", "words"),
     [
-        (0, "even"), (9, "even"), (-9, "even"), (10, "better"), (39, "better"),
-        (-10, "worse"), (-39, "worse"), (40, "winning"), (99, "winning"),
-        (-40, "losing"), (-99, "losing"), (100, "won"), (-100, "lost"),
+        (0, "even"),
+        (9, "even"),
+        (-9, "even"),
+        (10, "better"),
+        (39, "better"),
+        (-10, "worse"),
+        (-39, "worse"),
+        (40, "winning"),
+        (99, "winning"),
+        (-40, "losing"),
+        (-99, "losing"),
+        (100, "won"),
+        (-100, "lost"),
     ],
-)  # fmt: skip
+)
 def test_a_balance_reads_as_a_standing(balance: int, words: str) -> None:
     """Each band of the balance has its word, the same on both sides of zero."""
     assert advice.standing(balance) == words

@@ -12,8 +12,10 @@ from simcord import Env
 
 from bot.client import TicTacToeBot
 from bot.games.record import Status
+from devkit.local_game import Table, buttons, texts
+from devkit.localdiscord import FakeDiscord
+from devkit.simcord_board import board_message, guild_with, text
 from engine.ultimate import UltimateBoard
-from tests.bot.game_support import board_message, guild_with, text
 from tests.bot.test_reactions import bot_keys, game_of, reaction_server
 from tests.bot.test_restart import restart
 from tests.bot.ultimate_support import move, stored
@@ -24,8 +26,6 @@ from tests.bot.user_install_support import (
     started,
 )
 from tests.bot.user_install_support import stored as stored_locally
-from tests.support.local_game import Table, buttons, texts
-from tests.support.localdiscord import FakeDiscord
 
 KEYCAPS = [f"{digit}\ufe0f\u20e3" for digit in "123456789"]
 

@@ -15,6 +15,8 @@ from bot.assembly import sqlite_store
 from bot.games.record import Ending
 from bot.games.settings import ServerSettings
 from bot.pictures import board as drawing
+from devkit.local_game import texts, until
+from devkit.localdiscord import FakeDiscord
 from tests.bot.picture_support import check, decode, needs_font
 from tests.bot.user_install_support import (
     NEEDS_PROCESSES,
@@ -23,8 +25,6 @@ from tests.bot.user_install_support import (
     started,
     stored,
 )
-from tests.support.local_game import texts, until
-from tests.support.localdiscord import FakeDiscord
 
 pytestmark = NEEDS_PROCESSES
 
@@ -148,8 +148,9 @@ async def test_custom_emoji_marks_are_fetched_once_and_a_lost_one_drawn_as_its_d
         assert b > 180 and r < 100, (cell, (r, g, b))
     for cell in o_cells:
         left, top, right, bottom = grid.box(cell, 3)
-        ring = image.getpixel((grid.centre(cell, 3)[0] - round((right - left) * 0.7 * 0.4),
-                               (top + bottom) // 2))  # fmt: skip
+        ring = image.getpixel(
+            (grid.centre(cell, 3)[0] - round((right - left) * 0.7 * 0.4), (top + bottom) // 2)
+        )
         assert ring[0] > 180 and ring[1] < 120, (cell, ring)  # type: ignore[index]
     lost = [line for line in bot.log().splitlines() if "could not fetch the custom emoji" in line]
     assert len(lost) == 1 and str(gone.split(":")[2][:-1]) in lost[0]
@@ -167,8 +168,11 @@ async def test_a_5x5_picture_game_in_a_server_without_the_bot(
     (alice,) = (server.add_member(u) for u in people(local_discord, "alice"))
     bot, table = await started(local_discord, tmp_path, LOCAL_REPLY_WAIT="0")
     try:
-        board = (await table.command(alice, channel, size=5, win_length=4, style="picture",
-                                     difficulty="easy")).message_id or 0  # fmt: skip
+        board = (
+            await table.command(
+                alice, channel, size=5, win_length=4, style="picture", difficulty="easy"
+            )
+        ).message_id or 0
         for _ in range(3):
             before = table.marks(board)
             clicked = await table.click(alice, channel, board, table.free(board)[0])

@@ -8,6 +8,8 @@ import asyncio
 from pathlib import Path
 
 from bot.games.record import Ending
+from devkit.local_game import texts, until
+from devkit.localdiscord import FakeDiscord
 from tests.bot.user_install_support import (
     NEEDS_PROCESSES,
     no_channel_route,
@@ -15,8 +17,6 @@ from tests.bot.user_install_support import (
     started,
     stored,
 )
-from tests.support.local_game import texts, until
-from tests.support.localdiscord import FakeDiscord
 
 pytestmark = NEEDS_PROCESSES
 

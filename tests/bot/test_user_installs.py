@@ -18,6 +18,8 @@ import aiohttp
 
 from bot.assembly import sqlite_store
 from bot.games.record import Ending, Status
+from devkit.local_game import texts, until
+from devkit.localdiscord import FakeDiscord
 from tests.bot.user_install_support import (
     NEEDS_PROCESSES,
     no_channel_route,
@@ -25,8 +27,6 @@ from tests.bot.user_install_support import (
     started,
     stored,
 )
-from tests.support.local_game import texts, until
-from tests.support.localdiscord import FakeDiscord
 
 pytestmark = NEEDS_PROCESSES
 

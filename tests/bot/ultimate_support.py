@@ -9,7 +9,7 @@ from simcord import Env
 
 from bot.client import TicTacToeBot
 from bot.games.record import GameRecord
-from tests.bot.game_support import rows
+from devkit.simcord_board import rows
 
 
 def buttons(env: Env, message: Any) -> list[dict[str, Any]]:

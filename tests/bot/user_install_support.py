@@ -9,8 +9,8 @@ import pytest
 
 from bot.assembly import sqlite_store
 from bot.games.record import GameRecord
-from tests.support.local_game import LocalBot, Table
-from tests.support.localdiscord import FakeDiscord, User
+from devkit.local_game import LocalBot, Table
+from devkit.localdiscord import FakeDiscord, User
 
 
 async def stored(bot: LocalBot, game_id: int) -> GameRecord | None:

@@ -18,8 +18,13 @@ def test_the_playing_page_shows_what_the_script_draws(tmp_path: Path) -> None:
     """Every picture the script writes is on the playing page and in docs/images; each decodes
     at the size the bot draws it, the replay one frame a move besides the empty board."""
     needs_font()
-    done = subprocess.run([sys.executable, "scripts/docs_pictures.py", "--out", str(tmp_path)],
-                          cwd=ROOT, capture_output=True, text=True, check=True)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "scripts/docs_pictures.py", "--out", str(tmp_path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     page = (ROOT / "docs" / "playing.md").read_text()
     written = sorted(path.name for path in tmp_path.iterdir())
     assert written == ["board.png", "rating-chart.png", "replay.gif", "ultimate.png"]

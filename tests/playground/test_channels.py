@@ -12,7 +12,7 @@ import discord
 from simcord.preview import Preview
 
 from bot.playground.channels import OPEN, THREAD, channels, let_pages_open_threads
-from tests.playground.simulated import World, simulated
+from devkit.playground.world import World, simulated
 
 
 async def ask(preview: Preview, page: Any, kind: str | None, **body: Any) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.playground.conftest import ROOT, Playground
+from devkit.playground.process import ROOT, Playground
 
 
 @pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])

@@ -18,7 +18,7 @@ from bot.assembly import create_bot
 from bot.config import Settings
 from bot.playground.clock import WallClock, start_at_wall_clock
 from bot.playground.world import build_server
-from tests.bot.game_support import board_message, text
+from devkit.simcord_board import board_message, text
 
 COOLDOWN = 2.0  # seconds between two challenges from one member
 

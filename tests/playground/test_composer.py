@@ -14,7 +14,7 @@ if os.environ.get("CI") != "true":
 from playwright.sync_api import Page, expect
 
 from bot.cogs.games.command import GameCog
-from tests.playground.driver import WAIT, last_message, options_listed, type_command
+from devkit.playground.page import WAIT, last_message, options_listed, type_command
 from tests.playground.test_page import browser, page  # noqa: F401  (fixtures)
 
 TOOLS = ("#refresh", "#capture-open", "#inspector-toggle", ".session-menu")

@@ -8,14 +8,15 @@ from contextlib import contextmanager
 
 import pytest
 
-from tests.playground.conftest import Playground, chromium, missing
+from devkit.playground.process import Playground
+from tests.playground.conftest import chromium, missing
 
 if os.environ.get("CI") != "true":
     pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
 
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
-from tests.playground.driver import (
+from devkit.playground.page import (
     WAIT,
     button,
     cells,

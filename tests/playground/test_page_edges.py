@@ -8,14 +8,14 @@ import os
 
 import pytest
 
-from tests.playground.conftest import Playground
+from devkit.playground.process import Playground
 
 if os.environ.get("CI") != "true":
     pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
 
 from playwright.sync_api import Browser, Page, expect
 
-from tests.playground.driver import button, cells, last_message, run_command
+from devkit.playground.page import button, cells, last_message, run_command
 from tests.playground.test_page import WAIT, browser, opened, page  # noqa: F401  (fixtures)
 
 OPENS = 30

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.playground.conftest import Playground
+from devkit.playground.process import Playground
 
 if os.environ.get("CI") != "true":
     pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
@@ -17,7 +17,7 @@ if os.environ.get("CI") != "true":
 from playwright.sync_api import Browser, Locator, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.playground.driver import WAIT, button, cells, last_message, placed, run_command
+from devkit.playground.page import WAIT, button, cells, last_message, placed, run_command
 from tests.playground.test_page import browser as browser  # the fixture
 from tests.playground.test_page import opened
 
@@ -34,8 +34,9 @@ def loaded(image: Locator) -> int:
     expect(image).to_be_visible(timeout=WAIT)
     handle = image.element_handle()
     try:
-        image.page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=handle,
-                                     timeout=WAIT)  # fmt: skip
+        image.page.wait_for_function(
+            "img => img.complete && img.naturalWidth > 0", arg=handle, timeout=WAIT
+        )
     except PlaywrightTimeout:
         return 0  # never decoded: the assertion says so
     source = str(image.evaluate("img => img.currentSrc"))
@@ -73,7 +74,7 @@ def test_a_game_in_history_shows_its_picture_and_replay(page: Page) -> None:
 
 def test_the_rating_chart_on_the_page(page: Page) -> None:
     """Alice beats Bob: her stats show the chart, an image the browser decodes, and its key."""
-    from tests.playground.driver import view_as
+    from devkit.playground.page import view_as
 
     run_command(page, "tictactoe", opponent="bob")
     expect(last_message(page)).to_contain_text("challenges you", timeout=WAIT)

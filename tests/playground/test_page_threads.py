@@ -10,14 +10,14 @@ import urllib.request
 
 import pytest
 
-from tests.playground.conftest import Playground
+from devkit.playground.process import Playground
 
 if os.environ.get("CI") != "true":
     pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
 
 from playwright.sync_api import Locator, Page, expect
 
-from tests.playground.driver import cells, last_message, mark, placed, run_command, view_as
+from devkit.playground.page import cells, last_message, mark, placed, run_command, view_as
 from tests.playground.test_page import WAIT, browser, page  # noqa: F401  (fixtures)
 
 

@@ -15,7 +15,7 @@ if os.environ.get("CI") != "true":
 
 from playwright.sync_api import Locator, Page, expect
 
-from tests.playground.driver import button, cells, last_message, mark
+from devkit.playground.page import button, cells, last_message, mark
 from tests.playground.test_page import WAIT, browser, page  # noqa: F401  (fixtures)
 from tests.playground.test_page_threads import listed
 

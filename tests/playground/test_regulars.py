@@ -22,8 +22,8 @@ from bot.playground.regulars import (
     buttons,
     words,
 )
-from tests.bot.game_support import text
-from tests.playground.simulated import World, simulated
+from devkit.playground.world import World, simulated
+from devkit.simcord_board import text
 
 ENDED = ("wins with", "draw")
 
@@ -120,8 +120,9 @@ async def test_a_rule_added_by_hook_has_every_regular_click_join(tmp_path: Path)
         async def heard(interaction: discord.Interaction) -> None:
             data = interaction.data or {}
             assert interaction.channel is not None
-            clicked.append((interaction.user.id, str(data.get("custom_id")),
-                            interaction.channel.id))  # fmt: skip
+            clicked.append(
+                (interaction.user.id, str(data.get("custom_id")), interaction.channel.id)
+            )
 
         world.bot.add_listener(heard, "on_interaction")
         view = discord.ui.View()

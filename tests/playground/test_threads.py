@@ -12,8 +12,8 @@ import discord
 import pytest
 from simcord.results import ResponseMessage
 
-from tests.bot.game_support import text
-from tests.playground.simulated import World, simulated
+from devkit.playground.world import World, simulated
+from devkit.simcord_board import text
 
 
 def listen(world: World, *events: str) -> list[tuple[str, tuple[Any, ...]]]:
@@ -57,8 +57,12 @@ async def test_threads_members_archive_and_lock_reach_the_bot(tmp_path: Path) ->
 
         assert thread.id == announcement.id and plain.id != announcement.id
         assert [event for event, _ in heard] == [
-            "thread_create", "thread_create", "thread_create", "thread_join", "thread_update",
-        ]  # fmt: skip
+            "thread_create",
+            "thread_create",
+            "thread_create",
+            "thread_join",
+            "thread_update",
+        ]
         assert heard[3][1][0].id == theirs.id  # the bot's own joining is heard; alice's is not
         _, after = heard[4][1]
         assert after.archived and after.locked

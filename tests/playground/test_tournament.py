@@ -9,17 +9,16 @@ import logging
 import random
 import re
 from pathlib import Path
-from typing import Any
 
 import discord
 import pytest
-from simcord.results import ResponseMessage
 
 from bot.playground.channels import threads_under
 from bot.playground.regulars import Regulars, asked, buttons, words
 from bot.playground.tournaments import FIELD, join_tournaments, players
 from bot.tournaments import board as tournament_board
-from tests.playground.simulated import World, simulated
+from devkit.playground.tournament import announcement, created, podium, press
+from devkit.playground.world import World, simulated
 from tests.playground.test_regulars import ENDED, alice_moves, newest
 
 TICKS = 900  # simulated seconds a whole Swiss of five may take, at most (about 150 here)
@@ -35,35 +34,6 @@ def regulars(world: World) -> Regulars:
     return playing
 
 
-def announcement(world: World) -> Any:
-    """The tournament's announcement in #games: the bot's message with its buttons or table."""
-    messages = world.env.backend.messages[world.server.channel.id].values()
-    return next(
-        m
-        for m in messages
-        if not m.is_ephemeral
-        and (
-            any(tournament_board.parse_id(custom_id) for custom_id, _ in buttons(m))
-            or "Standings" in words(m)
-        )
-    )
-
-
-async def press(world: World, name: str, what: str) -> None:
-    """A member presses one of the announcement's buttons (Join, Leave, Start)."""
-    message = announcement(world)
-    wanted = next(cid for cid, _ in buttons(message) if cid.endswith(f":{what}"))
-    await world.member(name).click(ResponseMessage(world.env, message), custom_id=wanted)
-
-
-async def created(world: World) -> None:
-    """Alice announces a Swiss of 3x3 in #games, to start when she presses Start."""
-    await world.member("alice").slash(
-        world.server.channel, "tictactoe-tournament create", format="swiss"
-    )
-    await world.env.settle()
-
-
 async def joined(world: World, playing: Regulars, field: int) -> set[int]:
     """Tick until the announcement lists `field` players (then a minute more: nobody else
     comes); the players listed."""
@@ -76,12 +46,6 @@ async def joined(world: World, playing: Regulars, field: int) -> set[int]:
         await playing.play()
         await world.env.advance_time(1.0)
     return players(words(announcement(world)))
-
-
-def podium(world: World) -> Any | None:
-    """The final message in #games, once posted."""
-    messages = world.env.backend.messages[world.server.channel.id].values()
-    return next((m for m in messages if "🥇" in words(m)), None)
 
 
 async def alice_plays_her_boards(world: World) -> None:
@@ -228,9 +192,10 @@ async def test_an_arena_is_joined_once_by_each_regular_and_played_to_its_end(
             await world.env.advance_time(1.0)
         assert podium(world) is not None
         answers = [
-            words(m) for m in world.env.backend.messages[world.server.channel.id].values()
+            words(m)
+            for m in world.env.backend.messages[world.server.channel.id].values()
             if m.is_ephemeral
-        ]  # fmt: skip
+        ]
         assert sum(answer.startswith("You're in. ") for answer in answers) == 4
         assert not [answer for answer in answers if "already" in answer]
         threads = threads_under(world.env.backend, world.server.channel.id)

@@ -15,8 +15,11 @@ ROOT = Path(__file__).resolve().parents[2]
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 PIN = re.compile(r"^([A-Za-z0-9._-]+)==([^ ;\\]+)")
 # What each lock must hold: these extras, the base dependencies and the build backend.
-LOCKS = {"test.txt": ("test", "postgres", "docs", "playground"), "playground.txt": ("playground",),
-         "bot.txt": ("postgres",)}  # fmt: skip
+LOCKS = {
+    "test.txt": ("test", "postgres", "docs", "playground"),
+    "playground.txt": ("playground",),
+    "bot.txt": ("postgres",),
+}
 
 
 def pins(name: str) -> dict[str, tuple[str, int]]:

@@ -1,1 +1,2 @@
-"""Test drivers shared by the bot tests and the load benchmark."""
+"""What the bot tests alone share: clicks that arrive at once, inputs no client sends, an engine
+held still, canned Discord HTTP answers."""

@@ -17,8 +17,8 @@ from bot.games.record import Ending, GameRecord, Status
 from bot.history import board as history
 from bot.history.store import HistoryStore
 from bot.pictures.words import alt_text, replay_alt
+from devkit.simcord_board import board_message, guild_with, people_game, resign
 from tests.bot import picture_support
-from tests.bot.game_support import board_message, guild_with, people_game, resign
 from tests.support.forge import forged_click
 
 DATE = re.compile(r"<t:\d+:d>")
@@ -30,13 +30,29 @@ def store(env: Env):
     return bot.store
 
 
-async def finish(env: Env, guild_id: int | None, x: int, o: int, moves: tuple[int, ...],
-                 winner: str | None, **changes: object) -> GameRecord:  # fmt: skip
+async def finish(
+    env: Env,
+    guild_id: int | None,
+    x: int,
+    o: int,
+    moves: tuple[int, ...],
+    winner: str | None,
+    **changes: object,
+) -> GameRecord:
     """A finished game saved through the bot's own store, as the game flow saves it."""
     changes.setdefault("ending", Ending.WIN if winner else Ending.DRAW)
-    game = GameRecord(id=await store(env).next_game_id(), guild_id=guild_id, channel_id=5,
-                      x_id=x, o_id=o, challenger_id=x, moves=moves, status=Status.FINISHED,
-                      winner=winner, **changes)  # type: ignore[arg-type]  # fmt: skip
+    game = GameRecord(
+        id=await store(env).next_game_id(),
+        guild_id=guild_id,
+        channel_id=5,
+        x_id=x,
+        o_id=o,
+        challenger_id=x,
+        moves=moves,
+        status=Status.FINISHED,
+        winner=winner,
+        **changes,
+    )  # type: ignore[arg-type]
     await store(env).save_game(game)
     return game
 
@@ -85,11 +101,24 @@ async def test_the_list_matches_the_games_and_pages(simcord_env: Env) -> None:
     made = []
     for n in range(12):
         if n % 3 == 2:  # against the bot, Hard, which wins
-            made.append(await finish(simcord_env, guild.id, ann.id, me, (0, 4, 1, 2, 6, 3, 5, 8),
-                                     None, ai_side="O", ai_level="hard"))  # fmt: skip
+            made.append(
+                await finish(
+                    simcord_env,
+                    guild.id,
+                    ann.id,
+                    me,
+                    (0, 4, 1, 2, 6, 3, 5, 8),
+                    None,
+                    ai_side="O",
+                    ai_level="hard",
+                )
+            )
         else:
-            made.append(await finish(simcord_env, guild.id, ann.id, bob.id, (0, 3, 1, 4, 2),
-                                     "X" if n % 2 else "O"))  # fmt: skip
+            made.append(
+                await finish(
+                    simcord_env, guild.id, ann.id, bob.id, (0, 3, 1, 4, 2), "X" if n % 2 else "O"
+                )
+            )
     await finish(simcord_env, guild.id, cy.id, bob.id, (0, 3, 1, 4, 2), "X")
     listed = await bob.slash(channel, "tictactoe-history", player=ann)
     lines = listed.response.content.splitlines()[1:]
@@ -151,8 +180,17 @@ async def test_an_ultimate_game_by_variant_opens_as_its_picture(simcord_env: Env
     guild, channel, (ann, bob) = guild_with(simcord_env, "ann", "bob")
     shape = picture_support.won("ultimate", 9, 3, least=30)
     await finish(simcord_env, guild.id, ann.id, bob.id, (0, 3, 1, 4, 2), "X")
-    ultimate = await finish(simcord_env, guild.id, ann.id, bob.id, shape.moves, shape.winner,
-                            kind="ultimate", size=9, k=3)  # fmt: skip
+    ultimate = await finish(
+        simcord_env,
+        guild.id,
+        ann.id,
+        bob.id,
+        shape.moves,
+        shape.winner,
+        kind="ultimate",
+        size=9,
+        k=3,
+    )
     listed = await ann.slash(channel, "tictactoe-history", variant="ultimate")
     lines = listed.response.content.splitlines()
     assert len(lines) == 2 and f"· Ultimate · {len(shape.moves)} moves ·" in lines[1]
@@ -169,6 +207,7 @@ async def test_forged_history_ids_get_one_private_line(simcord_env: Env) -> None
     await finish(simcord_env, guild.id, ann.id, bob.id, (0, 3, 1, 4, 2), "X")
     listed = await ann.slash(channel, "tictactoe-history")
     for forged in ("tth:p:99999999999999999999:-:0", "tth:p:9223372036854775808:-:0", "tth:x"):
-        answered = await forged_click(simcord_env, ann, listed.response.message, forged,
-                                      channel=channel)  # fmt: skip
+        answered = await forged_click(
+            simcord_env, ann, listed.response.message, forged, channel=channel
+        )
         assert answered.ephemeral and "can't find that game" in answered.response.content

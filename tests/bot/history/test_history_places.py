@@ -13,11 +13,11 @@ from PIL import Image
 
 from bot.assembly import sqlite_store
 from bot.games.record import Ending, GameRecord, Status
+from devkit.local_game import LocalBot, Table, until
+from devkit.localdiscord import Channel, FakeDiscord, User
+from devkit.localdiscord.model import EPHEMERAL
 from tests.bot import picture_support
 from tests.bot.user_install_support import NEEDS_PROCESSES, no_channel_route, people, started
-from tests.support.local_game import LocalBot, Table, until
-from tests.support.localdiscord import Channel, FakeDiscord, User
-from tests.support.localdiscord.model import EPHEMERAL
 
 pytestmark = NEEDS_PROCESSES
 MOVES = (0, 3, 1, 4, 2)  # ❌ wins on the top row
@@ -35,9 +35,19 @@ async def keep(bot: LocalBot, *games: GameRecord) -> None:
 
 
 def game(gid: int, guild_id: int | None, channel: Channel, x: User, o: User) -> GameRecord:
-    return GameRecord(id=gid, guild_id=guild_id, channel_id=channel.id, x_id=x.id, o_id=o.id,
-                      challenger_id=x.id, moves=MOVES, status=Status.FINISHED,
-                      ending=Ending.WIN, winner="X", interactions_only=True)  # fmt: skip
+    return GameRecord(
+        id=gid,
+        guild_id=guild_id,
+        channel_id=channel.id,
+        x_id=x.id,
+        o_id=o.id,
+        challenger_id=x.id,
+        moves=MOVES,
+        status=Status.FINISHED,
+        ending=Ending.WIN,
+        winner="X",
+        interactions_only=True,
+    )
 
 
 async def listed(table: Table, user: User, channel: Channel, **options: Any) -> dict[str, Any]:
@@ -47,12 +57,14 @@ async def listed(table: Table, user: User, channel: Channel, **options: Any) -> 
     return table.message(answered.message_id)
 
 
-async def open_game(table: Table, user: User, channel: Channel, message: dict[str, Any],
-                    game_id: int) -> list[dict[str, Any]]:  # fmt: skip
+async def open_game(
+    table: Table, user: User, channel: Channel, message: dict[str, Any], game_id: int
+) -> list[dict[str, Any]]:
     """Choose a game in the list's menu; the private messages that answer it, once there."""
     menu = next(c for row in message["components"] for c in row["components"] if c["type"] == 3)
-    iid = await table.discord.select(user, channel, int(message["id"]), menu["custom_id"],
-                                     [str(game_id)])  # fmt: skip
+    iid = await table.discord.select(
+        user, channel, int(message["id"]), menu["custom_id"], [str(game_id)]
+    )
     interaction = await table.answered(iid)
     await until(lambda: interaction.followups >= 1, "the pictures")
     found = [table.message(m) for m in interaction.answers]

@@ -26,8 +26,12 @@ def decoded(data: bytes) -> Image.Image:
 def found(image: Image.Image, colour: tuple[int, int, int]) -> list[tuple[int, int]]:
     """Every pixel of the plot in this colour."""
     left, top, right, bottom = chart.PLOT
-    return [(x, y) for x in range(left, right) for y in range(top, bottom)
-            if image.getpixel((x, y)) == colour]  # fmt: skip
+    return [
+        (x, y)
+        for x in range(left, right)
+        for y in range(top, bottom)
+        if image.getpixel((x, y)) == colour
+    ]
 
 
 def test_lines_in_their_colours_higher_up_and_later_right() -> None:
@@ -57,8 +61,10 @@ def test_one_point_is_a_dot_and_none_is_an_error() -> None:
 
 
 def test_the_alt_text_in_words() -> None:
-    series = {"classic": [(START, 1516.0), (START + timedelta(days=2), 1531.6)],
-              "ultimate": [(START, 1484.0)]}  # fmt: skip
+    series = {
+        "classic": [(START, 1516.0), (START + timedelta(days=2), 1531.6)],
+        "ultimate": [(START, 1484.0)],
+    }
     said = chart_alt(series, KIND_NAMES, None)
     assert said == (
         "A chart of the Elo rating over time, one line a kind of game. Classic: 2 rated games, "

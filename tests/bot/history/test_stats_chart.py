@@ -17,8 +17,8 @@ from bot.history.chart import chart_alt
 from bot.history.store import HistoryStore
 from bot.puzzles.model import AttemptRecord
 from bot.puzzles.store import PuzzleStore
+from devkit.simcord_board import guild_with
 from engine.puzzles import play, puzzles
-from tests.bot.game_support import guild_with
 from tests.bot.history.test_stats_cog import finish
 from tests.bot.store_support import finished
 from tests.bot.test_locales import client_locales as client_locales  # the fixture
@@ -55,13 +55,23 @@ async def test_the_chart_has_a_line_per_kind(simcord_env: Env) -> None:
     classic's last point above ultimate's, and says both in its key and alt text."""
     guild, channel, (ann, bob) = guild_with(simcord_env, "ann", "bob")
     for _ in range(3):
-        await finish(simcord_env, guild_id=guild.id, channel_id=channel.id, x=ann.id, o=bob.id,
-                     winner="X")  # fmt: skip
+        await finish(
+            simcord_env, guild_id=guild.id, channel_id=channel.id, x=ann.id, o=bob.id, winner="X"
+        )
     bot = simcord_env.bot
     assert isinstance(bot, TicTacToeBot)
     for _ in range(2):
-        game = finished(await bot.store.next_game_id(), ann.id, bob.id, "O", kind="ultimate",
-                        size=9, k=3, guild_id=guild.id, moves=(40,))  # fmt: skip
+        game = finished(
+            await bot.store.next_game_id(),
+            ann.id,
+            bob.id,
+            "O",
+            kind="ultimate",
+            size=9,
+            k=3,
+            guild_id=guild.id,
+            moves=(40,),
+        )
         await bot.store.save_game(game)
     result = await bob.slash(channel, "tictactoe-stats", user=ann)
     text = result.response.content
@@ -87,8 +97,16 @@ async def test_no_chart_before_a_rated_game(simcord_env: Env) -> None:
     """Games against the bot only: the record, and no chart."""
     guild, channel, (ann,) = guild_with(simcord_env, "ann")
     me = simcord_env.bot.user.id
-    await finish(simcord_env, guild_id=guild.id, channel_id=channel.id, x=ann.id, o=me,
-                 winner="X", ai_side="O", level="easy")  # fmt: skip
+    await finish(
+        simcord_env,
+        guild_id=guild.id,
+        channel_id=channel.id,
+        x=ann.id,
+        o=me,
+        winner="X",
+        ai_side="O",
+        level="easy",
+    )
     result = await ann.slash(channel, "tictactoe-stats")
     assert "Easy: 1W 0D 0L" in result.response.content
     assert not result.response.attachments and "Elo over time" not in result.response.content
@@ -100,13 +118,15 @@ async def test_the_chart_and_puzzle_rating_in_french(
     """A French reader gets the key, the puzzle rating and the alt text in French."""
     guild, channel, (marie, bob) = guild_with(simcord_env, "marie", "bob")
     client_locales[marie.id] = "fr"
-    await finish(simcord_env, guild_id=guild.id, channel_id=channel.id, x=marie.id, o=bob.id,
-                 winner="X")  # fmt: skip
+    await finish(
+        simcord_env, guild_id=guild.id, channel_id=channel.id, x=marie.id, o=bob.id, winner="X"
+    )
     bot = simcord_env.bot
     assert isinstance(bot, TicTacToeBot)
     puzzle_store = PuzzleStore(bot.store)
     started = await puzzle_store.start_attempt(
-        AttemptRecord(0, guild.id, channel.id, marie.id, puzzles()[0], locale="fr"))  # fmt: skip
+        AttemptRecord(0, guild.id, channel.id, marie.id, puzzles()[0], locale="fr")
+    )
     assert started is not None
     solved = started.moved(play(started.attempt, started.puzzle.solution))
     assert await puzzle_store.finish_attempt(dataclasses.replace(solved, state="solved"), started)

@@ -74,13 +74,25 @@ async def test_stats_after_scripted_games(simcord_env: Env, world) -> None:
         simcord_env, guild_id=guild.id, channel_id=channel.id, x=bob.id, o=ann.id, winner=None
     )
     await finish(
-        simcord_env, guild_id=guild.id, channel_id=channel.id, x=ann.id, o=me,
-        winner="O", ai_side="O", level="unbeatable",
-    )  # fmt: skip
+        simcord_env,
+        guild_id=guild.id,
+        channel_id=channel.id,
+        x=ann.id,
+        o=me,
+        winner="O",
+        ai_side="O",
+        level="unbeatable",
+    )
     await finish(
-        simcord_env, guild_id=guild.id, channel_id=channel.id, x=me, o=ann.id,
-        winner="O", ai_side="X", level="easy",
-    )  # fmt: skip
+        simcord_env,
+        guild_id=guild.id,
+        channel_id=channel.id,
+        x=me,
+        o=ann.id,
+        winner="O",
+        ai_side="X",
+        level="easy",
+    )
 
     text = (await bob.slash(channel, "tictactoe-stats", user=ann)).response.content
     assert "Against people: 1W 1D 0L" in text
@@ -111,9 +123,15 @@ async def test_leaderboard_ranks_by_rating(simcord_env: Env, world) -> None:
         simcord_env, guild_id=guild.id, channel_id=channel.id, x=ann.id, o=bob.id, winner="X"
     )
     await finish(
-        simcord_env, guild_id=guild.id, channel_id=channel.id, x=bob.id, o=me,
-        winner="X", ai_side="O", level="easy",
-    )  # fmt: skip
+        simcord_env,
+        guild_id=guild.id,
+        channel_id=channel.id,
+        x=bob.id,
+        o=me,
+        winner="X",
+        ai_side="O",
+        level="easy",
+    )
 
     text = (await ann.slash(channel, "tictactoe-leaderboard")).response.content
     lines = text.splitlines()

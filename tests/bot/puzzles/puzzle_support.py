@@ -7,8 +7,8 @@ from typing import Any
 
 from simcord import Env
 
+from devkit.simcord_board import cells, text
 from engine.puzzles import Attempt, by_id, hint, play
-from tests.bot.game_support import cells, text
 
 
 def puzzle_of(env: Env, message: Any) -> Any:

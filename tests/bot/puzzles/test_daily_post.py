@@ -18,9 +18,9 @@ from bot.games.settings import ServerSettings
 from bot.puzzles.board import DAILY_ID
 from bot.puzzles.posting import as_game
 from bot.puzzles.store import PuzzleStore
+from devkit.simcord_board import rows, text
 from engine.puzzles import daily, prove
 from tests.bot.faults_support import deny, set_bot_overwrite
-from tests.bot.game_support import rows, text
 from tests.bot.puzzles.puzzle_support import puzzle_of
 from tests.bot.storage_support import locked
 from tests.bot.test_server_settings import server_with_admin

@@ -16,10 +16,10 @@ from bot.games.record import Ending, GameRecord, Status
 from bot.puzzles.missed import worth_searching
 from bot.puzzles.store import PuzzleStore
 from bot.storage.base import Store
+from devkit.simcord_board import board_message, guild_with, resign, text
 from engine import Board
 from engine.puzzles import Puzzle, missed_wins, prove, puzzles
 from engine.puzzles.proof import wins_within
-from tests.bot.game_support import board_message, guild_with, resign, text
 
 
 def _a_miss() -> tuple[Puzzle, list[int]]:
@@ -133,9 +133,18 @@ def test_only_played_big_classic_games_in_a_server_are_searched() -> None:
     """3x3, ultimate, direct messages, games shown only through interactions and games that
     were never played (a declined challenge) leave no puzzles."""
     base = GameRecord(
-        id=1, guild_id=5, channel_id=6, x_id=7, o_id=8, challenger_id=7, size=4, k=3,
-        status=Status.FINISHED, ending=Ending.WIN, winner="X",
-    )  # fmt: skip
+        id=1,
+        guild_id=5,
+        channel_id=6,
+        x_id=7,
+        o_id=8,
+        challenger_id=7,
+        size=4,
+        k=3,
+        status=Status.FINISHED,
+        ending=Ending.WIN,
+        winner="X",
+    )
     assert worth_searching(base)
     for other in (
         {"size": 3},

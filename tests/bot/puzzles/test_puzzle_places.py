@@ -7,11 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from devkit.local_game import Table, buttons, texts
+from devkit.localdiscord import FakeDiscord
 from engine import cell_name
 from engine.puzzles import Attempt, Puzzle, by_id, hint, play
 from tests.bot.user_install_support import NEEDS_PROCESSES, no_channel_route, people, started
-from tests.support.local_game import Table, buttons, texts
-from tests.support.localdiscord import FakeDiscord
 
 pytestmark = NEEDS_PROCESSES
 

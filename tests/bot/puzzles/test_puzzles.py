@@ -10,9 +10,9 @@ from typing import Any
 from simcord import Env
 
 from bot.puzzles.store import PuzzleStore
+from devkit.simcord_board import board_message, cells, controls, guild_with, rows, text
 from engine import cell_name
 from engine.puzzles import Attempt, hint, play
-from tests.bot.game_support import board_message, cells, controls, guild_with, rows, text
 from tests.bot.puzzles.puzzle_support import attempt_id, click_cell, puzzle_of, solve, solve_rest
 
 
@@ -63,8 +63,11 @@ async def test_a_wrong_first_move_ends_the_attempt_and_says_why(simcord_env: Env
     await click_cell(simcord_env, alice, message, size, wrong)
     failed = play(Attempt(puzzle), wrong)
     shown = text(simcord_env, message)
-    said = {"slower": "still wins, but not this fast", "draw": "lets the win slip",
-            "loses": "loses: "}[failed.state]  # fmt: skip
+    said = {
+        "slower": "still wins, but not this fast",
+        "draw": "lets the win slip",
+        "loses": "loses: ",
+    }[failed.state]
     assert said in shown and f"The winning move was **{cell_name(puzzle.solution, size)}**" in shown
     assert "turns the game around" not in shown
     if failed.refutation is not None:

@@ -9,8 +9,8 @@ from simcord import Env
 
 from bot.puzzles.model import setup_moves
 from bot.puzzles.store import PuzzleStore
+from devkit.simcord_board import board_message, guild_with, text
 from engine.puzzles import Attempt, hint, play
-from tests.bot.game_support import board_message, guild_with, text
 from tests.bot.puzzles.puzzle_support import attempt_id, click_cell, puzzle_of, solve
 
 
@@ -106,8 +106,11 @@ def test_a_puzzle_board_speaks_its_players_language_within_discords_limits() -> 
         ):
             words = text(shown, extras)
             assert len(words) <= 4000 and words.split("\n")[0] != english.split("\n")[0], locale
-            labels = [b.get("label", "") for c in view(shown, extras).to_components()
-                      for b in c.get("components", [])]  # fmt: skip
+            labels = [
+                b.get("label", "")
+                for c in view(shown, extras).to_components()
+                for b in c.get("components", [])
+            ]
             assert all(len(label) <= 80 for label in labels) and any(labels), locale
 
 

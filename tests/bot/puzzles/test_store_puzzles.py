@@ -171,7 +171,11 @@ async def test_the_daily_attempt_is_one_a_day_and_moves_the_streak(
         one, two = await puzzles.puzzle_player(GUILD, 1), await puzzles.puzzle_player(GUILD, 2)
         assert (one.attempts, one.solved, one.streak, one.best_streak) == (3, 2, 0, 2)
         assert (two.streak, two.last_solved, two.streak_on(DAY + 1), two.streak_on(DAY + 2)) == (
-            1, DAY, 1, 0)  # fmt: skip
+            1,
+            DAY,
+            1,
+            0,
+        )
         dm = await puzzles.start_attempt(record(1, guild=None, day=DAY))
         assert dm is not None and dm.guild_id is None
         assert await puzzles.start_attempt(record(1, guild=None, day=DAY)) is None

@@ -64,6 +64,13 @@ async def test_rounds_fixed_at_the_start(new_store: Callable[[], Store]) -> None
 def test_the_rounds_a_field_plays() -> None:
     """Fewer rounds than players always (each bye to a different player), at least one."""
     assert [swiss_rounds(AUTO_ROUNDS, n) for n in (2, 3, 4, 5, 8, 9, 64, 256)] == [
-        1, 2, 3, 4, 4, 5, 7, 9,
-    ]  # fmt: skip
+        1,
+        2,
+        3,
+        4,
+        4,
+        5,
+        7,
+        9,
+    ]
     assert swiss_rounds(10, 4) == 3 and swiss_rounds(2, 64) == 2

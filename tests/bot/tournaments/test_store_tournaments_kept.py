@@ -27,9 +27,9 @@ from bot.tournaments import sql
 from bot.tournaments.record import Bye, Game
 from bot.tournaments.store import TournamentStore
 from bot.tournaments.tournament import Join, Presence, RoundError, Stage
+from devkit.kill_driver import BYE, PAIRS, STATEMENTS
 from tests.bot.store_support import GUILD, WHEN, arena_of, running, swiss_of
 from tests.bot.test_store_kinds import assert_kept, file_with_a_game, postgres_at
-from tests.support.round_kill_driver import BYE, PAIRS, STATEMENTS
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -87,11 +87,21 @@ async def test_a_version_six_postgres_database_gains_tournaments_and_keeps_its_r
 def kill_during_round(db: Path, tournament: int, statement: int) -> str:
     """Run the driver until it kills itself; return where (its KILL line, without 'KILL ')."""
     driver = subprocess.Popen(
-        [sys.executable, "-m", "tests.support.round_kill_driver", str(db), str(tournament),
-         str(statement)],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        [
+            sys.executable,
+            "-m",
+            "devkit.kill_driver",
+            "round",
+            str(db),
+            str(tournament),
+            str(statement),
+        ],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
         start_new_session=True,
-    )  # fmt: skip
+    )
     try:
         out, err = driver.communicate(timeout=60)
     finally:

@@ -18,21 +18,11 @@ import discord
 from bot.storage.schema import iso
 from bot.tournaments import standings
 from bot.tournaments.tournament import Stage
-from tests.bot.tournaments.tournament_support import (
-    announcement,
-    boards,
-    club,
-    create,
-    play_out,
-    press,
-    public,
-    settled,
-    started,
-    threads,
-)
+from devkit.local_game import LocalBot, texts, until
+from devkit.local_tournament import announcement, boards, public, threads
+from devkit.localdiscord import FakeDiscord
+from tests.bot.tournaments.tournament_support import club, create, play_out, press, settled, started
 from tests.bot.user_install_support import NEEDS_PROCESSES
-from tests.support.local_game import LocalBot, texts, until
-from tests.support.localdiscord import FakeDiscord
 
 pytestmark = NEEDS_PROCESSES
 

@@ -23,25 +23,14 @@ import pytest
 
 from bot.tournaments.board import score
 from bot.tournaments.tournament import Pairing, Stage
-from tests.bot.tournaments.tournament_support import (
-    COMMAND,
-    Club,
-    announcement,
-    boards,
-    club,
-    play_out,
-    press,
-    public,
-    settled,
-    started,
-    threads,
-)
+from devkit.local_game import LocalBot, Table, texts, until
+from devkit.local_tournament import COMMAND, announcement, boards, public, threads
+from devkit.localdiscord import FakeDiscord
+from devkit.localdiscord.faults import AFTER, BEFORE, DURING, Trap
+from devkit.localdiscord.rest import NONCE_LIFE
+from devkit.localdiscord.thread_model import Thread
+from tests.bot.tournaments.tournament_support import Club, club, play_out, press, settled, started
 from tests.bot.user_install_support import NEEDS_PROCESSES
-from tests.support.local_game import LocalBot, Table, texts, until
-from tests.support.localdiscord import FakeDiscord
-from tests.support.localdiscord.faults import AFTER, BEFORE, DURING, Trap
-from tests.support.localdiscord.rest import NONCE_LIFE
-from tests.support.localdiscord.thread_model import Thread
 
 pytestmark = NEEDS_PROCESSES
 

@@ -13,25 +13,21 @@ import asyncpg
 
 from bot.tournaments import standings
 from bot.tournaments.tournament import Stage
+from devkit.local_game import Table, texts, until
+from devkit.local_tournament import COMMAND, announcement, boards, public, threads
+from devkit.localdiscord import FakeDiscord, User
+from devkit.localdiscord.model import Interaction
+from devkit.postgres import PgServer
 from tests.bot.tournaments.tournament_support import (
-    COMMAND,
-    announcement,
-    boards,
     club,
     first_game_played,
     play_out,
     press,
-    public,
     settled,
     started,
     stored,
-    threads,
 )
 from tests.bot.user_install_support import NEEDS_PROCESSES
-from tests.support.local_game import Table, texts, until
-from tests.support.localdiscord import FakeDiscord, User
-from tests.support.localdiscord.model import Interaction
-from tests.support.postgres import PgServer
 
 pytestmark = NEEDS_PROCESSES
 

@@ -9,22 +9,13 @@ from pathlib import Path
 from bot.assembly import sqlite_store
 from bot.games.settings import ServerSettings
 from bot.tournaments.tournament import Stage
+from devkit.local_game import until
+from devkit.local_tournament import announcement, boards, threads
+from devkit.localdiscord import FakeDiscord
 from tests.bot.picture_support import check, needs_font
 from tests.bot.test_user_install_pictures import board_png
-from tests.bot.tournaments.tournament_support import (
-    announcement,
-    boards,
-    club,
-    create,
-    play_out,
-    press,
-    settled,
-    started,
-    threads,
-)
+from tests.bot.tournaments.tournament_support import club, create, play_out, press, settled, started
 from tests.bot.user_install_support import NEEDS_PROCESSES, stored
-from tests.support.local_game import until
-from tests.support.localdiscord import FakeDiscord
 
 pytestmark = NEEDS_PROCESSES
 

@@ -9,19 +9,17 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.tournaments.tournament import Stage
+from devkit.local_game import texts, until
+from devkit.local_tournament import boards, public, threads
+from devkit.localdiscord import FakeDiscord
 from tests.bot.tournaments.tournament_support import (
-    boards,
     club,
     first_game_played,
     play_out,
-    public,
     settled,
     started,
-    threads,
 )
 from tests.bot.user_install_support import NEEDS_PROCESSES
-from tests.support.local_game import texts, until
-from tests.support.localdiscord import FakeDiscord
 
 pytestmark = NEEDS_PROCESSES
 

@@ -12,20 +12,11 @@ from bot.assembly import sqlite_store
 from bot.tournaments import swiss
 from bot.tournaments.store import TournamentStore
 from bot.tournaments.tournament import Stage, seeded
-from tests.bot.tournaments.tournament_support import (
-    announcement,
-    boards,
-    club,
-    create,
-    press,
-    public,
-    started,
-    stored,
-    threads,
-)
+from devkit.local_game import LocalBot, until
+from devkit.local_tournament import announcement, boards, public, threads
+from devkit.localdiscord import FakeDiscord
+from tests.bot.tournaments.tournament_support import club, create, press, started, stored
 from tests.bot.user_install_support import NEEDS_PROCESSES
-from tests.support.local_game import LocalBot, until
-from tests.support.localdiscord import FakeDiscord
 
 pytestmark = NEEDS_PROCESSES
 

@@ -15,24 +15,20 @@ from bot.assembly import sqlite_store
 from bot.tournaments import standings
 from bot.tournaments.board import standing_line
 from bot.tournaments.tournament import Stage
+from devkit.local_game import WAIT, LocalBot, Table, buttons, texts, until
+from devkit.local_tournament import COMMAND, announcement, boards, public, threads
+from devkit.localdiscord import Channel, FakeDiscord, User
 from tests.bot.tournaments.tournament_support import (
-    COMMAND,
-    announcement,
-    boards,
     club,
     create,
     filled,
     play_out,
     press,
-    public,
     settled,
     started,
     stored,
-    threads,
 )
 from tests.bot.user_install_support import NEEDS_PROCESSES
-from tests.support.local_game import WAIT, LocalBot, Table, buttons, texts, until
-from tests.support.localdiscord import Channel, FakeDiscord, User
 
 pytestmark = NEEDS_PROCESSES
 
@@ -249,8 +245,9 @@ async def test_a_stop_right_after_the_podium_still_shows_the_end(tmp_path: Path)
         await until(lambda: len(threads(fake, c.games)) == 1, "the game's thread")
         (thread,) = threads(fake, c.games)
         await until(lambda: len(boards(fake, thread.id)) == 1, "its board")
-        await play_out(table, fake.channels[thread.id], int(boards(fake, thread.id)[0]["id"]),
-                       people)  # fmt: skip
+        await play_out(
+            table, fake.channels[thread.id], int(boards(fake, thread.id)[0]["id"]), people
+        )
         await until(
             lambda: any("is over" in texts(m) for m in public(fake, c.games.id)), "the podium"
         )

@@ -6,17 +6,11 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from tests.bot.tournaments.tournament_support import (
-    announcement,
-    club,
-    create,
-    press,
-    started,
-    threads,
-)
+from devkit.local_game import texts, until
+from devkit.local_tournament import announcement, threads
+from devkit.localdiscord import FakeDiscord
+from tests.bot.tournaments.tournament_support import club, create, press, started
 from tests.bot.user_install_support import NEEDS_PROCESSES
-from tests.support.local_game import texts, until
-from tests.support.localdiscord import FakeDiscord
 
 pytestmark = NEEDS_PROCESSES
 AHEAD = 8  # seconds from Create to the start: room for the joins before it, even on a busy machine

@@ -11,21 +11,11 @@ import asyncio
 from pathlib import Path
 
 from bot.tournaments.tournament import Stage
-from tests.bot.tournaments.tournament_support import (
-    Club,
-    announcement,
-    boards,
-    club,
-    create,
-    play_out,
-    press,
-    public,
-    stored,
-    threads,
-)
+from devkit.local_game import LocalBot, Table, texts, until
+from devkit.local_tournament import announcement, boards, public, threads
+from devkit.localdiscord import FakeDiscord
+from tests.bot.tournaments.tournament_support import Club, club, create, play_out, press, stored
 from tests.bot.user_install_support import NEEDS_PROCESSES
-from tests.support.local_game import LocalBot, Table, texts, until
-from tests.support.localdiscord import FakeDiscord
 
 pytestmark = NEEDS_PROCESSES
 
@@ -94,8 +84,9 @@ async def test_each_shard_runs_its_servers_tournament_and_a_restart_resumes_it(
         announced = texts(announcement(fake, one.games))
 
         # Shard 0 plays its round 1 out and pairs its round 2; server one stays as it was.
-        await play_out(table, fake.channels[threads(fake, zero.games)[0].id],
-                       the_board(fake, zero, 0), people)  # fmt: skip
+        await play_out(
+            table, fake.channels[threads(fake, zero.games)[0].id], the_board(fake, zero, 0), people
+        )
         await shown_games(fake, zero, 2)
         _, meanwhile = await stored(bots[0])
         assert len(meanwhile[t0.id]) == 2 and meanwhile[t1.id] == before[t1.id]
@@ -107,8 +98,9 @@ async def test_each_shard_runs_its_servers_tournament_and_a_restart_resumes_it(
         await play_out(table, fake.channels[threads(fake, one.games)[0].id], first, people)
         await shown_games(fake, one, 2)
         for c in (zero, one):
-            await play_out(table, fake.channels[threads(fake, c.games)[1].id],
-                           the_board(fake, c, 1), people)  # fmt: skip
+            await play_out(
+                table, fake.channels[threads(fake, c.games)[1].id], the_board(fake, c, 1), people
+            )
             await until(lambda c=c: over(fake, c), "the podium")
         found, games = await stored(bots[0])
         assert [t.guild_id for t in found] == [zero.games.guild_id, one.games.guild_id]

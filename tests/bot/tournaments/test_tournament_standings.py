@@ -15,17 +15,23 @@ def test_swiss_tiebreaks_in_the_order_stated() -> None:
     """Four players, three rounds (by hand): 1 and 2 tie on score and are split by Buchholz;
     3 and 4 tie on score and Buchholz and are split by Sonneborn-Berger."""
     games = [
-        Game(1, 1, 3, 1.0), Game(1, 2, 4, 0.5),
-        Game(2, 1, 2, 0.0), Game(2, 3, 4, 0.5),
-        Game(3, 4, 1, 0.0), Game(3, 3, 2, 0.5),
-    ]  # fmt: skip
+        Game(1, 1, 3, 1.0),
+        Game(1, 2, 4, 0.5),
+        Game(2, 1, 2, 0.0),
+        Game(2, 3, 4, 0.5),
+        Game(3, 4, 1, 0.0),
+        Game(3, 3, 2, 0.5),
+    ]
     table = standings.swiss([1, 2, 3, 4], games)
     # Scores: 1: 2, 2: 2, 3: 1, 4: 1. Buchholz: 1 = 1+2+1 = 4, 2 = 1+2+1 = 4; 3 = 2+1+2 = 5,
     # 4 = 2+1+2 = 5. Sonneborn-Berger: 1 = 1+1 = 2 (beat 3 and 4), 2 = 1/2+2+1/2 = 3;
     # 3 = 1/2*1 + 1/2*2 = 1.5, 4 = 1/2*2 + 1/2*1 = 1.5: head-to-head drew, so the seed.
     assert [(s.player, s.score, s.buchholz, s.sonneborn_berger) for s in table] == [
-        (2, 2.0, 4.0, 3.0), (1, 2.0, 4.0, 2.0), (3, 1.0, 5.0, 1.5), (4, 1.0, 5.0, 1.5),
-    ]  # fmt: skip
+        (2, 2.0, 4.0, 3.0),
+        (1, 2.0, 4.0, 2.0),
+        (3, 1.0, 5.0, 1.5),
+        (4, 1.0, 5.0, 1.5),
+    ]
     assert [s.rank for s in table] == [1, 2, 3, 4]
 
 

@@ -93,10 +93,11 @@ def test_nobody_plays_a_side_three_times_running_where_it_can_be_avoided(seed: i
     for field, games, _byes, paired in tournaments(40, range(2, 13), seed):
         after = tally([*games, *(Game(99, x, o) for x, o in paired.pairs)])
         broken = [
-            p for p, r in after.items()
+            p
+            for p, r in after.items()
             if r.colours[-3:] in ([CROSS] * 3, [NOUGHT] * 3)
             or abs(r.colours.count(CROSS) - r.colours.count(NOUGHT)) > 2
-        ]  # fmt: skip
+        ]
         if not broken:
             continue
         assert paired.relaxed >= 1

@@ -11,7 +11,7 @@ from bot.tournaments import board as shown
 from bot.tournaments.checks import start_time
 from bot.tournaments.standings import Standing
 from bot.tournaments.tournament import Format, Pairing, Stage, Tournament
-from tests.support.local_game import texts
+from devkit.local_game import texts
 
 NOW = datetime(2026, 11, 27, 12, 0, tzinfo=UTC)
 

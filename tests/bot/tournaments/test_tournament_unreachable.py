@@ -12,25 +12,21 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from bot.tournaments.tournament import Stage
+from devkit.local_game import LocalBot, Table, texts, until
+from devkit.local_tournament import COMMAND, announcement, boards, public, threads
+from devkit.localdiscord import FakeDiscord
+from devkit.localdiscord.faults import CUT
 from tests.bot.tournaments.tournament_support import (
-    COMMAND,
     Club,
-    announcement,
-    boards,
     club,
     filled,
     play_out,
     press,
-    public,
     settled,
     started,
     stored,
-    threads,
 )
 from tests.bot.user_install_support import NEEDS_PROCESSES
-from tests.support.local_game import LocalBot, Table, texts, until
-from tests.support.localdiscord import FakeDiscord
-from tests.support.localdiscord.faults import CUT
 
 pytestmark = NEEDS_PROCESSES
 
@@ -73,8 +69,9 @@ async def test_a_thread_asked_for_while_discord_is_unreachable_is_made_once_late
         (thread,) = threads(fake, c.games)
         await until(lambda: len(boards(fake, thread.id)) == 1, "its board")
         people = {u.id: u for u in c.members}
-        await play_out(table, fake.channels[thread.id], int(boards(fake, thread.id)[0]["id"]),
-                       people)  # fmt: skip
+        await play_out(
+            table, fake.channels[thread.id], int(boards(fake, thread.id)[0]["id"]), people
+        )
         await until(
             lambda: any("is over" in texts(m) for m in public(fake, c.games.id)), "the podium"
         )
@@ -90,8 +87,12 @@ async def test_a_thread_that_cannot_be_archived_is_archived_later(tmp_path: Path
         first = threads(fake, c.games)[0]
         await until(lambda: len(boards(fake, first.id)) == 1, "its board")
         fake.fail_route("thread edit", 60.0, CUT)  # its archiving, the thread edit to come
-        await play_out(table, fake.channels[first.id], int(boards(fake, first.id)[0]["id"]),
-                       {u.id: u for u in c.members})  # fmt: skip
+        await play_out(
+            table,
+            fake.channels[first.id],
+            int(boards(fake, first.id)[0]["id"]),
+            {u.id: u for u in c.members},
+        )
         await until(lambda: fake.injected["cut"] == 1, "the thread's archiving cut")
         del fake.route_faults["thread edit"]
         await until(lambda: f"could not archive thread {first.id}" in bot.log(), "the cut said")
@@ -116,8 +117,12 @@ async def test_a_final_message_that_cannot_be_posted_is_posted_once_later(
         await until(lambda: len(boards(fake, thread.id)) == 1, "its board")
         posted = len(public(fake, c.games.id))
         fake.fail_route("channel post", 60.0, CUT)  # the podium's post, the one left to make
-        await play_out(table, fake.channels[thread.id], int(boards(fake, thread.id)[0]["id"]),
-                       {u.id: u for u in c.members})  # fmt: skip
+        await play_out(
+            table,
+            fake.channels[thread.id],
+            int(boards(fake, thread.id)[0]["id"]),
+            {u.id: u for u in c.members},
+        )
         await until(lambda: fake.injected["cut"] == 1, "the final message's post cut")
         del fake.route_faults["channel post"]
         await until(lambda: "could not post the final message" in bot.log(), "the cut said")

@@ -1,6 +1,6 @@
 """What the tournament tests share: a server with the bot and its members, the bot started
-against the local Discord, the announcement and the game threads as the local Discord holds
-them, and members who play their boards to the end."""
+against the local Discord, what its store holds, and members who play their boards to the end
+(reading the tournament as the local Discord holds it: ``devkit/local_tournament.py``)."""
 
 from __future__ import annotations
 
@@ -14,12 +14,10 @@ from bot.assembly import postgres_store, sqlite_store
 from bot.storage.base import Store
 from bot.tournaments.store import TournamentStore
 from bot.tournaments.tournament import LIVE, Pairing, Tournament
-from tests.support.local_game import WAIT, LocalBot, Table, buttons, texts, until
-from tests.support.localdiscord import Channel, FakeDiscord, User
-from tests.support.localdiscord.model import EPHEMERAL
-from tests.support.localdiscord.thread_model import Thread
-
-COMMAND = "tictactoe-tournament"
+from devkit.local_game import WAIT, LocalBot, Table, texts, until
+from devkit.local_tournament import COMMAND, announcement, boards, custom_id, threads
+from devkit.localdiscord import Channel, FakeDiscord, User
+from devkit.localdiscord.thread_model import Thread
 
 
 @dataclass
@@ -76,27 +74,6 @@ async def settled(bot: LocalBot) -> tuple[list[Tournament], dict[int, list[Pairi
         await asyncio.sleep(0.05)
 
 
-def public(discord: FakeDiscord, channel_id: int) -> list[dict[str, Any]]:
-    """The public messages of a channel (or thread), oldest first."""
-    return [
-        m
-        for m in discord.messages.values()
-        if int(m["channel_id"]) == channel_id and not int(m["flags"]) & EPHEMERAL
-    ]
-
-
-def announcement(discord: FakeDiscord, channel: Channel) -> dict[str, Any]:
-    """The tournament's announcement: the message of the channel with a Join or Leave button."""
-    found = [
-        m
-        for m in public(discord, channel.id)
-        if any(b["custom_id"].startswith("ttt-tour:") for b in buttons(m.get("components")))
-        or "Standings" in texts(m)
-    ]
-    assert found, "no announcement in the channel"
-    return found[0]
-
-
 async def create(table: Table, user: User, channel: Channel, **options: Any) -> Any:
     """/tictactoe-tournament create, answered at once (deferred) and then told how it went: the
     interaction once its private answer is there."""
@@ -118,12 +95,6 @@ async def filled(table: Table, c: Club, **options: Any) -> dict[str, Any]:
     return board
 
 
-def custom_id(message: dict[str, Any], what: str) -> str:
-    return next(
-        b["custom_id"] for b in buttons(message["components"]) if b["custom_id"].endswith(what)
-    )
-
-
 async def press(
     table: Table, user: User, channel: Channel, message: dict[str, Any], what: str
 ) -> Any:
@@ -132,20 +103,6 @@ async def press(
         what, user, channel, int(message["id"]), custom_id(message, what)
     )
     return await table.answered(iid)
-
-
-def boards(discord: FakeDiscord, thread_id: int) -> list[dict[str, Any]]:
-    """The game boards posted in a thread (messages with cell buttons)."""
-    return [
-        m
-        for m in public(discord, thread_id)
-        if any(b["custom_id"].startswith("ttt:") for b in buttons(m.get("components")))
-    ]
-
-
-def threads(discord: FakeDiscord, channel: Channel) -> list[Thread]:
-    """The threads under a channel, in the order they were made."""
-    return [c for c in discord.channels.values() if isinstance(c, Thread) and c.parent is channel]
 
 
 async def play_out(table: Table, thread: Channel, message_id: int, people: dict[int, User]) -> None:
