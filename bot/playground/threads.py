@@ -15,7 +15,7 @@ does not, the playground refuses or does as Discord, on the bot's own requests:
 - a thread's PATCH without Manage Threads: its creator may rename, archive and unarchive it (a
   member of it unarchive it), but locking it, or changing another's, is 403 Missing Permissions
   (50013); an archived thread is only unarchived (50083 otherwise), as the tests' local Discord
-  has them (``tests/support/localdiscord/threads.py``);
+  has them (``devkit/localdiscord/threads.py``);
 - THREAD_MEMBERS_UPDATE about someone else reaches only a bot with the members intent (the bot
   asks for none): about the bot's own membership, always.
 
