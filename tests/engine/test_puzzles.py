@@ -46,7 +46,7 @@ def test_every_puzzle_carries_answers_and_a_quarter_of_them_are_reproven() -> No
     reach, every legal move judged again by search (its outcome, the defence's reply to a right
     move, the reason and refutation of a wrong one) and the hint found again. A change to the
     engine that moves any answer moves many; the whole set is checked by
-    ``scripts/build_puzzles.py --check`` (about 4 minutes of CPU, a quarter of the tests')."""
+    ``scripts/build_puzzles.py --check`` (about 2 minutes of one core; the tests take a quarter)."""
     shipped = puzzles()
     assert [p.id for p in shipped if not p.answers] == []
     sample = shipped[::REPROVE_EVERY]
