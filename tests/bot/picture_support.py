@@ -14,16 +14,15 @@ from PIL import Image
 from simcord import Env
 from simcord.components import walk_components
 
-import engine
 from bot.games import kinds
 from bot.games.look import Look
-from bot.games.record import Ending, GameRecord, Status
+from bot.games.record import Ending, GameRecord
 from bot.pictures import layout as board
 from bot.pictures import marks
 from bot.pictures.animation import LIMIT
 from bot.pictures.layout import EMPTY, LAST, MARK, PLAYABLE, WIN, WON_BOARD
+from devkit import random_game
 from devkit.simcord_board import raw
-from engine.ultimate import UltimateBoard
 
 MEDIA_GALLERY = 12
 
@@ -70,21 +69,10 @@ def played(
     kind: str, size: int, k: int, seed: int, *, plies: int = 999, look: Look | None = None
 ) -> GameRecord:
     """A game of random legal moves (at most `plies`), finished as the bot finishes it when the
-    moves end it."""
-    rng = random.Random(seed)
-    position: UltimateBoard | engine.Board = (
-        UltimateBoard() if kind == "ultimate" else engine.Board.from_moves((), size=size, k=k)
-    )
-    moves: list[int] = []
-    while len(moves) < plies and position.outcome() is None:
-        moves.append(rng.choice(list(position.legal_moves())))
-        position = position.play(moves[-1])
-    record = game(kind, size, k, tuple(moves), **({"look": look} if look else {}))
-    outcome = position.outcome()
-    if outcome is None:
-        return record
-    ending = Ending.WIN if outcome.winner else Ending.DRAW
-    return replace(record, status=Status.FINISHED, ending=ending, winner=outcome.winner)
+    moves end it; the players of `game`."""
+    looks = {"look": look} if look else {}
+    players = {"id": 7, "guild_id": 1, "channel_id": 2, "x_id": 3, "o_id": 4, "challenger_id": 3}
+    return random_game.played(kind, size, k, random.Random(seed), plies, **players, **looks)
 
 
 def won(kind: str, size: int, k: int, *, least: int = 0) -> GameRecord:
