@@ -192,21 +192,23 @@ class Store(Database, Protocol):
         """The stored game, or None."""
 
     async def live_games(self) -> list[GameRecord]:
-        """Every game that is a pending challenge or still being played."""
+        """Every game that is a pending challenge or still being played, oldest id first."""
 
     async def player_stats(
         self, guild_id: int | None, user_id: int, kind: str = "classic"
     ) -> PlayerStats:
-        """A player's record in a server, in games of one kind (``bot.games.kinds``; zeros for
-        someone who never played)."""
+        """A player's records (vs people, vs each bot level) and rating in a server, in games of
+        one kind (``bot.games.kinds``; zeros for someone who never played)."""
 
     async def leaderboard(
         self, guild_id: int | None, *, limit: int = 10, kind: str = "classic"
     ) -> list[LeaderboardRow]:
-        """The best-rated players of a server in games of one kind, against people."""
+        """The best-rated players of a server in games of one kind, against people: those with
+        at least one rated game, best rating first (then more rated games, lower id)."""
 
     async def server_settings(self) -> dict[int, ServerSettings]:
         """Every server's own settings, by server id (servers that set nothing are left out)."""
 
     async def save_server_settings(self, guild_id: int, settings: ServerSettings) -> None:
-        """Store a server's settings in place of its old ones (committed before this returns)."""
+        """Store a server's settings in place of its old ones (one row of JSON; committed before
+        this returns)."""

@@ -47,7 +47,7 @@ def numbered(sql: str) -> str:
 
 class Query:
     """One statement, in each database's placeholders (`postgres`: its own text where the two
-    differ, such as a row lock SQLite does not need)."""
+    differ, such as a row lock SQLite does not need: its writer holds the file's lock)."""
 
     __slots__ = ("postgres", "sqlite")
 

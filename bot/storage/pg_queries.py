@@ -1,8 +1,10 @@
 """The SQL the PostgreSQL store runs: writing a game, counting results, reading stats.
 
-Each function takes a connection, inside the caller's transaction where it writes. Locks are
-always taken in one order (the game's row, then records, then ratings, each by user id), so two
-games ending at once wait for each other instead of deadlocking, and neither loses an update.
+Each function takes a connection, inside the caller's transaction where it writes, and does what
+its namesake in ``bot.storage.queries`` does on SQLite (or, without one, the ``Store`` method of
+its name). Locks are always taken in one order (the game's row, then records, then ratings, each
+by user id), so two games ending at once wait for each other instead of deadlocking, and neither
+loses an update.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ class StaleGame(Exception):
 
 
 async def upsert(conn: Connection, game: GameRecord) -> None:
-    """Write one game; count its result when it first ends, even if another process races."""
+    """As ``queries.upsert``, even if another process saves the same game at once."""
     lock = "SELECT status FROM games WHERE id = $1 FOR UPDATE"
     before = await conn.fetchval(lock, game.id)
     args = pg_schema.to_args(game)
@@ -44,7 +46,6 @@ async def upsert(conn: Connection, game: GameRecord) -> None:
 
 
 async def count_result(conn: Connection, game: GameRecord) -> None:
-    """Add a finished game's result to the records (and ratings, between people)."""
     guild, kind = guild_key(game.guild_id), game.kind
     records, rated = queries.tally(game)
     for user_id, opponent, score in sorted(records):
@@ -96,13 +97,11 @@ async def count_result(conn: Connection, game: GameRecord) -> None:
 
 
 async def load_game(conn: Connection, game_id: int) -> GameRecord | None:
-    """The stored game, or None."""
     row = await conn.fetchrow(f"SELECT {pg_schema.COLUMNS} FROM games WHERE id = $1", game_id)
     return None if row is None else pg_schema.from_row(row)
 
 
 async def live_games(conn: Connection) -> list[GameRecord]:
-    """Every pending challenge and game in progress, oldest id first."""
     rows = await conn.fetch(
         f"SELECT {pg_schema.COLUMNS} FROM games WHERE status IN ('challenge', 'active') ORDER BY id"
     )
@@ -110,8 +109,6 @@ async def live_games(conn: Connection) -> list[GameRecord]:
 
 
 async def player_stats(conn: Connection, guild: int, user_id: int, kind: str) -> PlayerStats:
-    """A player's records (vs people, vs each bot level) and rating in one server, in games of
-    one kind."""
     records = await conn.fetch(
         "SELECT opponent, wins, draws, losses FROM records "
         "WHERE kind = $3 AND guild_id = $1 AND user_id = $2",
@@ -130,7 +127,6 @@ async def player_stats(conn: Connection, guild: int, user_id: int, kind: str) ->
 
 
 async def leaderboard(conn: Connection, guild: int, limit: int, kind: str) -> list[LeaderboardRow]:
-    """Players with at least one rated game, best rating first (then more games, lower id)."""
     rows = await conn.fetch(
         "SELECT r.user_id, r.rating, COALESCE(c.wins, 0), COALESCE(c.draws, 0), "
         "COALESCE(c.losses, 0), COALESCE(b.wins, 0), COALESCE(b.draws, 0), "
@@ -150,13 +146,11 @@ async def leaderboard(conn: Connection, guild: int, limit: int, kind: str) -> li
 
 
 async def server_settings(conn: Connection) -> dict[int, ServerSettings]:
-    """Every stored server's settings."""
     rows = await conn.fetch("SELECT guild_id, settings FROM server_settings")
     return {int(row[0]): ServerSettings.from_json(row[1]) for row in rows}
 
 
 async def save_settings(conn: Connection, guild_id: int, text: str) -> None:
-    """Replace one server's settings."""
     await conn.execute(
         "INSERT INTO server_settings (guild_id, settings) VALUES ($1, $2) "
         "ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings",

@@ -101,12 +101,11 @@ class PostgresStore:
         self.timeout = timeout
         self.pool_size = pool_size
         self._pool: asyncpg.Pool | None = None
-        self.outage = Outage()  # says when the database stops answering, and when it is back
+        self.outage = Outage()
 
     # -- lifecycle ---------------------------------------------------------------------------
 
     async def open(self) -> None:
-        """Connect and migrate the schema; raises StorageError if the database cannot be used."""
         if self._pool is not None:
             return
         try:
@@ -178,7 +177,7 @@ class PostgresStore:
     # -- the Store protocol ------------------------------------------------------------------
 
     async def next_game_id(self) -> int:
-        """A fresh game id, larger than every id handed out or saved before, in any process."""
+        """Larger than every id handed out or saved before, in any process."""
 
         async def bump(conn: pg_queries.Connection) -> int:
             return int(
@@ -193,11 +192,8 @@ class PostgresStore:
         return await self._counted("next_game_id", work)
 
     async def save_game(self, game: GameRecord) -> None:
-        """Upsert the game, counting its result when it first finishes; return once committed.
-
-        A save that cannot count a result (every move but the last) is one statement; the last
-        one locks the game's row, reads its old status and counts, in one transaction.
-        """
+        """A save that cannot count a result (every move but the last) is one statement; the
+        last one locks the game's row, reads its old status and counts, in one transaction."""
         rules.check(game)
         if self.watch is None:
             await self._save(game)
@@ -223,19 +219,16 @@ class PostgresStore:
         await self._transaction(what, upsert, single=True)
 
     async def load_game(self, game_id: int) -> GameRecord | None:
-        """The stored game, or None."""
         return await self._read(
             "load_game", f"load game {game_id}", lambda conn: pg_queries.load_game(conn, game_id)
         )
 
     async def live_games(self) -> list[GameRecord]:
-        """Every pending challenge and game in progress, oldest id first."""
         return await self._read("live_games", "load the live games", pg_queries.live_games)
 
     async def player_stats(
         self, guild_id: int | None, user_id: int, kind: str = "classic"
     ) -> PlayerStats:
-        """A player's records (vs people, vs each bot level) and rating in one server."""
         guild = guild_key(guild_id)
         return await self._read(
             "player_stats",
@@ -246,7 +239,6 @@ class PostgresStore:
     async def leaderboard(
         self, guild_id: int | None, *, limit: int = 10, kind: str = "classic"
     ) -> list[LeaderboardRow]:
-        """Players with at least one rated game, best rating first."""
         guild = guild_key(guild_id)
         return await self._read(
             "leaderboard",
@@ -255,12 +247,10 @@ class PostgresStore:
         )
 
     async def server_settings(self) -> dict[int, ServerSettings]:
-        """Every server's own settings, by server id."""
         what = "load the server settings"
         return await self._read("server_settings", what, pg_queries.server_settings)
 
     async def save_server_settings(self, guild_id: int, settings: ServerSettings) -> None:
-        """Replace a server's settings (one row of JSON)."""
         text = settings.to_json()
         work = self._transaction(
             f"save the settings of server {guild_id}",
@@ -272,20 +262,17 @@ class PostgresStore:
     # -- the features' transactions (``base.Database``) ---------------------------------------
 
     async def read(self, name: str, what: str, body: Body[T]) -> T:
-        """`body` in a transaction."""
         return await self._read(name, what, lambda conn: body(PostgresTx(conn)))
 
     async def write(
         self, name: str, what: str, body: Body[T], *, together: bool = False, single: bool = False
     ) -> T:
-        """`body` in a transaction (`single`: one statement, sent without BEGIN and COMMIT)."""
         work = self._transaction(what, lambda conn: body(PostgresTx(conn)), single=single)
         return await self._counted(name, work)
 
     # -- plumbing ----------------------------------------------------------------------------
 
     async def _counted(self, name: str, work: Awaitable[T]) -> T:
-        """`work`, told to the watch (if any) under `name`: the calls' one entry point."""
         if self.watch is None:
             return await work
         return await watched(self.watch, name, work)

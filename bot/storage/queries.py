@@ -1,5 +1,6 @@
 """The SQL the SQLite store runs on its own thread: writing a game, counting results, reading
-stats. Each function takes the connection, inside the caller's transaction where it writes."""
+stats. Each function takes the connection, inside the caller's transaction where it writes; one
+named after a ``Store`` method (``bot.storage.base``) reads what that method returns."""
 
 from __future__ import annotations
 
@@ -54,7 +55,7 @@ _CREATED_AT = _NAMES.index("created_at")
 
 
 def upsert(conn: sqlite3.Connection, game: GameRecord) -> None:
-    """Write one game (inside the caller's transaction); count its result when it first ends."""
+    """Write one game; count its result when it first ends."""
     # Only a finished game needs its stored status: a result is counted the first time only.
     first_finish = game.status == Status.FINISHED
     if first_finish:
@@ -116,8 +117,7 @@ def batch_name(items: Sequence[GameRecord | Body | None]) -> str:
 
 
 def next_id(conn: sqlite3.Connection) -> int:
-    """A fresh game id (inside the caller's transaction): one more than every id handed out
-    or saved before."""
+    """A fresh game id: one more than every id handed out or saved before."""
     row = conn.execute(
         "UPDATE counter SET last = MAX(last, (SELECT COALESCE(MAX(id), 0) FROM games)) + 1 "
         "RETURNING last"
@@ -188,8 +188,6 @@ def rating_of(conn: sqlite3.Connection, guild: int, user_id: int, kind: str = CL
 def player_stats(
     conn: sqlite3.Connection, guild: int, user_id: int, kind: str = CLASSIC
 ) -> PlayerStats:
-    """A player's records (vs people, vs each bot level) and rating in one server, in games of
-    one kind."""
     records = conn.execute(
         "SELECT opponent, wins, draws, losses FROM records "
         "WHERE kind = ? AND guild_id = ? AND user_id = ?",
@@ -224,8 +222,6 @@ def stats_of(
 def leaderboard(
     conn: sqlite3.Connection, guild: int, limit: int, kind: str = CLASSIC
 ) -> list[LeaderboardRow]:
-    """Players with at least one rated game of a kind, best rating first (then more games,
-    lower id)."""
     rows = conn.execute(
         "SELECT r.user_id, r.rating, COALESCE(c.wins, 0), COALESCE(c.draws, 0), "
         "COALESCE(c.losses, 0), "
@@ -259,13 +255,12 @@ def ranked(rows: Iterable[Sequence[Any]]) -> list[LeaderboardRow]:
 
 
 def server_settings(conn: sqlite3.Connection) -> dict[int, ServerSettings]:
-    """Every stored server's settings."""
     rows = conn.execute("SELECT guild_id, settings FROM server_settings").fetchall()
     return {int(guild): ServerSettings.from_json(text) for guild, text in rows}
 
 
 def save_settings(conn: sqlite3.Connection, guild_id: int, text: str) -> None:
-    """Replace one server's settings (inside the caller's transaction)."""
+    """Replace one server's settings."""
     conn.execute(
         "INSERT INTO server_settings (guild_id, settings) VALUES (?, ?) "
         "ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings",

@@ -96,13 +96,12 @@ class SQLiteStore(SQLiteWrites):
         self._executor: Worker | None = None
         # Used on the worker thread, and on the loop's while the thread is idle (`SQLiteWrites`).
         self._conn: sqlite3.Connection | None = None
-        self.outage = Outage()  # says when the database stops answering, and when it is back
+        self.outage = Outage()
         super().__init__()
 
     # -- lifecycle ---------------------------------------------------------------------------
 
     async def open(self) -> None:
-        """Create or migrate the database; raises StorageError if it cannot be used."""
         if self._executor is None:
             self._executor = Worker("sqlite")
         # Not through `_run`: a database that cannot be opened is a start-up failure, said once.
@@ -122,15 +121,14 @@ class SQLiteStore(SQLiteWrites):
     # -- the Store protocol ------------------------------------------------------------------
 
     async def next_game_id(self) -> int:
-        """A fresh game id, larger than every id handed out or saved before; the counter is
-        written in the transaction of the saves queued beside it (one commit for all)."""
+        """Larger than every id handed out or saved before; the counter is written in the
+        transaction of the saves queued beside it (one commit for all)."""
         return cast(int, await self._counted("next_game_id", self._queued(None)))
 
     async def save_game(self, game: GameRecord) -> None:
-        """Upsert the game, counting its result the first time it finishes; return once committed.
-        Saves (and ids asked for) that arrive while others are being written go together into the
-        next transaction (group commit): one commit for all, in the order they came; if it fails,
-        none is written and each gets the StorageError."""
+        """Saves (and ids asked for) that arrive while others are being written go together into
+        the next transaction (group commit): one commit for all, in the order they came; if it
+        fails, none is written and each gets the StorageError."""
         rules.check(game)
         if self.watch is None:
             await self._queued(game)
@@ -143,17 +141,14 @@ class SQLiteStore(SQLiteWrites):
         self.watch.saved(game.id, False)
 
     async def load_game(self, game_id: int) -> GameRecord | None:
-        """The stored game, or None."""
         return await self._counted("load_game", self._run(self._load_game, game_id))
 
     async def live_games(self) -> list[GameRecord]:
-        """Every pending challenge and game in progress, oldest id first."""
         return await self._counted("live_games", self._run(self._live_games))
 
     async def player_stats(
         self, guild_id: int | None, user_id: int, kind: str = "classic"
     ) -> PlayerStats:
-        """A player's records (vs people, vs each bot level) and rating in one server."""
         body = partial(
             queries.player_stats, guild=schema.guild_key(guild_id), user_id=user_id, kind=kind
         )
@@ -163,7 +158,6 @@ class SQLiteStore(SQLiteWrites):
     async def leaderboard(
         self, guild_id: int | None, *, limit: int = 10, kind: str = "classic"
     ) -> list[LeaderboardRow]:
-        """Players with a rated game, best rating first (ties: more rated games, lower id)."""
         guild = schema.guild_key(guild_id)
         body = partial(queries.leaderboard, guild=guild, limit=limit, kind=kind)
         return await self._counted(
@@ -171,12 +165,10 @@ class SQLiteStore(SQLiteWrites):
         )
 
     async def server_settings(self) -> dict[int, ServerSettings]:
-        """Every server's own settings, by server id."""
         work = self._run(self._read, "load the server settings", queries.server_settings)
         return await self._counted("server_settings", work)
 
     async def save_server_settings(self, guild_id: int, settings: ServerSettings) -> None:
-        """Replace a server's settings (one row of JSON)."""
         text, what = settings.to_json(), f"save the settings of server {guild_id}"
         work = self._run(self._write, what, lambda c: queries.save_settings(c, guild_id, text))
         await self._counted("save_server_settings", work)
@@ -184,14 +176,13 @@ class SQLiteStore(SQLiteWrites):
     # -- the features' transactions (``base.Database``) ---------------------------------------
 
     async def read(self, name: str, what: str, body: Body[T]) -> T:
-        """`body` on the store's thread, reading."""
+        """On the store's thread."""
         return await self._counted(name, self._run(self._read, what, _run_body(body)))
 
     async def write(
         self, name: str, what: str, body: Body[T], *, together: bool = False, single: bool = False
     ) -> T:
-        """`body` in a write transaction on the store's thread, or (`together`) in the next
-        group commit with the saves queued beside it."""
+        """On the store's thread (`together`: in the next group commit)."""
         run = _run_body(body)
         work = self._together(what, run) if together else self._run(self._write, what, run)
         return await self._counted(name, work)

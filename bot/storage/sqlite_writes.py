@@ -12,7 +12,7 @@ grouped into shared commits, and a commit made on the event loop's own thread wh
   a write never waits: with ``synchronous=NORMAL`` a commit appends to the log with no fsync, the
   log is copied into the file only on the thread (every `CHECKPOINT_EVERY` transactions;
   ``wal_autocheckpoint`` is off), and a lock held by another process sends the batch to the
-  thread, which waits ``busy_timeout`` for it as before. With ``synchronous=FULL`` (an fsync a
+  thread, which waits ``busy_timeout`` for it. With ``synchronous=FULL`` (an fsync a
   commit) every write goes to the thread.
 """
 

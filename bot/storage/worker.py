@@ -1,13 +1,14 @@
 """One thread that runs a store's blocking calls, one at a time in the order given, each
 answered on the event loop that asked.
 
-What ``ThreadPoolExecutor(max_workers=1)`` and ``run_in_executor`` did for the SQLite store, with
-less in between: a call is one entry in a queue, its answer one ``call_soon_threadsafe``, with
-no future of the thread's own chained to the loop's. At people's pace the trip to the thread
-and back is most of what a save costs (``benchmarks/storage_bench.py``). A call the caller
-stopped waiting for (cancelled) still runs, as it could already once started; its answer is
-dropped. `idle` says when every call given has been answered on the loop: nothing runs on the
-thread, and nothing waits for it (``sqlite_writes`` writes on the loop's thread then).
+What ``ThreadPoolExecutor(max_workers=1)`` and ``run_in_executor`` would do for the SQLite
+store, with less in between: a call is one entry in a queue, its answer one
+``call_soon_threadsafe``, with no future of the thread's own chained to the loop's. At people's
+pace the trip to the thread and back is most of what a save costs
+(``benchmarks/storage_bench.py``). A call the caller stopped waiting for (cancelled) still runs,
+queued or begun (a thread cannot stop a call it has begun); its answer is dropped. `idle` says
+when every call given has been answered on the loop: nothing runs on the thread, and nothing
+waits for it (``sqlite_writes`` writes on the loop's thread then).
 """
 
 from __future__ import annotations
