@@ -95,7 +95,7 @@ class HistoryCog(commands.Cog):
         """Run one answer; a store or Discord failure is one private line, a bug is logged."""
         try:
             await work
-        except StorageError as error:  # said once: by the store, or by `in_time`
+        except StorageError as error:
             log.debug("%s: %s", what, error)
             await replies.tell_safely(interaction, STORAGE_APOLOGY)
         except Exception as error:

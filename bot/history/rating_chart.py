@@ -54,7 +54,7 @@ async def rating_chart(
         return await asyncio.wait_for(work, max(0.0, seconds))
     except TimeoutError:
         log.info("stats of %s: no time left for the rating chart", user_id)
-    except StorageError as error:  # the store said the outage once
+    except StorageError as error:
         log.debug("stats of %s: no rating chart: %s", user_id, error)
     return Chart()
 

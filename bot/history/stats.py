@@ -103,7 +103,7 @@ class StatsCog(commands.Cog):
         """Await a store read within the budget; on failure apologise (the one response)."""
         try:
             return await in_time(read)
-        except StorageError as error:  # said once: by the store, or by `in_time`
+        except StorageError as error:
             log.debug("stats read failed: %s", error)
             await replies.tell(interaction, STORAGE_APOLOGY)
             return None

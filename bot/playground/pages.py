@@ -46,7 +46,7 @@ def open_pages_freely(preview: Preview) -> None:
             return open_page(viewer_id, target_id)
 
     def publishing(page: Any, **how: Any) -> None:
-        with showing(preview, page.channel_id):  # the page's channel, or one of its threads
+        with showing(preview, page.channel_id):
             newest = newest_message(preview, page.channel_id)
             key = (page.id, page.viewer.id, page.channel_id)
             if page is not preview._python and newest is not None and seen.get(key) != newest:

@@ -72,7 +72,7 @@ class PuzzleCog(commands.Cog):
                     self.puzzle_store.puzzle_player(guild, user),
                 )
             )
-        except StorageError as error:  # said once: by the store, or by `in_time`
+        except StorageError as error:
             log.debug("puzzle leaderboard read failed: %s", error)
             await replies.tell(interaction, NOT_SAVED)
             return
@@ -125,7 +125,7 @@ class PuzzleCog(commands.Cog):
         """Run `work` (which answers the interaction); on failure answer once, privately."""
         try:
             await work
-        except StorageError as error:  # the store has said the outage once
+        except StorageError as error:
             log.debug("%s: %s", what, error)
             await replies.tell_safely(interaction, NOT_SAVED)
         except Exception as error:

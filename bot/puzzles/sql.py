@@ -62,7 +62,7 @@ NEW_PUZZLE_RATING = Query(
 )
 _LOAD_PLAYER = f"SELECT {PLAYER} FROM puzzle_players WHERE guild_id = ? AND user_id = ?"
 LOAD_PLAYER = Query(_LOAD_PLAYER)
-# Read to write over it: locked on PostgreSQL (SQLite's writer holds the file's lock already).
+# Read to write over it.
 LOCK_PLAYER = Query(_LOAD_PLAYER, postgres=numbered(_LOAD_PLAYER) + " FOR UPDATE")
 _INSERT_PLAYER = (
     "INSERT INTO puzzle_players (guild_id, user_id, rating, deviation, volatility, attempts, "

@@ -114,7 +114,7 @@ class Director:
                     self.retry(t.guild_id)  # the start is due still: cancelled then
                     return
                 await self.tournament_store.finish_tournament(tid, Stage.CANCELLED)
-        except StorageError as error:  # the store said the outage; tried again after it
+        except StorageError as error:  # tried again after the outage
             log.debug("could not start tournament %s: %s", tid, error)
             self.retry(None if t is None else t.guild_id)
 
@@ -183,7 +183,7 @@ class Director:
             if result is None:  # recorded once: a second record (the same game's) changes nothing
                 result = game.cross_score
                 await self.tournament_store.record_result(pairing, result)
-        except StorageError as error:  # the store said the outage; tried again after it
+        except StorageError as error:  # tried again after the outage
             log.debug("could not record the result of game %s: %s", game.id, error)
             self.retry(game.guild_id)
             return

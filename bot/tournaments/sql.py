@@ -28,7 +28,7 @@ CREATE = Query(
 )
 _LOAD = f"SELECT {TOURNAMENT} FROM tournaments WHERE id = ?"
 LOAD = Query(_LOAD)
-# Read to write over it: locked on PostgreSQL (SQLite's writer holds the file's lock already).
+# Read to write over it.
 LOCK = Query(_LOAD, postgres=numbered(_LOAD) + " FOR UPDATE")
 LIVE = Query(f"SELECT {TOURNAMENT} FROM tournaments WHERE stage IN ('open', 'running') ORDER BY id")
 ENTERED = Query(

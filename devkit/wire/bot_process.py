@@ -130,7 +130,7 @@ class Control:
     def end(self) -> dict[str, Any]:
         drain_pictures(self.bot)  # the pictures the run asked for count in its CPU
         wall0, cpu0, main0, engine0, search0 = self.clocks
-        searched = search_cpu(self.bot) - search0  # in the bot's own threads
+        searched = search_cpu(self.bot) - search0
         profile = self.profile.stop()
         self.probe.stop()
         self.collector.stop()

@@ -81,7 +81,7 @@ class BoardCatchUp(commands.Cog):
                 return True
             try:
                 game = await self.flow.load(game_id)
-            except StorageError as exc:  # the store said the outage once; try again later
+            except StorageError as exc:  # tried again later
                 log.debug("catching up game %s: %s", game_id, exc)
                 return False
             if game is None or game.ending is Ending.ABANDONED:

@@ -55,7 +55,7 @@ class ClickCog(commands.Cog):
         self.resigns = Resigns(flow)  # Resign asks for a second click
 
     async def cog_unload(self) -> None:
-        drawing.close()  # the drawing thread ends with the bot
+        drawing.close()
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: Interaction) -> None:
@@ -77,7 +77,7 @@ class ClickCog(commands.Cog):
             else:
                 await self.click(interaction, *parsed)
         except StorageError as error:  # the database is away (a finished game is read from it)
-            log.debug("click on %r: %s", custom_id, error)  # the store said the outage once
+            log.debug("click on %r: %s", custom_id, error)
             await replies.tell_safely(interaction, NOT_SAVED)
         except Exception as error:
             if not replies.discords_trouble(error):
@@ -138,7 +138,7 @@ class ClickCog(commands.Cog):
                 elif (
                     not what.isdigit() and game and asks(game, user_id, what, self.live.clock.now())
                 ):
-                    await self.resigns.ask(interaction, game, user_id)  # Resign: confirm first
+                    await self.resigns.ask(interaction, game, user_id)
                 else:
                     # On 3x3 the bot's reply is a lookup: both moves go in this one response.
                     reply = await self.flow.with_reply(result)

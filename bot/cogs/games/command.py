@@ -79,7 +79,7 @@ class GameCog(commands.Cog):
         self.router = Router() if router is None else router  # the features' buttons
         self.stat_lines = StatLines()  # the features' lines in /tictactoe-stats
         self.settings = settings
-        self.servers = servers  # each server's own settings, by server id
+        self.servers = servers
 
     @app_commands.command(
         name=_l("tictactoe"),

@@ -70,7 +70,7 @@ class Resigns:
             log.warning("could not ask to confirm resigning game %s: %s", game.id, exc)
             await replies.tell_safely(interaction, UNSHOWN)
             return False
-        self.flow.showing.answered(game, interaction)  # it shows the stored game
+        self.flow.showing.answered(game, interaction)
         self._asked[game.id] = what
         self.live.tasks.spawn(self._put_back(interaction, game, what), name=f"ttt-resign-{game.id}")
         return True

@@ -111,7 +111,6 @@ class SettingsCog(commands.Cog):
         board_style: str | None = None,
         tournament_role: discord.Role | None = None,
     ) -> None:
-        """Only members with Manage Server."""
         given = dict(
             difficulty=difficulty,
             size=size,
@@ -158,7 +157,6 @@ class SettingsCog(commands.Cog):
     async def channel(
         self, interaction: Interaction, action: str, channel: discord.abc.GuildChannel
     ) -> None:
-        """Only members with Manage Server."""
         await self._change(
             interaction,
             lambda conf: dataclasses.replace(
@@ -173,7 +171,6 @@ class SettingsCog(commands.Cog):
     )
     @app_commands.choices(action=ACTIONS)
     async def role(self, interaction: Interaction, action: str, role: discord.Role) -> None:
-        """Only members with Manage Server."""
         await self._change(
             interaction,
             lambda conf: dataclasses.replace(
@@ -185,7 +182,6 @@ class SettingsCog(commands.Cog):
     @app_commands.describe(setting=_l("The setting to reset"))
     @app_commands.choices(setting=RESETS)
     async def reset(self, interaction: Interaction, setting: str) -> None:
-        """Only members with Manage Server."""
         if setting == "all":
             await self._change(interaction, lambda conf: ServerSettings())
             return

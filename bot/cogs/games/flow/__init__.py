@@ -85,7 +85,7 @@ class GameFlow:
         self.engine = engine
         self.live = live
         self.settings = settings
-        self.servers = servers  # each server's own settings, by server id
+        self.servers = servers
         self.thinking = Thinking(engine)
         self.showing = Showing(client=client, boards=live.boards, abandon=self.abandon)
 

@@ -49,11 +49,9 @@ class Showing:
     # ------------------------------------------------------------ status
 
     def fell_behind(self, game_id: int) -> None:
-        """The game's board does not show the stored game (it catches up: ``on_behind``)."""
         self.boards.fell_behind(game_id)
 
     def caught_up(self, game_id: int) -> None:
-        """The game's board shows the stored game."""
         self.boards.caught_up(game_id)
 
     def checked(self, interaction: Interaction, game: GameRecord, *, check: bool) -> bool:
