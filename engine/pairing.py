@@ -66,7 +66,7 @@ def _match(spans: list[int]) -> bool:
     return True
 
 
-def defends(lines: tuple[int, ...], attacker: int, defender: int, empty: int) -> bool:
+def defends(lines: tuple[int, ...], defender: int, empty: int) -> bool:
     """Whether the defender holds a pairing against every line the attacker could complete.
 
     Then the attacker never completes a line, whoever moves next (a defender to move plays

@@ -53,7 +53,7 @@ class PathTrace:
         self.crossings = 0
         self.calls: Counter[str] = Counter()
 
-    def __call__(self, frame: FrameType, event: str, arg: Any) -> None:
+    def __call__(self, frame: FrameType, event: str, _arg: Any) -> None:
         if event != "call":
             return
         module = bot_module(frame)

@@ -54,7 +54,7 @@ def test_matching_needs_two_cells_per_line() -> None:
 def test_holds_on_empty_5x5_k5() -> None:
     """On 5x5 k=5 each side has a pairing against the other from the start: a draw, at once."""
     r = rules(5, 5)
-    assert defends(r.lines, 0, 0, r.full)
+    assert defends(r.lines, 0, r.full)
     assert engine.evaluate(Board.empty(5, 5)) == 0
     assert engine.evaluate(Board.from_moves([12], 5, 5)) == 0
 
@@ -63,7 +63,7 @@ def test_holds_on_empty_5x5_k5() -> None:
 def test_does_not_hold_on_empty_boards(size: int, k: int) -> None:
     """Too many lines for the cells: no pairing on the empty board of the other games."""
     r = rules(size, k)
-    assert not defends(r.lines, 0, 0, r.full)
+    assert not defends(r.lines, 0, r.full)
 
 
 def _positions(size: int, k: int, count: int, min_ply: int, seed: int) -> list[Board]:
@@ -114,10 +114,10 @@ def test_pairing_is_sound(size: int, k: int, boards: int | None) -> None:
         # Skip immediate wins: the pairing speaks of lines not yet one move from done.
         if any(not line & opp and (line & me).bit_count() == k - 1 for line in r.lines):
             continue
-        if defends(r.lines, me, opp, empty):
+        if defends(r.lines, opp, empty):
             held += 1
             assert value <= 0, board
-        if defends(r.lines, opp, me, empty):
+        if defends(r.lines, me, empty):
             held += 1
             assert value >= 0, board
     # 4x4 k=3 has too many short lines for a pairing to hold often; the others must meet some.
