@@ -106,8 +106,8 @@ class Solver:
         deadline = self.deadline
         # The clock at every node (a read is some 50 ns, a node tens of microseconds): read
         # every 1,024 nodes, a deadline passed unseen through any run of smaller searches. The
-        # node limit is counted as before, every 1,024 nodes, so a limited search stops where
-        # it always did.
+        # node limit is checked every 1,024 nodes, so a limited search stops at the same node
+        # whatever the clock.
         if deadline is not None and (
             time.monotonic() >= deadline
             or (not self.nodes & 1023 and self.nodes >= self.node_limit)

@@ -11,8 +11,8 @@ every REST call fails with it for `window` seconds (a 429 asks for Retry-After 0
 stop clicking when it ends. Measured:
 
 - clicks sent during the window answered within 3 s: on a game whose previous click (sent less
-  than `SAME_SPAN` s before) had a call fail ("same game": the bot used to hold that game's lock
-  while discord.py retried), and on the others;
+  than `ANSWER` s before) had a call fail ("same game": discord.py's own retries of that call
+  span 1 + 3 + 5 + 7 s, far past the click's 3 s), and on the others;
 - from Discord answering again, with nobody clicking: seconds until each board shows its stored
   game (p50 and max over the boards that were behind), and whether every one did.
 """
@@ -34,10 +34,6 @@ from devkit.measure.instruments import percentile
 
 ANSWER = 3.0
 GIVE_UP = 60.0  # seconds after the window within which a board not caught up counts as stuck
-# Seconds after a click whose call failed during which the next click on its game counts as on
-# the same game: discord.py's own retries of a failed call span 1 + 3 + 5 + 7 s, and the bot used
-# to hold the game's lock through them.
-SAME_SPAN = 16.0
 TABLE_KINDS = (Kind(3, 3, "easy"), Kind(3, 3), Kind(4, 4, "medium"), Kind(3, 3, "hard"))
 
 
@@ -71,7 +67,7 @@ def shows(fake: FakeDiscord, table: Table, game_id: int, moves: tuple[int, ...])
 
 def shares(history: list[Action], fake: FakeDiscord, start: float, end: float) -> dict[str, Any]:
     """Clicks sent in [start, end] answered within 3 s: on the same game as a click whose call
-    failed shortly before (`SAME_SPAN`), and on the others."""
+    failed less than `ANSWER` s before, and on the others."""
     clicks = [a for a in history if a.kind in ("cell", "accept") and a.iid is not None]
     clicks.sort(key=lambda a: a.sent)
     last: dict[int | None, Action] = {}

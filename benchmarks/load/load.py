@@ -23,7 +23,7 @@ challenge, accepted, then random legal moves). Modes:
 
 - alone: games against the bot played one after another, nothing else running; --alone of them,
   whatever --games says.
-- spread: the issue's 500 simultaneous games at people's pace. Games start at random moments
+- spread: 500 simultaneous games (the load target) at people's pace. Games start at random moments
   over --window seconds and each player thinks --think seconds (real time, 1 to 5 by default:
   people reading a board) before each click, so clicks reach the bot while it is busy with
   other games (500 games: about 170 clicks a second, plus the bot's own moves).

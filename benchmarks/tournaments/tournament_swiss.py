@@ -41,7 +41,7 @@ the bot's time by part (`measure.profiling`); its CPU figures are then not compa
 
 No run has the loop-lag probe (`wire.bot_process`'s ``begin-cpu``): nothing here reports loop
 lag, and its 10 ms ticker costs an idle process 8 to 15 ms of CPU a second, the bot's and the
-floor's alike, which at people's pace was a quarter to a half of each run's CPU and brought
+floor's alike, which at people's pace is a quarter to a half of each run's CPU and brings
 every ratio towards 1.
 """
 

@@ -1,5 +1,5 @@
 """The load benchmark's tables: its runs, memory per live game and the engine's loop lag, as
-docs/figures.md shows them, and the issues' targets beside what was measured."""
+docs/figures.md shows them, and the load targets beside what was measured."""
 
 from __future__ import annotations
 
@@ -67,7 +67,7 @@ def print_tables(
 def print_targets(
     runs: list[dict[str, Any]], memory: list[dict[str, Any]], engines: list[dict[str, Any]]
 ) -> None:
-    """The issues' figures next to what was measured (for reading, not a test)."""
+    """The load targets next to what was measured (for reading, not a test)."""
     lines = []
     for r in runs:
         if r["games"] == 500:

@@ -13,8 +13,8 @@ import discord
 # What `--without` can take away: each name, and what the bot does then.
 WITHOUT = {
     "gateway": "parses every message event and caches messages, as discord.py does by default",
-    "one-response": "shows a 4x4 or 5x5 reply in a second edit, as before REPLY_WAIT",
-    "quick-engine": "asks every 4x4 or 5x5 move of the process pool, as before quick_move",
+    "one-response": "shows a 4x4 or 5x5 reply in a second edit (REPLY_WAIT 0)",
+    "quick-engine": "asks every 4x4 or 5x5 move of the process pool (no quick_move)",
 }
 
 

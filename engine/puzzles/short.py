@@ -6,7 +6,7 @@ each complete one (the opponent blocks one, the mover completes the other: a win
 puzzles' searches ask mostly such questions (a missed win in two, a wrong move that hands the
 defender a line or a fork), and the solver answers each with a search over every reply; here
 each is a pass over the lines. Everything here is exact: where the lines do not decide, the
-answer is None and the caller searches as before.
+answer is None and the caller searches.
 """
 
 from __future__ import annotations

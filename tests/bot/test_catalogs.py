@@ -26,7 +26,7 @@ from bot.i18n import DOMAIN, LOCALE_DIR, N_, NP_, Text, shipped, translation
 ROOT = Path(__file__).resolve().parents[2]
 POT = ROOT / "bot" / "i18n" / "tictactoe.pot"
 KEYWORDS = {"N_": None, "NP_": (1, 2), "_l": None, "_t": (2,)}
-# Discord locales the issue asks for, each served by a catalog.
+# The Discord locales the bot speaks, each served by a catalog.
 DISCORD_LOCALES = (
     "de",
     "es-ES",

@@ -1,7 +1,7 @@
 """Answers Discord refuses as too late (10062 Unknown interaction): the bot was held up past the
 interaction's 3 seconds (a process stopped for a while, a connection that came back with its
-events replayed, 5xx answers retried), and a board whose end was never shown. Found by the chaos
-soak (benchmarks/chaos/soak.py).
+events replayed, 5xx answers retried), and a board whose end was never shown; each also comes
+up in the chaos soak (benchmarks/chaos/soak.py).
 
 An expected condition: one line in the log, no traceback, no apology through a dead token; the
 stored game stays right, and a board the late answer would have shown is shown another way."""

@@ -52,7 +52,7 @@ async def script(url: str, statements: str) -> None:
 
 
 async def test_settings_with_a_url_choose_postgresql(postgres_url: str) -> None:
-    """DATABASE_URL makes the bot use PostgreSQL; without it, SQLite as before."""
+    """DATABASE_URL makes the bot use PostgreSQL; without it, SQLite."""
     settings = Settings(token="a.b.c", database_url=postgres_url)
     bot = create_bot(settings)
     assert isinstance(bot.store, PostgresStore)

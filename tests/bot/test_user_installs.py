@@ -181,7 +181,7 @@ async def test_a_5x5_game_in_a_server_without_the_bot(
 async def test_the_bots_own_dm_plays_against_the_bot_only(
     local_discord: FakeDiscord, tmp_path: Path
 ) -> None:
-    """In the bot's DM a game against it runs as before (the bot may use that channel); a
+    """In the bot's DM a game against it runs as in a server (the bot may use that channel); a
     challenge there is refused privately."""
     alice, bob = people(local_discord, "alice", "bob")
     own = local_discord.create_dm(alice, local_discord.bot_user)

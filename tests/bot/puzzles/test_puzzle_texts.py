@@ -36,9 +36,9 @@ def styles(record: AttemptRecord) -> dict[int, int]:
 
 
 def test_a_reply_that_wins_at_once_says_so_and_its_line_is_marked() -> None:
-    """The issue's case: the wrong move leaves the solution's cell to the defender, whose reply
-    there completes a line. The words say the reply won at once, then which move would have
-    won and that the reply took that very cell; the reply's line is green, nothing else."""
+    """The wrong move leaves the solution's cell to the defender, whose reply there completes a
+    line. The words say the reply won at once, then which move would have won and that the
+    reply took that very cell; the reply's line is green, nothing else."""
     record, after = failed("43-0001", 0)
     puzzle = record.puzzle
     assert after.state == "loses" and after.refutation == puzzle.solution
