@@ -20,7 +20,8 @@ from engine.levels import LEVELS
 from engine.play import MOVE_BUDGET, best_move, quick_move
 from engine.rules import SIZES, WIN, default_k
 
-TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing at run time
+# As typing.TYPE_CHECKING, without importing typing at run time; every engine module does the same.
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from engine.api import analyse, classify, evaluate
     from engine.board import Side as Side

@@ -7,7 +7,7 @@ from engine.board import Board, IllegalMoveError
 from engine.rules import WIN
 from engine.search import SearchTimeout, Solver, solver, trim_tables
 
-TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing at run time
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import random
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.rules import SIZES, default_k, rules
 
-TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing at run time
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
     from typing import Literal

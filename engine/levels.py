@@ -3,7 +3,7 @@ weighs the 3x3 traps against (one home for both, so neither imports the other)."
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing at run time
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Literal
 

@@ -29,7 +29,7 @@ from engine.board import Board, IllegalMoveError
 from engine.levels import LEVELS, MISTAKES
 from engine.rules import rules
 
-TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing at run time
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import random
 

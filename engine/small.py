@@ -15,7 +15,7 @@ import zlib
 from engine.levels import MISTAKES
 from engine.rules import rules
 
-TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing at run time
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from fractions import Fraction
 

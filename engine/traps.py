@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing at run time
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import random
 

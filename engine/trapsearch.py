@@ -29,7 +29,7 @@ from engine.board import Board
 from engine.search import NO_LIMIT, SearchTimeout, Solver
 from engine.traps import trap_key, trap_order
 
-TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing at run time
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import random
 

@@ -23,7 +23,7 @@ from engine.puzzles import short, tree
 from engine.puzzles.proof import Puzzle, wins_within
 from engine.search import solver
 
-TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing at run time
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Literal
 

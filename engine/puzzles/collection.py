@@ -12,7 +12,7 @@ import os
 
 from engine.puzzles.proof import Puzzle, PuzzleError
 
-TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing at run time
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import random
     from collections.abc import Collection, Sequence

@@ -32,7 +32,7 @@ from engine.puzzles.proof import MOST_MOVES, Puzzle, difficulty, wins_within
 from engine.rules import WIN, rules
 from engine.search import SearchTimeout, solver, trim_tables
 
-TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing at run time
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
 

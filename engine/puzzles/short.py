@@ -15,7 +15,7 @@ from functools import lru_cache
 
 from engine.rules import Rules
 
-TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing at run time
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 

@@ -14,7 +14,7 @@ from engine.ultimate.geometry import (
     parse_cell,
 )
 
-TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing at run time
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
 

@@ -28,7 +28,7 @@ from engine.ultimate.evaluation import DEFAULT, Weights
 from engine.ultimate.geometry import TO_GLOBAL, WINNING_CELLS
 from engine.ultimate.search import Search, run
 
-TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing at run time
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import random
     from typing import Literal
