@@ -97,7 +97,6 @@ class ClickCog(commands.Cog):
         shown again, so a refused click repairs it too.
         """
         changed, stuck = NOTHING, False
-        # Each call to Discord under the lock ends within this click's window (``time_limits``).
         async with self.live.locks(game_id), time_limits.opened(interaction):
             game = await self.flow.load(game_id)
             if game is not None and not _on_its_board(interaction, game):
