@@ -99,13 +99,12 @@ class StoreWatch:
         self._failed: set[int] = set()  # games whose last save failed
 
     def called(self, name: str, seconds: float, failed: bool) -> None:
-        """A call ended: its time counted, and its failure."""
         self._seconds.labels(name).observe(seconds)
         if failed:
             self._errors.labels(name).inc()
 
     def saved(self, game_id: int, failed: bool) -> None:
-        """A game's save ended; one after a failed one counts as a retry, saved or failed."""
+        """A retry is labelled with how it ended, saved or failed."""
         retried = game_id in self._failed
         if failed:
             self._failed.add(game_id)

@@ -1,9 +1,9 @@
 """The engine's answers in puzzle attempts: stored with the puzzle, else searched and kept.
 
-A puzzle of the shipped set, or a server's puzzle found since puzzles carry their answers,
-holds its defence tree (engine.puzzles.tree): a move judged, the defence found or a hint is a
-lookup, answered here on the event loop in microseconds. A puzzle without them (one stored
-before) is answered by a search, run in the engine's worker processes. Its answer depends only
+A puzzle of the shipped set, or a server's puzzle this bot found, holds its defence tree
+(engine.puzzles.tree): a move judged, the defence found or a hint is a lookup, answered here on
+the event loop in microseconds. A puzzle without it (stored by a bot whose puzzles carried no
+answers) is answered by a search, run in the engine's worker processes. Its answer depends only
 on the puzzle, the moves so far and the cell played, so the newest searched answers are kept
 here: the players who find the same line are answered without a second search.
 """
@@ -62,7 +62,6 @@ class Answers:
         return (attempt.puzzle, attempt.moves, cell)
 
     async def play(self, attempt: Attempt, cell: int) -> Attempt:
-        """The attempt after the player's `cell` (and the defence), as ``engine.puzzles.play``."""
         known = self.known(attempt, cell)
         if isinstance(known, Attempt):
             return known
@@ -73,8 +72,6 @@ class Answers:
         return after
 
     async def hint(self, attempt: Attempt) -> tuple[Attempt, int]:
-        """A move that wins in time and the attempt with the hint counted, as
-        ``engine.puzzles.hint``."""
         known = self.known(attempt, None)
         if isinstance(known, tuple):
             return known

@@ -134,7 +134,7 @@ async def test_server_puzzles_are_served_in_their_server_only(simcord_env: Env) 
 
 
 async def test_the_engines_answers_are_kept_for_a_position_asked_again() -> None:
-    """For a puzzle without stored answers (one kept before puzzles carried them), an answer
+    """For a puzzle without stored answers (as a puzzle found by an older bot is), an answer
     asked again (the same puzzle, moves and cell) is the engine's own, hints carried as the
     attempt has them, and no new search is kept for it."""
     from dataclasses import replace
