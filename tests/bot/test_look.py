@@ -73,7 +73,8 @@ def test_marks_of_a_deleted_emoji_go_back_to_their_defaults() -> None:
     assert looks.without(Look(x="🐱", o=STAR, input="both"), gone) == Look(x="🐱", input="both")
     assert looks.without(Look(x="⭕", o=STAR), gone) == Look()
     assert looks.without(Look(x=DOT), gone) == Look(x=DOT)
-    # A mark kept from before the checks grew stricter does not count against the others.
+    # A stored mark that the settings' checks refuse (an arrow, no emoji) does not count against
+    # the others.
     assert looks.without(Look(x="→", o=STAR), gone) == Look(x="→")
     assert looks.custom_ids(Look(x=STAR, o=DOT)) == {123456789012345678, 223456789012345678}
 
