@@ -76,14 +76,17 @@ class Commands:
         return command
 
     def _stored(self, command: dict[str, Any], kept: dict[str, Any] | None) -> dict[str, Any]:
-        """A command as Discord stores it: its id and version kept when it overwrites `kept`."""
+        """A command as Discord stores it; overwriting `kept`, it keeps its id, and its version
+        too if nothing else changed."""
         stored = dict(command, application_id=str(self.application_id))
-        stored["id"] = kept["id"] if kept is not None else str(snowflake())
-        stored["version"] = str(snowflake())
         stored.setdefault("type", CHAT_INPUT)
         stored.setdefault("default_member_permissions", None)
         stored.setdefault("description", "")
         stored.setdefault("nsfw", False)
+        stored["id"] = kept["id"] if kept is not None else str(snowflake())
+        stored["version"] = kept["version"] if kept is not None else str(snowflake())
+        if stored != kept:
+            stored["version"] = str(snowflake())
         return stored
 
     def _overwritten(

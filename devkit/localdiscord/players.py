@@ -73,6 +73,7 @@ class Players:
         data: Any,
         *,
         message_id: int | None = None,
+        locale: str = "en-US",
     ) -> int:
         """Send one INTERACTION_CREATE; returns its id. Timed from just before the frame goes.
 
@@ -93,7 +94,7 @@ class Players:
             "channel_id": str(channel.id),
             "channel": channel.payload(),
             "app_permissions": str(channel.app_permissions),
-            "locale": "en-US",
+            "locale": locale,
             "entitlements": [],
             "authorizing_integration_owners": owners,
             "context": context,
@@ -189,14 +190,14 @@ class Players:
         data = {"custom_id": custom_id, "component_type": STRING_SELECT, "values": values}
         return await self.emit("select", user, channel, 3, data, message_id=message_id)
 
-    async def launch(self, user: User, channel: Channel) -> int | None:
-        """Run the app's Entry Point command (from the App Launcher): an interaction the bot
-        answers (its id) if the command's handler is the app's, else Discord launches the
-        Activity itself and the bot hears nothing (None)."""
+    async def launch(self, user: User, channel: Channel, *, locale: str = "en-US") -> int | None:
+        """Run the app's Entry Point command (from the App Launcher, Discord set to `locale`): an
+        interaction the bot answers (its id) if the command's handler is the app's, else Discord
+        launches the Activity itself and the bot hears nothing (None)."""
         command = self.entry_point
         assert command is not None, "the app has no Entry Point command: enable_activities()"
         if command.get("handler") != APP_HANDLER:
             self.launches.append(Launch(f"i-{snowflake()}", channel.id, user.id, None))
             return None
         data = {"id": command["id"], "name": command["name"], "type": command["type"]}
-        return await self.emit("entry point", user, channel, 2, data)
+        return await self.emit("entry point", user, channel, 2, data, locale=locale)
