@@ -59,7 +59,8 @@ def well_formed(options: Any) -> bool:
 
 
 class CheckedTree(app_commands.CommandTree[Any]):
-    """A command tree that answers a malformed or failed command instead of failing in silence."""
+    """A command tree that answers a malformed or failed command, and the app's Entry Point
+    command, instead of failing in silence; its global sync keeps that command."""
 
     async def on_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError, /
