@@ -74,7 +74,8 @@ class LocalBot:
         return self.folder / "games.db"
 
     async def start(self) -> None:
-        """Start the bot and wait until it has synced its commands and identified."""
+        """Start the bot and wait until it has synced its commands and identified (failing at
+        once if it stops instead)."""
         self.discord.synced.clear()
         self.discord.connected.clear()
         self.starts += 1
@@ -94,11 +95,16 @@ class LocalBot:
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
             )
+        process = self.process
         await until(
-            lambda: self.discord.synced.is_set() and self.discord.connected.is_set(),
-            f"the bot to start; its log:\n{self.log()}",
+            lambda: (
+                (self.discord.synced.is_set() and self.discord.connected.is_set())
+                or process.poll() is not None
+            ),
+            "the bot to start",
             wait=120.0,
         )
+        assert process.poll() is None, f"the bot stopped as it started; its log:\n{self.log()}"
 
     def log(self) -> str:
         return "\n".join(

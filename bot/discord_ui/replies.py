@@ -1,5 +1,6 @@
 """Private replies to an interaction: a refusal, a note, or the apology for a failure, in the
-language of the person who clicked or ran the command (``interaction.locale``).
+language of the person who clicked or ran the command (``interaction.locale``); and the answer
+that launches the app's Activity instead.
 
 Each answers exactly once: as the interaction's response if it has none yet, else as a
 followup. discord.py only logs an exception raised in a listener (the user would see "This
@@ -97,3 +98,20 @@ async def tell_safely(interaction: Interaction, text: Text | str) -> None:
 async def apologize(interaction: Interaction, text: Text | str = SORRY) -> None:
     """Answer privately that something failed, whether or not the interaction was answered."""
     await tell_safely(interaction, text)
+
+
+async def launch(interaction: Interaction) -> str | None:
+    """Answer by launching the app's Activity (LAUNCH_ACTIVITY); the instance launched, or None
+    if Discord refused or never answered (one log line), then apologizing if it still can."""
+    try:
+        launched = await time_limits.answer(interaction, interaction.response.launch_activity())
+    except CALL_FAILED as error:
+        if too_late(error):
+            log_too_late(interaction, "launching the Activity")
+            return None
+        log.warning(
+            "could not launch the Activity for interaction %s: %s", interaction.id, describe(error)
+        )
+        await apologize(interaction)
+        return None
+    return launched.activity_id

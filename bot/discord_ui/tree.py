@@ -1,5 +1,6 @@
-"""The command tree: refuses a garbled command before discord.py parses its options, and is
-the one error handler of every slash command.
+"""The command tree: refuses a garbled command before discord.py parses its options, is the
+one error handler of every slash command, answers the app's Entry Point command, and keeps that
+command through the global sync (``entry_point``).
 
 discord.py turns the options of a slash command into Python values before any command code
 runs, and a malformed option (a user id that is not a number, an option without a type) makes
@@ -14,8 +15,9 @@ from typing import Any
 
 import discord
 from discord import app_commands
+from discord.abc import Snowflake
 
-from bot.discord_ui import replies
+from bot.discord_ui import entry_point, replies
 from bot.i18n import N_, Text
 
 log = logging.getLogger(__name__)
@@ -34,6 +36,7 @@ KINDS = {
 OTHER_KIND = N_("something else")
 SOME_ID = N_("an id")
 NESTING_TYPES = frozenset({1, 2})  # subcommand, subcommand group
+INVALID_FORM = 50035  # Discord's code for a payload it refuses (a sync's: a command's own fault)
 
 
 def well_formed(options: Any) -> bool:
@@ -56,7 +59,8 @@ def well_formed(options: Any) -> bool:
 
 
 class CheckedTree(app_commands.CommandTree[Any]):
-    """A command tree that answers a malformed or failed command instead of failing in silence."""
+    """A command tree that answers a malformed or failed command, and the app's Entry Point
+    command, instead of failing in silence; its global sync keeps that command."""
 
     async def on_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError, /
@@ -73,10 +77,40 @@ class CheckedTree(app_commands.CommandTree[Any]):
             log.error("/%s failed", name, exc_info=cause)
         await replies.apologize(interaction)
 
+    async def sync(self, *, guild: Snowflake | None = None) -> list[app_commands.AppCommand]:
+        """Sync as discord.py does; globally, with the app's Entry Point command sent back as it
+        is, so that Discord keeps it (``entry_point``)."""
+        application_id = self.client.application_id
+        if guild is not None or application_id is None:
+            return await super().sync(guild=guild)
+        kept = await entry_point.kept(self._http, application_id)
+        commands = self._get_all_commands(guild=None)
+        translator = self.translator
+        payload = [
+            await c.get_translated_payload(self, translator) if translator else c.to_dict(self)
+            for c in commands
+        ]
+        try:
+            data = await self._http.bulk_upsert_global_commands(
+                application_id, payload=payload + kept
+            )
+        except discord.HTTPException as error:
+            if error.status == 400 and error.code == INVALID_FORM:
+                raise app_commands.CommandSyncFailure(error, commands) from None
+            raise
+        return [app_commands.AppCommand(data=d, state=self._state) for d in data]
+
+    async def on_entry_point(self, interaction: discord.Interaction[Any], /) -> None:
+        """Answer the app's Entry Point command: privately, that there is no Activity yet."""
+        await replies.tell_safely(interaction, entry_point.NO_ACTIVITY)
+
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         data: Any = interaction.data or {}
         if interaction.type is not discord.InteractionType.application_command:
             return True
+        if entry_point.is_entry_point(interaction):  # discord.py's tree knows no type 4
+            await self.on_entry_point(interaction)
+            return False
         refusal = GARBLED if not well_formed(data.get("options")) else self._mistyped(data)
         if refusal is None:
             return True

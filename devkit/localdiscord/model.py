@@ -188,11 +188,23 @@ class Interaction:
     forced_ephemeral: bool = False  # every answer private (no Use External Apps)
     followups: int = 0
     answers: list[int] = field(default_factory=list)  # messages it posted: response, follow-ups
+    user_id: int = 0  # who ran the command or clicked
 
     @property
     def user_only(self) -> bool:
         """Authorised by a user install only: the follow-up limit applies."""
         return "0" not in self.owners
+
+
+@dataclass
+class Launch:
+    """An Activity launched in a channel for a user: by the bot's answer to `interaction_id`
+    (LAUNCH_ACTIVITY), or by Discord itself (None) for an Entry Point command it handles."""
+
+    instance_id: str
+    channel_id: int
+    user_id: int
+    interaction_id: int | None
 
 
 def member_payload(user: User, *, permissions: int | None = None) -> dict[str, Any]:

@@ -1,13 +1,14 @@
 """What the people of the local Discord do: run a slash command, click a button, choose in a
-select menu, each one INTERACTION_CREATE on the gateway, as Discord sends it for the place it
-happens in (a server with the bot, one without it, the bot's DM, a DM or group DM between
-people) and for whoever authorised the command there.
+select menu, run the app's Entry Point command, each one INTERACTION_CREATE on the gateway, as
+Discord sends it for the place it happens in (a server with the bot, one without it, the bot's
+DM, a DM or group DM between people) and for whoever authorised the command there.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from devkit.localdiscord.commands import APP_HANDLER
 from devkit.localdiscord.model import (
     ALL_PERMISSIONS,
     BOT_DM,
@@ -20,6 +21,7 @@ from devkit.localdiscord.model import (
     Channel,
     Guild,
     Interaction,
+    Launch,
     Timing,
     User,
     member_payload,
@@ -38,7 +40,9 @@ class Players:
     interactions: dict[int, Interaction]
     timings: dict[int, Timing]
     commands: dict[str, dict[str, Any]]
+    launches: list[Launch]
     owners_of: dict[int, dict[str, str]]
+    entry_point: dict[str, Any] | None  # ``commands.Commands``': the app's, if it has one
 
     def clock(self) -> float: ...
     def shard_of(self, guild_id: int) -> int: ...
@@ -69,6 +73,7 @@ class Players:
         data: Any,
         *,
         message_id: int | None = None,
+        locale: str = "en-US",
     ) -> int:
         """Send one INTERACTION_CREATE; returns its id. Timed from just before the frame goes.
 
@@ -89,7 +94,7 @@ class Players:
             "channel_id": str(channel.id),
             "channel": channel.payload(),
             "app_permissions": str(channel.app_permissions),
-            "locale": "en-US",
+            "locale": locale,
             "entitlements": [],
             "authorizing_integration_owners": owners,
             "context": context,
@@ -123,6 +128,7 @@ class Players:
             born=self.clock(),
             owners=owners,
             forced_ephemeral=forced,
+            user_id=user.id,
         )
         self.timings[iid] = timing
         shard = 0 if guild is None else self.shard_of(guild.id)
@@ -183,3 +189,15 @@ class Players:
         """A choice in a string select menu of a stored message."""
         data = {"custom_id": custom_id, "component_type": STRING_SELECT, "values": values}
         return await self.emit("select", user, channel, 3, data, message_id=message_id)
+
+    async def launch(self, user: User, channel: Channel, *, locale: str = "en-US") -> int | None:
+        """Run the app's Entry Point command (from the App Launcher, Discord set to `locale`): an
+        interaction the bot answers (its id) if the command's handler is the app's, else Discord
+        launches the Activity itself and the bot hears nothing (None)."""
+        command = self.entry_point
+        assert command is not None, "the app has no Entry Point command: enable_activities()"
+        if command.get("handler") != APP_HANDLER:
+            self.launches.append(Launch(f"i-{snowflake()}", channel.id, user.id, None))
+            return None
+        data = {"id": command["id"], "name": command["name"], "type": command["type"]}
+        return await self.emit("entry point", user, channel, 2, data, locale=locale)

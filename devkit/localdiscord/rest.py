@@ -1,5 +1,5 @@
-"""The REST routes of the local Discord: login, command sync and a channel's messages (a
-thread's too); the interactions' routes are ``webhooks.Webhooks``'.
+"""The REST routes of the local Discord: login and a channel's messages (a thread's too); the
+interactions' routes are ``webhooks.Webhooks``', the commands' ``commands.Commands``'.
 
 Where the bot is not a member (a DM between people, a group DM, a server that has not added it)
 every channel route answers 403 Missing Access (50001), as Discord does.
@@ -55,7 +55,6 @@ class Rest:
     messages: dict[int, dict[str, Any]]
     nonces: dict[tuple[int, str], tuple[int, float]]  # (author, nonce) -> (message, when)
     interactions: dict[int, Interaction]
-    commands: dict[str, dict[str, Any]]
     unexpected: list[str]
     requests: list[tuple[str, str]]  # every request of the bot after login, (method, path)
     refused: list[tuple[str, str]]  # the channel routes refused for want of access
@@ -75,8 +74,6 @@ class Rest:
         return [
             ("GET", "/users/@me", self._me),
             ("GET", "/oauth2/applications/@me", self._application),
-            ("PUT", "/applications/{app}/commands", self._put_commands),
-            ("PUT", "/applications/{app}/guilds/{guild}/commands", self._put_commands),
             ("GET", "/guilds/{guild}/members/{user}", self._get_guild_member),
             ("GET", "/channels/{channel}/messages", self._get_history),
             ("GET", "/channels/{channel}/messages/{message}", self._get_message),
@@ -142,24 +139,13 @@ class Rest:
     def _note(self, request: web.Request) -> None:
         self.requests.append((request.method, request.path))
 
-    # --------------------------------------------------------------- login, sync
+    # --------------------------------------------------------------------- login
 
     async def _me(self, request: web.Request) -> web.Response:
         return _json(self.bot_user.payload())
 
     async def _application(self, request: web.Request) -> web.Response:
         return _json(application_payload(self.application_id))
-
-    async def _put_commands(self, request: web.Request) -> web.Response:
-        answer = []
-        for command in await request.json():
-            stored = dict(command, id=str(snowflake()), application_id=str(self.application_id))
-            stored.setdefault("version", "1")
-            stored.setdefault("default_member_permissions", None)
-            self.commands[command["name"]] = stored
-            answer.append(stored)
-        self.synced.set()  # type: ignore[attr-defined]
-        return _json(answer)
 
     # ------------------------------------------------------------------ channels
 

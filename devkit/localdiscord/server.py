@@ -7,11 +7,14 @@ to the server as it would to Discord: HTTP for the REST API, JSON text frames on
 
 What it implements is what discord.py and this bot use, no more:
 
-- ``GET /users/@me``, ``GET /oauth2/applications/@me`` (login), ``PUT`` of the application's
-  commands (sync);
+- ``GET /users/@me``, ``GET /oauth2/applications/@me`` (login); the application's commands,
+  ``GET`` and ``PUT`` (sync), with the Entry Point command that enabling Activities gives an app
+  (``commands``);
 - the gateway: HELLO, IDENTIFY -> READY and one GUILD_CREATE per guild, heartbeats, and the
-  INTERACTION_CREATE events the players emit (commands, clicks, choices: ``players``);
-- interaction callbacks (types 4 to 7, with ``with_response``), the original response
+  INTERACTION_CREATE events the players emit (commands, clicks, choices, the Entry Point
+  command: ``players``);
+- interaction callbacks (types 4 to 7, and 12 launching the Activity; the callback response with
+  ``with_response``, else 204), the original response
   (GET and PATCH), followups (``webhooks``), and message GET, PATCH and POST in a channel,
   a channel's history, a server's member, a message's nonce as Discord enforces it (``rest``);
 - the places a user install reaches: DMs between people and group DMs (``create_dm``,
@@ -37,6 +40,7 @@ from typing import Any
 
 from aiohttp import web
 
+from devkit.localdiscord.commands import Commands
 from devkit.localdiscord.faults import Faults, Trap
 from devkit.localdiscord.gateway import Gateway
 from devkit.localdiscord.model import (
@@ -46,6 +50,7 @@ from devkit.localdiscord.model import (
     Channel,
     Guild,
     Interaction,
+    Launch,
     Timing,
     User,
     now,
@@ -58,7 +63,7 @@ from devkit.localdiscord.uploads import Uploads
 from devkit.localdiscord.webhooks import Webhooks
 
 
-class FakeDiscord(Gateway, Faults, Webhooks, Players, Reactions, ThreadMembers, Uploads):
+class FakeDiscord(Gateway, Faults, Webhooks, Players, Reactions, ThreadMembers, Uploads, Commands):
     """The server, its world (guilds, channels, members, messages) and the timings."""
 
     def __init__(self) -> None:
@@ -70,6 +75,9 @@ class FakeDiscord(Gateway, Faults, Webhooks, Players, Reactions, ThreadMembers, 
         self.interactions: dict[int, Interaction] = {}
         self.timings: dict[int, Timing] = {}
         self.commands: dict[str, dict[str, Any]] = {}
+        self.global_commands: dict[int, dict[str, Any]] = {}
+        self.guild_commands: dict[int, dict[int, dict[str, Any]]] = {}
+        self.launches: list[Launch] = []  # the Activities launched, by the bot or by Discord
         self.listeners: dict[int, asyncio.Event] = {}
         self.unexpected: list[str] = []
         self.connected = asyncio.Event()  # the bot identified and has its guilds
@@ -155,7 +163,9 @@ class FakeDiscord(Gateway, Faults, Webhooks, Players, Reactions, ThreadMembers, 
         app = web.Application(client_max_size=8 * 1024 * 1024, middlewares=[self.faulty])
         app.router.add_get("/gateway", self._gateway)
         api = "/api/v10"
-        for method, path, handler in self.routes() + self.reaction_routes() + self.thread_routes():
+        for method, path, handler in (
+            self.routes() + self.reaction_routes() + self.thread_routes() + self.command_routes()
+        ):
             app.router.add_route(method, api + path, handler)
         for method, path, handler in self.cdn_routes():  # the CDN, at the root
             app.router.add_route(method, path, handler)

@@ -1,5 +1,9 @@
 """The interactions' REST routes of the local Discord: the callback (an interaction's first
-answer) and the interaction webhook (its original response and follow-ups).
+answer: a message, "thinking", an update of the clicked message, or the Activity launched) and the
+interaction webhook (its original response and follow-ups).
+
+The callback answers 204 with no body unless ``with_response`` is set, then the callback response
+(the interaction, and the message made or the Activity instance launched), as Discord does.
 
 An interaction's token dies ``TOKEN_LIFE`` seconds after it was emitted, on the local Discord's
 own clock (``advance``): the webhook routes then answer 401 Invalid Webhook Token (50027). An
@@ -20,13 +24,19 @@ from devkit.localdiscord.model import (
     MAX_FOLLOWUPS,
     TOKEN_LIFE,
     Interaction,
+    Launch,
     now,
+    snowflake,
 )
 from devkit.localdiscord.rest import Rest, _error, _json
+
+LAUNCH_ACTIVITY = 12  # the callback type that opens the app's Activity
 
 
 class Webhooks(Rest):
     """The interactions' routes, beside ``Rest``'s."""
+
+    launches: list[Launch]
 
     def routes(self) -> list[tuple[str, str, Any]]:
         return [
@@ -69,6 +79,7 @@ class Webhooks(Rest):
         ephemeral = bool((int(data.get("flags") or 0) | forced) & EPHEMERAL)
         timing.ephemeral = ephemeral
         message: dict[str, Any] | None = None
+        launched: Launch | None = None
         if body["type"] == 4:  # a message
             message = self._message(interaction.channel_id, data, flags=forced, kind=20)
             interaction.answers.append(int(message["id"]))
@@ -79,6 +90,11 @@ class Webhooks(Rest):
             message = self._edit(interaction.source_message_id, data)
         elif body["type"] == 6:
             interaction.message_id = interaction.source_message_id
+        elif body["type"] == LAUNCH_ACTIVITY:
+            launched = Launch(
+                f"i-{snowflake()}", interaction.channel_id, interaction.user_id, interaction.id
+            )
+            self.launches.append(launched)
         if message is not None:
             interaction.message_id = int(message["id"])
             self.owners_of.setdefault(int(message["id"]), interaction.owners)
@@ -95,6 +111,14 @@ class Webhooks(Rest):
         if message is not None:
             answer["interaction"]["response_message_id"] = message["id"]
             answer["resource"] = {"type": body["type"], "message": message}
+        if launched is not None:
+            answer["interaction"]["activity_instance_id"] = launched.instance_id
+            answer["resource"] = {
+                "type": body["type"],
+                "activity_instance": {"id": launched.instance_id},
+            }
+        if request.query.get("with_response", "").lower() not in ("true", "1"):
+            return web.Response(status=204)
         return _json(answer)
 
     async def _get_original(self, request: web.Request) -> web.Response:

@@ -217,7 +217,7 @@ async def test_the_local_discord_keeps_discords_rules_for_user_installs(
         async with http.get(f"{api}/channels/{channel.id}/messages/1") as answer:
             assert answer.status == 403 and (await answer.json())["code"] == 50001
         async with http.post(
-            f"{api}/interactions/{iid}/{token}/callback",
+            f"{api}/interactions/{iid}/{token}/callback?with_response=true",
             json={"type": 4, "data": {"content": "board"}},
         ) as answer:
             assert (await answer.json())["interaction"]["response_message_ephemeral"]
