@@ -3,10 +3,10 @@
 Every import counts, wherever it is written: at the top, inside a function, or under
 ``TYPE_CHECKING``. The layers, from the top: the entry point, the playground (the bot against a
 simulated Discord in a browser), the assembly (the stores with every schema step, the bot built
-from its settings), the features side by side (tournaments, puzzles, history: none imports
-another), then the game core: the cogs, the client, the Discord pieces, this process's live
-games, storage and compute (side by side, neither importing the other), the pictures of games,
-the games themselves, and at the bottom side by side the words (messages and their
+from its settings), the features side by side (tournaments, puzzles, history, the Activity: none
+imports another), then the game core: the cogs, the client, the Discord pieces, this process's
+live games, storage and compute (side by side, neither importing the other), the pictures of
+games, the games themselves, and at the bottom side by side the words (messages and their
 translations) and the settings. A module may import its own layer or lower ones, so the core
 never imports a feature. Inside a feature, mini-layers: its pure rules import no Discord,
 asyncio or storage, its storage no Discord, its Discord pieces no storage.
@@ -31,7 +31,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("bot.__main__",),
     ("bot.playground",),
     ("bot.assembly",),
-    ("bot.tournaments", "bot.puzzles", "bot.history"),
+    ("bot.tournaments", "bot.puzzles", "bot.history", "bot.activity"),
     ("bot.cogs",),
     ("bot.client",),
     ("bot.discord_ui", "bot.metrics"),
