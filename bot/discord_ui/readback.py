@@ -26,7 +26,7 @@ def shows(message: discord.Message | None, game: GameRecord | None, *, words: bo
         return True
     controls = set()
     for button in grid.buttons_in(message.components):
-        what = (button.custom_id or "").rpartition(":")[2].partition("@")[0]
+        what = button.custom_id.rpartition(":")[2].partition("@")[0]
         if what.startswith(board.CONFIRM):  # Resign, asking for its second click
             what = board.RESIGN
         if not what.isdigit() and not what.startswith(board.PICK) and what != board.BACK:
@@ -35,7 +35,7 @@ def shows(message: discord.Message | None, game: GameRecord | None, *, words: bo
     if stamped is not None:  # its buttons say which position they were drawn at
         return stamped == len(game.moves) and controls == set(board.controls(game))
     marked = grid.marks_on(message, game.look)
-    texts = [getattr(c, "content", "") for c in message.components]
+    texts = grid.texts_in(message.components)
     if marked is None and board.has_board(game):
         return board.text(game) in texts and controls == set(board.controls(game))
     if words and board.text(game) not in texts:
@@ -46,7 +46,7 @@ def shows(message: discord.Message | None, game: GameRecord | None, *, words: bo
 def game_of(message: discord.Message) -> int | None:
     """The game whose board `message` is, as its buttons say (None: no button of a game's)."""
     for button in grid.buttons_in(message.components):
-        parsed = board.parse_id(button.custom_id or "")
+        parsed = board.parse_id(button.custom_id)
         if parsed is not None:
             return parsed[0]
     return None

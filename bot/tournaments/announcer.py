@@ -163,9 +163,7 @@ class Announcer:
         try:
             found = None
             async for message in channel.history(limit=FIND_LIMIT, after=since):
-                ids = (
-                    shown.parse_id(b.custom_id or "") for b in grid.buttons_in(message.components)
-                )
+                ids = (shown.parse_id(b.custom_id) for b in grid.buttons_in(message.components))
                 if message.author.id == mine and any(i and i[0] == t.id for i in ids):
                     found = message.id
                     break

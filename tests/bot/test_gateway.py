@@ -1,15 +1,20 @@
 """The message events the bot parses: a mention, a deleted board; never an edit, never a message
-that is not for it (discord.py would build each one whole, components and all)."""
+that is not for it (discord.py would build each one whole, components and all); and a click's
+message with its components as Discord sent them."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import discord
 import pytest
+from discord.components import _component_factory
 from discord.interactions import InteractionCallbackResponse, InteractionMessage
 from simcord import Env
 
-from devkit.simcord_board import board_message, guild_with
+from bot.discord_ui import grid
+from bot.games.look import Look
+from devkit.simcord_board import board_message, guild_with, raw
 
 
 def parsed_events(env: Env) -> list[tuple[str, Any]]:
@@ -93,3 +98,51 @@ async def test_a_response_keeps_its_message_id_and_builds_no_message(
     assert built == []
     stored = await simcord_env.bot.store.load_game(1)
     assert stored is not None and stored.message_id == message.id and len(stored.moves) == 2
+
+
+async def test_a_clicks_message_keeps_its_components_as_discord_sent_them(simcord_env: Env) -> None:
+    """A click arrives with its board, whose buttons discord.py would build into objects: they
+    stay the dicts Discord sent, read as the built ones would be."""
+    _, channel, (alice,) = guild_with(simcord_env, "alice")
+    await alice.slash(channel, "tictactoe")
+    message = board_message(channel)
+    clicked: list[discord.Message | None] = []
+
+    async def note(interaction: discord.Interaction) -> None:
+        clicked.append(interaction.message)
+
+    simcord_env.bot.add_listener(note, "on_interaction")
+    components = raw(simcord_env, message).components  # as Discord holds the board
+    await alice.click(message, custom_id="ttt:1:4")
+
+    (seen,) = clicked
+    assert seen is not None and seen.components == components
+    assert all(isinstance(c, dict) for c in seen.components)
+    built = [_component_factory(c) for c in components]  # the board as discord.py builds it
+    assert grid.buttons_in(seen.components) == grid.buttons_in(built)
+    assert len(grid.buttons_in(built)) >= 9
+    await alice.click(message, custom_id="ttt:1:0")  # read from the dicts: the game goes on
+    stored = await simcord_env.bot.store.load_game(1)
+    assert stored is not None and len(stored.moves) == 4
+
+
+def test_a_buttons_emoji_reads_alike_in_both_forms() -> None:
+    """A Unicode mark, a server's custom mark and an animated one read as discord.py writes
+    them, whether the button is a dict or built: as the look writes its marks."""
+    look = Look(x="<:cross:123456789012345678>", o="<a:ring:223456789012345678>", empty="⬜")
+    emojis = (
+        {"id": "123456789012345678", "name": "cross", "animated": False},
+        {"id": "223456789012345678", "name": "ring", "animated": True},
+        {"id": None, "name": "⬜"},
+    )
+    row = {
+        "type": 1,
+        "components": [
+            {"type": 2, "style": 2, "custom_id": f"ttt:7:{i}", "emoji": e}
+            for i, e in enumerate(emojis)
+        ]
+        + [{"type": 2, "style": 2, "custom_id": "ttt:7:resign", "label": "Resign"}],
+    }
+    built = [_component_factory(row)]
+    assert grid.buttons_in([row]) == grid.buttons_in(built)
+    assert [b.emoji for b in grid.buttons_in([row])][:3] == [look.x, look.o, look.empty]
