@@ -15,12 +15,12 @@ import pytest
 from aiohttp import web
 
 from devkit.activity_frame.server import FrameSetup, frame_app, serve
-from tests.playground.conftest import chromium, missing
+from tests.playground.conftest import headless_chromium
 
 if os.environ.get("CI") != "true":
     pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
 
-from playwright.sync_api import Browser, Frame, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Frame, Page, expect
 
 WAIT = 15_000  # ms for the page to reach a state
 PHONE = {"width": 390, "height": 844}
@@ -28,16 +28,7 @@ PHONE = {"width": 390, "height": 844}
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    """Chromium, headless, driven by Playwright (no browser of Playwright's own)."""
-    path = chromium()
-    with sync_playwright() as driver:
-        try:
-            launched = driver.chromium.launch(executable_path=path, headless=True)
-        except Exception as error:  # the browser is there but cannot start
-            missing(f"Chromium would not start: {error}")
-            raise
-        yield launched
-        launched.close()
+    yield from headless_chromium()
 
 
 @dataclass

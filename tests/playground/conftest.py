@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -48,3 +49,19 @@ def launch(tmp_path: Path) -> Iterator[Callable[..., Playground]]:
 def playground(launch: Callable[..., Playground], tmp_path: Path) -> Playground:
     """A playground with its database in the test's folder."""
     return launch("--database", str(tmp_path / "games.db"))
+
+
+def headless_chromium() -> Iterator[Any]:
+    """Chromium, headless, driven by Playwright (no browser of Playwright's own): a browser
+    fixture's body, for the playground's page and the Activity's."""
+    from playwright.sync_api import sync_playwright
+
+    path = chromium()
+    with sync_playwright() as driver:
+        try:
+            launched = driver.chromium.launch(executable_path=path, headless=True)
+        except Exception as error:  # the browser is there but cannot start
+            missing(f"Chromium would not start: {error}")
+            raise
+        yield launched
+        launched.close()

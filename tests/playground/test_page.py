@@ -9,12 +9,12 @@ from contextlib import contextmanager
 import pytest
 
 from devkit.playground.process import Playground
-from tests.playground.conftest import chromium, missing
+from tests.playground.conftest import headless_chromium
 
 if os.environ.get("CI") != "true":
     pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
 
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 from devkit.playground.page import (
     WAIT,
@@ -30,16 +30,7 @@ from devkit.playground.page import (
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    """Chromium, headless, driven by Playwright (no browser of Playwright's own)."""
-    path = chromium()
-    with sync_playwright() as driver:
-        try:
-            launched = driver.chromium.launch(executable_path=path, headless=True)
-        except Exception as error:  # the browser is there but cannot start
-            missing(f"Chromium would not start: {error}")
-            raise
-        yield launched
-        launched.close()
+    yield from headless_chromium()
 
 
 @contextmanager
