@@ -135,14 +135,14 @@ async def test_a_signal_during_start_up_stops_every_process_cleanly(
     processes up): the start stops, every process ends, exit code 0, no traceback."""
     discord = FakeDiscord()
     syncing, answer = asyncio.Event(), asyncio.Event()
-    real_sync = discord._put_commands
+    real_sync = discord._put_global_commands
 
     async def held_sync(request: Any) -> Any:
         syncing.set()
         await asyncio.wait_for(answer.wait(), WAIT)  # not answered before the bot has ended
         return await real_sync(request)
 
-    discord._put_commands = held_sync  # type: ignore[method-assign]
+    discord._put_global_commands = held_sync  # type: ignore[method-assign]
     discord, bot, log = await start(tmp_path, discord)
     try:
         await until(syncing.is_set, "the command sync")
