@@ -121,7 +121,10 @@ async def test_a_clicks_message_keeps_its_components_as_discord_sent_them(simcor
     built = [_component_factory(c) for c in components]  # the board as discord.py builds it
     assert grid.buttons_in(seen.components) == grid.buttons_in(built)
     assert len(grid.buttons_in(built)) >= 9
-    await alice.click(message, custom_id="ttt:1:0")  # read from the dicts: the game goes on
+    played = await simcord_env.bot.store.load_game(1)
+    assert played is not None
+    free = next(cell for cell in range(9) if cell not in played.moves)
+    await alice.click(message, custom_id=f"ttt:1:{free}")  # read from the dicts: the game goes on
     stored = await simcord_env.bot.store.load_game(1)
     assert stored is not None and len(stored.moves) == 4
 
